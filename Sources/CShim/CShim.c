@@ -1,0 +1,87 @@
+#include "CShim.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+jack_client_t *fxhost_jack_client_open(const char *client_name,
+                                       const char *server_name,
+                                       jack_status_t *status) {
+    jack_options_t options = JackNoStartServer;
+    if (server_name != NULL) {
+        options |= JackServerName;
+        return jack_client_open(client_name, options, status, server_name);
+    }
+    return jack_client_open(client_name, options, status);
+}
+
+void __rtsan_realtime_enter(void) __attribute__((weak));
+void __rtsan_realtime_exit(void) __attribute__((weak));
+
+void fxhost_rtsan_enter(void) {
+    if (__rtsan_realtime_enter) __rtsan_realtime_enter();
+}
+
+void fxhost_rtsan_exit(void) {
+    if (__rtsan_realtime_exit) __rtsan_realtime_exit();
+}
+
+int fxhost_rtsan_available(void) { return __rtsan_realtime_enter != NULL; }
+
+typedef struct {
+    LV2_Log_Log feature;
+    char *prefix;
+    uint32_t urid_error, urid_warning, urid_trace;
+    int show_trace;
+    uint64_t suppressed;
+} FxhostLog;
+
+static int fxhost_log_vprintf(LV2_Log_Handle handle, LV2_URID type,
+                              const char *fmt, va_list ap) {
+    FxhostLog *log = (FxhostLog *)handle;
+    if (type == log->urid_trace && !log->show_trace) {
+        log->suppressed++;
+        return 0;
+    }
+    const char *level = type == log->urid_error     ? "error: "
+                        : type == log->urid_warning ? "warning: "
+                                                    : "";
+    fprintf(stderr, "%s: %s", log->prefix, level);
+    return vfprintf(stderr, fmt, ap);
+}
+
+static int fxhost_log_printf(LV2_Log_Handle handle, LV2_URID type,
+                             const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int result = fxhost_log_vprintf(handle, type, fmt, ap);
+    va_end(ap);
+    return result;
+}
+
+LV2_Log_Log *fxhost_log_create(const char *prefix, uint32_t urid_error,
+                               uint32_t urid_warning, uint32_t urid_trace) {
+    FxhostLog *log = calloc(1, sizeof(FxhostLog));
+    if (log == NULL) return NULL;
+    log->prefix = strdup(prefix ? prefix : "plugin");
+    log->urid_error = urid_error;
+    log->urid_warning = urid_warning;
+    log->urid_trace = urid_trace;
+    log->show_trace = getenv("FXHOST_LV2_TRACE") != NULL;
+    log->feature.handle = log;
+    log->feature.printf = fxhost_log_printf;
+    log->feature.vprintf = fxhost_log_vprintf;
+    return &log->feature;
+}
+
+void fxhost_log_destroy(LV2_Log_Log *feature) {
+    if (feature == NULL) return;
+    FxhostLog *log = (FxhostLog *)feature->handle;
+    free(log->prefix);
+    free(log);
+}
+
+uint64_t fxhost_log_suppressed(const LV2_Log_Log *feature) {
+    return feature ? ((const FxhostLog *)feature->handle)->suppressed : 0;
+}

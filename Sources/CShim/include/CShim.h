@@ -1,0 +1,31 @@
+#ifndef FXHOST_CSHIM_H
+#define FXHOST_CSHIM_H
+
+#include <jack/jack.h>
+#include <lv2/log/log.h>
+#include <stdint.h>
+
+/// jack_client_open is variadic; this opens a client on a named server (or the
+/// default when server_name is NULL) and never starts a server by itself.
+jack_client_t *fxhost_jack_client_open(const char *client_name,
+                                       const char *server_name,
+                                       jack_status_t *status);
+
+/// RealtimeSanitizer hooks. Declared weak: they are no-ops unless the
+/// sanitizer runtime is linked (the realtime test targets link it).
+void fxhost_rtsan_enter(void);
+void fxhost_rtsan_exit(void);
+/// 1 when the sanitizer runtime is linked into this process.
+int fxhost_rtsan_available(void);
+
+/// The LV2 log feature's printf/vprintf are variadic, so they live here.
+/// Messages go to stderr prefixed with `prefix`; `urid_error`/`urid_warning`
+/// let the prefix name the level. The returned object is freed with
+/// fxhost_log_destroy.
+LV2_Log_Log *fxhost_log_create(const char *prefix, uint32_t urid_error,
+                               uint32_t urid_warning, uint32_t urid_trace);
+void fxhost_log_destroy(LV2_Log_Log *log);
+/// Lines suppressed so far (trace level is dropped unless FXHOST_LV2_TRACE is set).
+uint64_t fxhost_log_suppressed(const LV2_Log_Log *log);
+
+#endif

@@ -1,0 +1,61 @@
+/// The realtime view of a plan: a flat list of ops over preallocated
+/// buffers. Copying it copies two pointers; the `RenderPlan` that made it
+/// owns the memory and must outlive every use.
+public struct RenderProgram {
+    public let ops: UnsafeBufferPointer<RenderOp>
+    public let connections: UnsafeBufferPointer<PortConnection>
+    public let maxBlockFrames: Int
+
+    public init(ops: UnsafeBufferPointer<RenderOp>, connections: UnsafeBufferPointer<PortConnection>,
+                maxBlockFrames: Int) {
+        self.ops = ops
+        self.connections = connections
+        self.maxBlockFrames = maxBlockFrames
+    }
+
+    /// Connects every kernel's audio ports to the plan's buffers. Call on the
+    /// thread that will render, before the first `render` of this program
+    /// (again after another program used the same instances).
+    @inlinable @_noLocks
+    public func connectPorts() {
+        for connection in connections {
+            _unsafePerformance { connection.connect(connection.handle, connection.port, connection.data) }
+        }
+    }
+
+    /// Renders one block of `frames` (1…maxBlockFrames).
+    @inlinable @_noLocks
+    public func render(frames: Int) {
+        let count = ops.count
+        var index = 0
+        while index < count {
+            switch ops[index] {
+            case .clear(let buffer):
+                for frame in 0..<frames { buffer[frame] = 0 }
+            case .copy(let source, let destination):
+                for frame in 0..<frames { destination[frame] = source[frame] }
+            case .copyScaled(let source, let destination, let gain):
+                let factor = gain.pointee
+                for frame in 0..<frames { destination[frame] = source[frame] * factor }
+            case .add(let source, let destination):
+                for frame in 0..<frames { destination[frame] += source[frame] }
+            case .addScaled(let source, let destination, let gain):
+                let factor = gain.pointee
+                for frame in 0..<frames { destination[frame] += source[frame] * factor }
+            case .reset(let reset):
+                _unsafePerformance { reset.destination.copyMemory(from: reset.source, byteCount: reset.byteCount) }
+            case .run(let handle, let function):
+                _unsafePerformance { function(handle, UInt32(frames)) }
+            case .hook(let hook):
+                _unsafePerformance { hook.function(hook.context) }
+            case .skipIfSet(let flag, let skipped):
+                if flag.pointee != 0 { index += skipped }
+            case .skipIfClear(let flag, let skipped):
+                if flag.pointee == 0 { index += skipped }
+            case .delay(let line, let buffer):
+                line.pointee.process(buffer, frames: frames)
+            }
+            index += 1
+        }
+    }
+}

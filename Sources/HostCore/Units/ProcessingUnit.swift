@@ -1,0 +1,123 @@
+/// Something the graph can run that is not built in: an LV2 plugin today.
+/// HostCore knows units only through this protocol, so it needs no lilv.
+///
+/// All of it is called off the realtime thread. What runs on the realtime
+/// thread is the `ProcessorKernel`s a unit hands out: plain C function
+/// pointers and memory, no Swift references.
+public protocol ProcessingUnit: AnyObject {
+    /// For messages and `check` output.
+    var displayName: String { get }
+    /// Main audio inputs of one instance, in channel order (sidechains and
+    /// optional inputs are not listed: the unit feeds them silence).
+    var inputPorts: [AudioPortInfo] { get }
+    /// Main audio outputs of one instance, in channel order.
+    var outputPorts: [AudioPortInfo] { get }
+    /// Input control parameters.
+    var parameters: [ParameterInfo] { get }
+    /// Preset labels, for messages and suggestions.
+    var presetNames: [String] { get }
+
+    /// Sets an input control for every instance. Out-of-range values and
+    /// unknown symbols are errors that say the range or what was meant.
+    func setParameter(_ symbol: String, to value: ParameterValue) throws(UnitError)
+    /// The current value of an input control.
+    func parameterValue(_ symbol: String) -> Float?
+    /// Applies an LV2 preset, by label or URI, to every instance (now and later ones).
+    func applyPreset(_ name: String) throws(UnitError)
+
+    /// Makes sure `count` instances exist for this format and returns their
+    /// kernels. Instances already made are kept (with their state) and returned
+    /// first, so a rebuilt plan keeps a unit's sound.
+    func prepareInstances(count: Int, format: RenderFormat) throws(UnitError) -> [ProcessorKernel]
+
+    /// Processing latency in frames as the plugin last reported it.
+    var latencyFrames: Int { get }
+}
+
+/// Sample rate and block limits every unit in one plan shares.
+public struct RenderFormat: Sendable, Equatable {
+    public var sampleRate: Double
+    /// The largest block `render` will be asked for.
+    public var maxBlockFrames: Int
+    public var mode: RenderMode
+
+    public init(sampleRate: Double, maxBlockFrames: Int, mode: RenderMode) {
+        self.sampleRate = sampleRate
+        self.maxBlockFrames = maxBlockFrames
+        self.mode = mode
+    }
+}
+
+public enum RenderMode: Sendable, Equatable {
+    /// Driven faster than realtime from files: the LV2 worker runs synchronously.
+    case offline
+    /// Driven by a realtime clock: the LV2 worker runs on its own thread.
+    case live
+}
+
+public struct AudioPortInfo: Sendable, Equatable {
+    public var symbol: String
+    public var name: String
+
+    public init(symbol: String, name: String) {
+        self.symbol = symbol
+        self.name = name
+    }
+}
+
+public struct ParameterInfo: Sendable, Equatable {
+    public var symbol: String
+    public var name: String
+    public var minimum: Float
+    public var maximum: Float
+    public var defaultValue: Float
+    public var isToggle: Bool
+    public var isInteger: Bool
+    /// Enumeration labels and their values (lv2:enumeration scale points).
+    public var enumeration: [(label: String, value: Float)]
+    /// Unit label, such as "dB" or "ms", when the plugin says.
+    public var unit: String?
+
+    public init(symbol: String, name: String, minimum: Float, maximum: Float, defaultValue: Float,
+                isToggle: Bool = false, isInteger: Bool = false,
+                enumeration: [(label: String, value: Float)] = [], unit: String? = nil) {
+        self.symbol = symbol
+        self.name = name
+        self.minimum = minimum
+        self.maximum = maximum
+        self.defaultValue = defaultValue
+        self.isToggle = isToggle
+        self.isInteger = isInteger
+        self.enumeration = enumeration
+        self.unit = unit
+    }
+
+    public static func == (lhs: ParameterInfo, rhs: ParameterInfo) -> Bool {
+        lhs.symbol == rhs.symbol && lhs.name == rhs.name && lhs.minimum == rhs.minimum
+            && lhs.maximum == rhs.maximum && lhs.defaultValue == rhs.defaultValue
+            && lhs.isToggle == rhs.isToggle && lhs.isInteger == rhs.isInteger
+            && lhs.enumeration.map(\.label) == rhs.enumeration.map(\.label)
+            && lhs.enumeration.map(\.value) == rhs.enumeration.map(\.value) && lhs.unit == rhs.unit
+    }
+}
+
+/// A unit refused a request. The message is one sentence without location;
+/// the caller adds where the request came from.
+public struct UnitError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var message: String
+    public var suggestion: String?
+
+    public init(_ message: String, suggestion: String? = nil) {
+        self.message = message
+        self.suggestion = suggestion
+    }
+
+    public var description: String { suggestion.map { "\(message) (\($0))" } ?? message }
+}
+
+/// Finds units by the name a patch gives them (URI or short name).
+public protocol UnitProvider {
+    /// A new unit for `reference`. Unknown and ambiguous names are errors that
+    /// list what was meant or the candidates.
+    func makeUnit(_ reference: String) throws(UnitError) -> any ProcessingUnit
+}
