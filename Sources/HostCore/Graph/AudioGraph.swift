@@ -1,0 +1,197 @@
+/// A graph of units, built in code or loaded from a patch: the Linux
+/// counterpart of AVAudioEngine's attach/connect/installTap. `compile` turns
+/// it into a `RenderPlan` that a driver renders block by block.
+///
+/// ```swift
+/// let graph = AudioGraph()
+/// let input = try graph.addInput("in", channels: 2)
+/// let drive = try graph.addUnit("drive", try provider.makeUnit("mda/Overdrive"))
+/// let out = try graph.addOutput("out", channels: 2)
+/// try graph.connect(input, to: drive)
+/// try graph.connect(drive, to: out)
+/// try graph.installTap(on: drive, file: "drive.flac")
+/// let plan = try graph.compile(format: RenderFormat(sampleRate: 48000, maxBlockFrames: 256, mode: .offline))
+/// ```
+public final class AudioGraph {
+    /// Nodes in the order they were added (the compiler keeps that order
+    /// where the wiring allows, so plans are deterministic).
+    public private(set) var nodes: [GraphNode] = []
+    public private(set) var connections: [GraphConnection] = []
+    public private(set) var taps: [GraphTap] = []
+
+    public init() {}
+
+    // MARK: Nodes
+
+    /// A live input: JACK ports when live, a file (`-i`) offline.
+    @discardableResult
+    public func addInput(_ name: String, channels: Int, ports: [String] = [],
+                         location: SourceLocation? = nil) throws(PatchError) -> GraphNode {
+        try add(GraphNode(name: name, kind: .input(channels: channels, ports: ports), location: location))
+    }
+
+    /// An output: JACK ports when live, a file (`-o`) offline.
+    @discardableResult
+    public func addOutput(_ name: String, channels: Int, ports: [String] = [],
+                          location: SourceLocation? = nil) throws(PatchError) -> GraphNode {
+        try add(GraphNode(name: name, kind: .output(channels: channels, ports: ports), location: location))
+    }
+
+    /// A file played on the timeline from `start` seconds with a gain.
+    @discardableResult
+    public func addFilePlayer(_ name: String, file: FilePlayerSource,
+                              location: SourceLocation? = nil) throws(PatchError) -> GraphNode {
+        try add(GraphNode(name: name, kind: .filePlayer(file), location: location))
+    }
+
+    /// A summing bus of fixed width.
+    @discardableResult
+    public func addMixer(_ name: String, channels: Int, location: SourceLocation? = nil) throws(PatchError) -> GraphNode {
+        try add(GraphNode(name: name, kind: .mixer(channels: channels), location: location))
+    }
+
+    /// A gain stage as wide as its input.
+    @discardableResult
+    public func addGain(_ name: String, decibels: Double, location: SourceLocation? = nil) throws(PatchError) -> GraphNode {
+        try add(GraphNode(name: name, kind: .gain(decibels: decibels), location: location))
+    }
+
+    /// A processing unit (an LV2 plugin).
+    @discardableResult
+    public func addUnit(_ name: String, _ unit: any ProcessingUnit, bypass: Bool = false,
+                        location: SourceLocation? = nil) throws(PatchError) -> GraphNode {
+        try add(GraphNode(name: name, kind: .unit(unit, bypass: bypass), location: location))
+    }
+
+    private func add(_ node: GraphNode) throws(PatchError) -> GraphNode {
+        guard !node.name.isEmpty else { throw PatchError("a node needs a name", at: node.location) }
+        if nodes.contains(where: { $0.name == node.name }) {
+            throw PatchError("there is already a node named `\(node.name)`", at: node.location)
+        }
+        switch node.kind {
+        case .input(let channels, _), .output(let channels, _), .mixer(let channels):
+            guard channels > 0 else {
+                throw PatchError("node `\(node.name)` needs at least one channel", at: node.location)
+            }
+        case .filePlayer(let file):
+            guard file.channels > 0 else {
+                throw PatchError("file `\(file.path)` of node `\(node.name)` has no channels", at: node.location)
+            }
+        case .gain, .unit:
+            break
+        }
+        nodes.append(node)
+        return node
+    }
+
+    public func node(named name: String) -> GraphNode? { nodes.first { $0.name == name } }
+
+    // MARK: Wiring
+
+    /// Connects `source`'s output to `destination`'s input. Several
+    /// connections into one input are summed; one output may feed many.
+    public func connect(_ source: GraphNode, _ sourcePort: PortSelector = .all,
+                        to destination: GraphNode, _ destinationPort: PortSelector = .all,
+                        gainDecibels: Double = 0, location: SourceLocation? = nil) throws(PatchError) {
+        try requireMember(source, location)
+        try requireMember(destination, location)
+        guard source.name != destination.name else {
+            throw PatchError("node `\(source.name)` cannot feed itself", at: location)
+        }
+        if case .output = source.kind {
+            throw PatchError("node `\(source.name)` is an output and has nothing to send", at: location)
+        }
+        switch destination.kind {
+        case .input, .filePlayer:
+            throw PatchError("node `\(destination.name)` is a source and takes no input", at: location)
+        default: break
+        }
+        connections.append(GraphConnection(source: source.name, sourcePort: sourcePort,
+                                           destination: destination.name, destinationPort: destinationPort,
+                                           gainDecibels: gainDecibels, location: location))
+    }
+
+    /// Records `node`'s output (or one of its channels) to `file` while the graph runs.
+    public func installTap(on node: GraphNode, _ port: PortSelector = .all, file: String,
+                           location: SourceLocation? = nil) throws(PatchError) {
+        try requireMember(node, location)
+        taps.append(GraphTap(node: node.name, port: port, file: file, location: location))
+    }
+
+    /// Removes every tap on `node`.
+    public func removeTap(on node: GraphNode) {
+        taps.removeAll { $0.node == node.name }
+    }
+
+    private func requireMember(_ node: GraphNode, _ location: SourceLocation?) throws(PatchError) {
+        guard self.node(named: node.name) != nil else {
+            throw PatchError("node `\(node.name)` is not in this graph", at: location,
+                             suggestion: Suggestion.didYouMean(node.name, in: nodes.map(\.name)))
+        }
+    }
+
+    // MARK: Compiling
+
+    /// Resolves channel widths, checks the wiring and builds a plan for `format`.
+    public func compile(format: RenderFormat) throws(PatchError) -> RenderPlan {
+        try GraphCompiler(graph: self, format: format).compile()
+    }
+}
+
+/// A node in an `AudioGraph`. Its name is its identity within the graph.
+public struct GraphNode {
+    public let name: String
+    public let kind: GraphNodeKind
+    public let location: SourceLocation?
+}
+
+public enum GraphNodeKind {
+    case input(channels: Int, ports: [String])
+    case output(channels: Int, ports: [String])
+    case filePlayer(FilePlayerSource)
+    case mixer(channels: Int)
+    case gain(decibels: Double)
+    case unit(any ProcessingUnit, bypass: Bool)
+}
+
+/// A sound file on the timeline. The graph knows its shape; the driver reads it.
+public struct FilePlayerSource: Sendable, Equatable {
+    /// Resolved path of the file.
+    public var path: String
+    public var channels: Int
+    public var sampleRate: Double
+    /// Length in frames.
+    public var frames: Int
+    /// Where it starts on the timeline, in seconds.
+    public var startSeconds: Double
+    public var gainDecibels: Double
+    /// -1 … +1; nil: no panning (channels pass as they are).
+    public var pan: Double?
+
+    public init(path: String, channels: Int, sampleRate: Double, frames: Int, startSeconds: Double = 0,
+                gainDecibels: Double = 0, pan: Double? = nil) {
+        self.path = path
+        self.channels = channels
+        self.sampleRate = sampleRate
+        self.frames = frames
+        self.startSeconds = startSeconds
+        self.gainDecibels = gainDecibels
+        self.pan = pan
+    }
+}
+
+public struct GraphConnection {
+    public var source: String
+    public var sourcePort: PortSelector
+    public var destination: String
+    public var destinationPort: PortSelector
+    public var gainDecibels: Double
+    public var location: SourceLocation?
+}
+
+public struct GraphTap {
+    public var node: String
+    public var port: PortSelector
+    public var file: String
+    public var location: SourceLocation?
+}

@@ -1,0 +1,222 @@
+import Foundation
+
+/// A buffer before real memory is assigned. `silence` is the shared
+/// all-zero buffer that unconnected inputs read.
+struct VirtualBuffer: Hashable {
+    let id: Int
+    static let silence = VirtualBuffer(id: -1)
+}
+
+/// Builds a program over virtual buffers, then lowers it to real memory,
+/// reusing a buffer once the last op that reads it has run.
+struct ProgramBuilder {
+    private enum Op {
+        case clear(VirtualBuffer)
+        case copy(VirtualBuffer, VirtualBuffer, gain: Int?)
+        case add(VirtualBuffer, VirtualBuffer, gain: Int?)
+        case reset(MemoryReset)
+        case run(UnsafeMutableRawPointer?, KernelRunFunction, reads: [VirtualBuffer], writes: [VirtualBuffer])
+        case hook(KernelHook)
+        case skipIfSet(flag: Int, count: Int)
+        case skipIfClear(flag: Int, count: Int)
+
+        var reads: [VirtualBuffer] {
+            switch self {
+            case .copy(let source, _, _): return [source]
+            case .add(let source, let destination, _): return [source, destination]
+            case .run(_, _, let reads, _): return reads
+            default: return []
+            }
+        }
+
+        var writes: [VirtualBuffer] {
+            switch self {
+            case .clear(let buffer): return [buffer]
+            case .copy(_, let destination, _), .add(_, let destination, _): return [destination]
+            case .run(_, _, _, let writes): return writes
+            default: return []
+            }
+        }
+    }
+
+    private var ops: [Op] = []
+    private var bufferCount = 0
+    private var pinned: Set<Int> = []
+    private var gains: [Float] = []
+    private var flags: [UInt8] = []
+    private var connections: [(handle: UnsafeMutableRawPointer?, connect: KernelConnectFunction, port: UInt32,
+                                buffer: VirtualBuffer)] = []
+
+    /// A new buffer. Pinned buffers keep their memory for the whole block
+    /// (sources the driver fills, outputs and taps it reads afterwards).
+    mutating func newBuffer(pinned: Bool = false) -> VirtualBuffer {
+        defer { bufferCount += 1 }
+        if pinned { self.pinned.insert(bufferCount) }
+        return VirtualBuffer(id: bufferCount)
+    }
+
+    mutating func pin(_ buffer: VirtualBuffer) {
+        if buffer != .silence { pinned.insert(buffer.id) }
+    }
+
+    mutating func newFlag(_ value: UInt8) -> Int {
+        flags.append(value)
+        return flags.count - 1
+    }
+
+    private mutating func newGain(_ value: Float) -> Int {
+        gains.append(value)
+        return gains.count - 1
+    }
+
+    /// The sum of `terms` (buffer × gain in dB). One unity term is used as it
+    /// is, with no copy; none is silence.
+    mutating func sum(_ terms: [(VirtualBuffer, Double)]) -> VirtualBuffer {
+        if terms.isEmpty { return .silence }
+        if terms.count == 1 && terms[0].1 == 0 { return terms[0].0 }
+        let result = newBuffer()
+        for (position, (buffer, decibels)) in terms.enumerated() {
+            let gain = decibels == 0 ? nil : newGain(Float(Decibels.toLinear(decibels)))
+            ops.append(position == 0 ? .copy(buffer, result, gain: gain) : .add(buffer, result, gain: gain))
+        }
+        return result
+    }
+
+    /// `buffer × linearGain` in a new buffer (the gain can change while the plan runs).
+    mutating func scaled(_ buffer: VirtualBuffer, linearGain: Float) -> VirtualBuffer {
+        let result = newBuffer()
+        ops.append(.copy(buffer, result, gain: newGain(linearGain)))
+        return result
+    }
+
+    /// A file player's gain and pan. A mono file with pan becomes stereo by a
+    /// constant-power law (-3 dB each side at centre); a stereo file with pan
+    /// is balanced (the far side is turned down linearly).
+    mutating func filePlayerStage(_ raw: [VirtualBuffer], gainDecibels: Double, pan: Double?) -> [VirtualBuffer] {
+        let gain = Decibels.toLinear(gainDecibels)
+        guard let pan else {
+            return gainDecibels == 0 ? raw : raw.map { scaled($0, linearGain: Float(gain)) }
+        }
+        if raw.count == 1 {
+            let angle = (pan + 1) * Double.pi / 4
+            return [scaled(raw[0], linearGain: Float(gain * cos(angle))),
+                    scaled(raw[0], linearGain: Float(gain * sin(angle)))]
+        }
+        let left = min(1, 1 - pan), right = min(1, 1 + pan)
+        return [scaled(raw[0], linearGain: Float(gain * left)), scaled(raw[1], linearGain: Float(gain * right))]
+    }
+
+    /// A plugin node: its kernels' runs, skipped in favour of a passthrough
+    /// copy while its bypass flag is set. Returns the node's output buffers.
+    mutating func unitStage(kernels: [ProcessorKernel], inputs: [VirtualBuffer], outputWidth: Int,
+                            bypassFlag: Int) -> [VirtualBuffer] {
+        let outputs = (0..<outputWidth).map { _ in newBuffer() }
+        var runOps: [Op] = []
+        var inputCursor = 0, outputCursor = 0
+        for kernel in kernels {
+            let kernelInputs = kernel.inputPorts.indices.map { inputs[inputCursor + $0] }
+            let kernelOutputs = kernel.outputPorts.indices.map { outputs[outputCursor + $0] }
+            inputCursor += kernel.inputPorts.count
+            outputCursor += kernel.outputPorts.count
+            for (port, buffer) in zip(kernel.inputPorts, kernelInputs) {
+                connections.append((kernel.handle, kernel.connect, port, buffer))
+            }
+            for (port, buffer) in zip(kernel.outputPorts, kernelOutputs) {
+                connections.append((kernel.handle, kernel.connect, port, buffer))
+            }
+            runOps += kernel.beforeRun.map { .reset($0) }
+            runOps.append(.run(kernel.handle, kernel.run, reads: kernelInputs, writes: kernelOutputs))
+            if let hook = kernel.afterRun { runOps.append(.hook(hook)) }
+        }
+        // Bypassed: output k carries input k (wrapping when there are fewer inputs).
+        let passthrough: [Op] = outputs.enumerated().map { index, output in
+            inputs.isEmpty ? .clear(output) : .copy(inputs[index % inputs.count], output, gain: nil)
+        }
+        ops.append(.skipIfSet(flag: bypassFlag, count: runOps.count + 1))
+        ops += runOps
+        ops.append(.skipIfClear(flag: bypassFlag, count: passthrough.count))
+        ops += passthrough
+        return outputs
+    }
+
+    /// The real program: buffers assigned, pointers filled in.
+    struct Lowered {
+        let memory: PlanMemory
+        let assignment: [Int]
+
+        func pointer(_ buffer: VirtualBuffer) -> UnsafeMutablePointer<Float> {
+            buffer == .silence ? memory.silence
+                : memory.buffers + assignment[buffer.id] * memory.frames
+        }
+    }
+
+    func lower(frames: Int) -> Lowered {
+        // Last op that touches each buffer; pinned buffers live past the end.
+        var lastUse = [Int](repeating: -1, count: bufferCount)
+        for (index, op) in ops.enumerated() {
+            for buffer in op.reads + op.writes where buffer != .silence { lastUse[buffer.id] = index }
+        }
+        var assignment = [Int](repeating: -1, count: bufferCount)
+        var free: [Int] = []
+        var physicalCount = 0
+        func assign(_ id: Int) {
+            guard assignment[id] < 0 else { return }
+            if let reused = free.popLast() { assignment[id] = reused } else {
+                assignment[id] = physicalCount
+                physicalCount += 1
+            }
+        }
+        // Pinned buffers get their own memory up front; nothing else reuses it.
+        for id in pinned.sorted() { assign(id) }
+        for (index, op) in ops.enumerated() {
+            // Outputs are assigned before this op's inputs are freed, so a
+            // plugin never gets its input as its output (lv2:inPlaceBroken).
+            for buffer in op.writes + op.reads where buffer != .silence { assign(buffer.id) }
+            for buffer in Set(op.reads + op.writes) where buffer != .silence
+                && lastUse[buffer.id] == index && !pinned.contains(buffer.id) {
+                free.append(assignment[buffer.id])
+            }
+        }
+        // Buffers no op touches (an unconnected plugin output) still need memory.
+        for id in 0..<bufferCount where assignment[id] < 0 { assign(id) }
+
+        let memory = PlanMemory(bufferCount: physicalCount, frames: frames, opCount: ops.count,
+                                connectionCount: connections.count, gainCount: gains.count,
+                                flagCount: flags.count, delayLengths: [])
+        let lowered = Lowered(memory: memory, assignment: assignment)
+        for (index, value) in gains.enumerated() { memory.gains[index] = value }
+        for (index, value) in flags.enumerated() { memory.flags[index] = value }
+        let gainBase = UnsafePointer(memory.gains.baseAddress)
+        let flagBase = UnsafePointer(memory.flags.baseAddress)
+        for (index, op) in ops.enumerated() {
+            let real: RenderOp
+            switch op {
+            case .clear(let buffer):
+                real = .clear(lowered.pointer(buffer))
+            case .copy(let source, let destination, let gain):
+                real = gain.map { .copyScaled(from: lowered.pointer(source), to: lowered.pointer(destination), gain: gainBase! + $0) }
+                    ?? .copy(from: lowered.pointer(source), to: lowered.pointer(destination))
+            case .add(let source, let destination, let gain):
+                real = gain.map { .addScaled(from: lowered.pointer(source), to: lowered.pointer(destination), gain: gainBase! + $0) }
+                    ?? .add(from: lowered.pointer(source), to: lowered.pointer(destination))
+            case .reset(let reset):
+                real = .reset(reset)
+            case .run(let handle, let function, _, _):
+                real = .run(handle: handle, function: function)
+            case .hook(let hook):
+                real = .hook(hook)
+            case .skipIfSet(let flag, let count):
+                real = .skipIfSet(flag: flagBase! + flag, count: count)
+            case .skipIfClear(let flag, let count):
+                real = .skipIfClear(flag: flagBase! + flag, count: count)
+            }
+            (memory.ops.baseAddress! + index).initialize(to: real)
+        }
+        for (index, connection) in connections.enumerated() {
+            (memory.connections.baseAddress! + index).initialize(to: PortConnection(
+                handle: connection.handle, connect: connection.connect, port: connection.port,
+                data: UnsafeMutableRawPointer(lowered.pointer(connection.buffer))))
+        }
+        return lowered
+    }
+}

@@ -1,0 +1,133 @@
+/// A compiled graph: the realtime program plus what drivers need to feed and
+/// drain it. Immutable once built; it owns every buffer the program points
+/// into and keeps the units (and so their plugin instances) alive.
+public final class RenderPlan {
+    public let format: RenderFormat
+    /// What the realtime thread runs.
+    public let program: RenderProgram
+    /// Buffers the driver fills before each `render`, per source node.
+    public let sources: [PlanSource]
+    /// Buffers the driver reads after each `render`, per output node.
+    public let outputs: [PlanOutput]
+    /// Buffers to record after each `render`.
+    public let taps: [PlanTap]
+    /// Every node as resolved, in schedule order, for `check` and status.
+    public let nodes: [PlanNode]
+
+    private let memory: PlanMemory
+    private let units: [any ProcessingUnit]
+    private let bypassFlags: [String: UnsafeMutablePointer<UInt8>]
+
+    init(format: RenderFormat, memory: PlanMemory, sources: [PlanSource], outputs: [PlanOutput],
+         taps: [PlanTap], nodes: [PlanNode], units: [any ProcessingUnit],
+         bypassFlags: [String: UnsafeMutablePointer<UInt8>]) {
+        self.format = format
+        self.memory = memory
+        self.program = memory.program(maxBlockFrames: format.maxBlockFrames)
+        self.sources = sources
+        self.outputs = outputs
+        self.taps = taps
+        self.nodes = nodes
+        self.units = units
+        self.bypassFlags = bypassFlags
+    }
+
+    /// The flag that bypasses a plugin node (non-zero: bypassed), for live control.
+    public func bypassFlag(of node: String) -> UnsafeMutablePointer<UInt8>? { bypassFlags[node] }
+
+    /// Connects ports and renders one block: for drivers that run the plan on
+    /// one thread from start to end (offline). Live drivers use `program`.
+    public func connectPorts() { program.connectPorts() }
+
+    /// Number of distinct audio buffers the plan uses (after reuse).
+    public var bufferCount: Int { memory.bufferCount }
+}
+
+/// A source node's buffers: a live input (ports) or a file player.
+public struct PlanSource {
+    public enum Kind {
+        case input(ports: [String])
+        case file(FilePlayerSource)
+    }
+    public let node: String
+    public let kind: Kind
+    public let channels: [UnsafeMutablePointer<Float>]
+}
+
+public struct PlanOutput {
+    public let node: String
+    public let ports: [String]
+    public let channels: [UnsafeMutablePointer<Float>]
+}
+
+public struct PlanTap {
+    public let node: String
+    public let file: String
+    public let location: SourceLocation?
+    public let channels: [UnsafeMutablePointer<Float>]
+}
+
+/// A node as the compiler resolved it.
+public struct PlanNode {
+    public let name: String
+    /// "plugin mda Overdrive", "mix bus", "file stems/vox.wav", ...
+    public let summary: String
+    public let inputWidth: Int
+    public let outputWidth: Int
+    /// Plugin instances (more than one: a mono plugin run per channel).
+    public let instances: Int
+    /// Per input channel, what feeds it: "drive:1", "vox:2 (-12 dB)".
+    public let inputs: [[String]]
+    public let latencyFrames: Int
+}
+
+/// All memory a plan owns, freed together.
+final class PlanMemory {
+    let buffers: UnsafeMutablePointer<Float>
+    let bufferCount: Int
+    /// Frames per buffer.
+    let frames: Int
+    let silence: UnsafeMutablePointer<Float>
+    let ops: UnsafeMutableBufferPointer<RenderOp>
+    let connections: UnsafeMutableBufferPointer<PortConnection>
+    let gains: UnsafeMutableBufferPointer<Float>
+    let flags: UnsafeMutableBufferPointer<UInt8>
+    var delayLines: UnsafeMutableBufferPointer<DelayLine>
+
+    /// Zeroed, touched memory for `bufferCount` buffers of `frames`, plus the rest.
+    init(bufferCount: Int, frames: Int, opCount: Int, connectionCount: Int, gainCount: Int, flagCount: Int,
+         delayLengths: [Int]) {
+        self.bufferCount = bufferCount
+        self.frames = frames
+        buffers = .allocate(capacity: max(1, bufferCount * frames))
+        buffers.initialize(repeating: 0, count: max(1, bufferCount * frames))
+        silence = .allocate(capacity: frames)
+        silence.initialize(repeating: 0, count: frames)
+        ops = .allocate(capacity: opCount)
+        connections = .allocate(capacity: connectionCount)
+        gains = .allocate(capacity: gainCount)
+        gains.initialize(repeating: 1)
+        flags = .allocate(capacity: flagCount)
+        flags.initialize(repeating: 0)
+        delayLines = .allocate(capacity: delayLengths.count)
+        for (index, length) in delayLengths.enumerated() {
+            (delayLines.baseAddress! + index).initialize(to: DelayLine(length: length))
+        }
+    }
+
+    func program(maxBlockFrames: Int) -> RenderProgram {
+        RenderProgram(ops: UnsafeBufferPointer(ops), connections: UnsafeBufferPointer(connections),
+                      maxBlockFrames: maxBlockFrames)
+    }
+
+    deinit {
+        buffers.deallocate()
+        silence.deallocate()
+        ops.deallocate()
+        connections.deallocate()
+        gains.deallocate()
+        flags.deallocate()
+        for line in delayLines { line.deallocate() }
+        delayLines.deallocate()
+    }
+}
