@@ -1,0 +1,144 @@
+import Foundation
+
+/// Builds an `AudioGraph` from a `Patch`: the patch file is one way into the
+/// library API, and this is all it takes. Plugin-level checks (names,
+/// parameters, presets, port symbols) and file checks happen here, reported
+/// at the patch's locations.
+public struct PatchLoader {
+    public var units: any UnitProvider
+    /// Opens a file source to learn its shape; the default reads its header.
+    public var inspectFile: (String) throws(AudioFileError) -> FileShape
+
+    public init(units: any UnitProvider,
+                inspectFile: @escaping (String) throws(AudioFileError) -> FileShape = FileShape.read) {
+        self.units = units
+        self.inspectFile = inspectFile
+    }
+
+    /// The graph a patch declares. Relative paths in the patch are resolved
+    /// against the patch file's folder.
+    public func graph(for patch: Patch) throws(PatchError) -> AudioGraph {
+        let graph = AudioGraph()
+        let folder = patch.sourcePath.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }
+        for declaration in patch.nodes {
+            try add(declaration, to: graph, folder: folder)
+        }
+        for connection in patch.connections {
+            guard let source = graph.node(named: connection.from.node) else {
+                throw unknownNode(connection.from, graph)
+            }
+            guard let destination = graph.node(named: connection.to.node) else {
+                throw unknownNode(connection.to, graph)
+            }
+            try graph.connect(source, connection.from.port, to: destination, connection.to.port,
+                              gainDecibels: connection.gainDecibels, location: connection.location)
+        }
+        for tap in patch.taps {
+            guard let node = graph.node(named: tap.at.node) else { throw unknownNode(tap.at, graph) }
+            try graph.installTap(on: node, tap.at.port, file: Self.resolve(tap.file, in: folder),
+                                 location: tap.location)
+        }
+        return graph
+    }
+
+    /// The sample rate a patch's file sources share, or nil when it has none.
+    /// Different rates are an error naming two files that disagree.
+    public static func sampleRate(of graph: AudioGraph) throws(PatchError) -> Double? {
+        var first: (node: GraphNode, file: FilePlayerSource)?
+        for node in graph.nodes {
+            guard case .filePlayer(let file) = node.kind else { continue }
+            if let first, first.file.sampleRate != file.sampleRate {
+                throw PatchError(
+                    "`\(file.path)` is at \(Int(file.sampleRate)) Hz but `\(first.file.path)` is at \(Int(first.file.sampleRate)) Hz",
+                    at: node.location, suggestion: "fxhost does not resample: convert the files to one rate first, e.g. with `sox in.wav -r 48000 out.wav`")
+            }
+            if first == nil { first = (node, file) }
+        }
+        return first?.file.sampleRate
+    }
+
+    static func resolve(_ path: String, in folder: String?) -> String {
+        guard let folder, !path.hasPrefix("/") else { return path }
+        return URL(fileURLWithPath: folder).appendingPathComponent(path).standardizedFileURL.path
+    }
+
+    private func unknownNode(_ reference: PortReference, _ graph: AudioGraph) -> PatchError {
+        PatchError("there is no node named `\(reference.node)`", at: reference.location,
+                   suggestion: Suggestion.didYouMean(reference.node, in: graph.nodes.map(\.name)))
+    }
+
+    private func add(_ declaration: NodeDeclaration, to graph: AudioGraph, folder: String?) throws(PatchError) {
+        let name = declaration.name, location = declaration.location
+        switch declaration.kind {
+        case .input(let ports):
+            try graph.addInput(name, channels: ports.channelCount, ports: Self.portNames(ports), location: location)
+        case .output(let ports):
+            try graph.addOutput(name, channels: ports.channelCount, ports: Self.portNames(ports), location: location)
+        case .mix(let channels):
+            try graph.addMixer(name, channels: channels, location: location)
+        case .gain(let decibels):
+            try graph.addGain(name, decibels: decibels, location: location)
+        case .file(let spec):
+            let path = Self.resolve(spec.path, in: folder)
+            let shape: FileShape
+            do {
+                shape = try inspectFile(path)
+            } catch {
+                throw PatchError("node `\(name)`: \(error.description)", at: spec.pathLocation ?? location)
+            }
+            let source = FilePlayerSource(path: path, channels: shape.channels, sampleRate: shape.sampleRate,
+                                          frames: shape.frames, startSeconds: spec.startSeconds,
+                                          gainDecibels: spec.gainDecibels, pan: spec.pan)
+            try graph.addFilePlayer(name, file: source, location: location)
+        case .plugin(let spec):
+            let unit: any ProcessingUnit
+            do {
+                unit = try units.makeUnit(spec.plugin)
+            } catch {
+                throw PatchError("node `\(name)`: \(error.message)", at: spec.pluginLocation ?? location,
+                                 suggestion: error.suggestion)
+            }
+            if let preset = spec.preset {
+                do {
+                    try unit.applyPreset(preset)
+                } catch {
+                    throw PatchError("node `\(name)`: \(error.message)", at: spec.presetLocation ?? location,
+                                     suggestion: error.suggestion)
+                }
+            }
+            for setting in spec.parameters {
+                do {
+                    try unit.setParameter(setting.symbol, to: setting.value)
+                } catch {
+                    throw PatchError("node `\(name)`: \(error.message)", at: setting.location ?? location,
+                                     suggestion: error.suggestion)
+                }
+            }
+            try graph.addUnit(name, unit, bypass: spec.bypass, location: location)
+        }
+    }
+
+    private static func portNames(_ ports: EndpointPorts) -> [String] {
+        if case .ports(let names) = ports { return names }
+        return []
+    }
+}
+
+/// What the graph needs to know of a file before it plays it.
+public struct FileShape: Sendable, Equatable {
+    public var channels: Int
+    public var sampleRate: Double
+    public var frames: Int
+
+    public init(channels: Int, sampleRate: Double, frames: Int) {
+        self.channels = channels
+        self.sampleRate = sampleRate
+        self.frames = frames
+    }
+
+    /// Reads a file's header.
+    public static func read(_ path: String) throws(AudioFileError) -> FileShape {
+        let reader = try AudioFileReader(path: path)
+        return FileShape(channels: reader.channels, sampleRate: Double(reader.sampleRate), frames: reader.frames ?? 0)
+    }
+}

@@ -1,0 +1,8 @@
+/// An error whose description is one sentence a user can act on; the command
+/// line prints it as it is, with no stack trace.
+public protocol UserFacingError: Error, CustomStringConvertible {}
+
+extension PatchError: UserFacingError {}
+extension UnitError: UserFacingError {}
+extension RenderError: UserFacingError {}
+extension AudioFileError: UserFacingError {}

@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import HostCore
+import LV2Bridge
+
+struct InfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Show a plugin's ports, ranges, presets, latency and features.",
+        discussion: """
+            Examples:
+              fxhost info mda/Overdrive
+              fxhost info http://gareus.org/oss/lv2/fil4#stereo --json
+            """)
+
+    @Argument(help: "Plugin URI or unique short name.")
+    var plugin: String
+
+    @Flag(help: "Print JSON for scripts.")
+    var json = false
+
+    func run() throws {
+        let description = try Plugins().catalog.resolve(plugin)
+        if json { return try Terminal.printJSON(description) }
+        print("\(description.name)\n  \(description.uri)")
+        if let classLabel = description.classLabel { print("  class: \(classLabel)") }
+        if let author = description.author { print("  by: \(author)") }
+        print("  audio: \(description.mainAudioInputs.count) in, \(description.mainAudioOutputs.count) out"
+              + (description.reportsLatency ? ", reports latency" : ""))
+        let audio = description.ports.filter { $0.kind == .audio }
+        if !audio.isEmpty {
+            print("\nAudio ports:")
+            for port in audio {
+                var notes: [String] = []
+                if port.isSideChain { notes.append("sidechain") }
+                if port.isOptional { notes.append("optional") }
+                print("  \(port.direction == .input ? "in " : "out") \(port.symbol)  \(port.name)"
+                      + (notes.isEmpty ? "" : "  (\(notes.joined(separator: ", ")))"))
+            }
+        }
+        let controls = description.ports.filter { $0.kind == .control && $0.direction == .input && $0.designation == nil }
+        if !controls.isEmpty {
+            print("\nParameters (params: in a patch, symbol=value in --chain):")
+            let width = controls.map(\.symbol.count).max() ?? 0
+            for port in controls {
+                print("  " + port.symbol.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + Self.describe(port))
+            }
+        }
+        if !description.presets.isEmpty {
+            print("\nPresets (preset: in a patch):")
+            for preset in description.presets { print("  \(preset.label)") }
+        }
+        if !description.requiredFeatures.isEmpty {
+            print("\nRequires: " + description.requiredFeatures.joined(separator: ", "))
+            let unsupported = description.unsupportedFeatures
+            if !unsupported.isEmpty { print("  fxhost cannot provide: " + unsupported.joined(separator: ", ")) }
+        }
+    }
+
+    static func describe(_ port: PortDescription) -> String {
+        var text = port.name
+        if port.isToggle {
+            text += ": on/off"
+        } else if port.isEnumeration && !port.scalePoints.isEmpty {
+            text += ": one of " + port.scalePoints.map { "\"\($0.label)\"" }.joined(separator: ", ")
+        } else if let minimum = port.minimum, let maximum = port.maximum {
+            text += ": \(format(minimum)) … \(format(maximum))" + (port.isInteger ? " (whole numbers)" : "")
+        }
+        if let defaultValue = port.defaultValue { text += ", default \(format(defaultValue))" }
+        return text
+    }
+
+    static func format(_ value: Float) -> String {
+        value == value.rounded() && abs(value) < 1e7 ? String(Int(value)) : String(format: "%g", value)
+    }
+}

@@ -1,0 +1,40 @@
+import ArgumentParser
+import HostCore
+import LV2Bridge
+
+struct PluginsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plugins",
+        abstract: "List installed LV2 plugins.",
+        discussion: """
+            Plugins are found through lilv, which honours LV2_PATH. TEXT filters by URI or name,
+            ignoring case. A plugin can be named in patches by URI or by a unique short form
+            (`mda/Overdrive`, `Overdrive`).
+
+            Examples:
+              fxhost plugins
+              fxhost plugins reverb
+              fxhost plugins --json | jq '.[].uri'
+            """)
+
+    @Argument(help: "Only plugins whose URI or name contains this text.")
+    var text: String?
+
+    @Flag(help: "Print JSON for scripts.")
+    var json = false
+
+    func run() throws {
+        let catalog = Plugins().catalog
+        let plugins = text.map { catalog.search($0) } ?? catalog.plugins
+        if json { return try Terminal.printJSON(plugins) }
+        if plugins.isEmpty {
+            Terminal.status(text.map { "no installed plugin matches `\($0)`" } ?? "no LV2 plugins are installed (is LV2_PATH set?)")
+            return
+        }
+        let width = plugins.map(\.uri.count).max() ?? 0
+        for plugin in plugins {
+            let audio = "\(plugin.mainAudioInputs.count) in, \(plugin.mainAudioOutputs.count) out"
+            print(plugin.uri.padding(toLength: width, withPad: " ", startingAt: 0) + "  \(plugin.name) (\(audio))")
+        }
+    }
+}

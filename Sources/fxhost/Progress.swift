@@ -1,0 +1,62 @@
+import Foundation
+import HostCore
+
+/// Render progress on stderr: a bar with ETA on a terminal, a plain line
+/// every 10% otherwise (logs and CI).
+final class ProgressReporter {
+    private let enabled: Bool
+    private let interactive = Terminal.standardErrorIsTerminal
+    private var lastDecile = -1
+    private var drewBar = false
+
+    init(enabled: Bool) { self.enabled = enabled }
+
+    func report(_ progress: RenderProgress) {
+        guard enabled, !progress.finished else { return }
+        let seconds = Double(progress.framesDone) / progress.sampleRate
+        let fraction = progress.framesExpected > 0 ? min(1, Double(progress.framesDone) / Double(progress.framesExpected)) : 1
+        if interactive {
+            let width = 30
+            let filled = Int(fraction * Double(width))
+            let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
+            var line = "[\(bar)] \(Int(fraction * 100))%  \(Self.clock(seconds))  \(String(format: "%.1f", progress.speed))× realtime"
+            if progress.inTail { line += "  tail" } else if let remaining = progress.remainingSeconds {
+                line += "  ETA \(Self.clock(remaining))"
+            }
+            Terminal.statusLine(line)
+            drewBar = true
+        } else {
+            let decile = Int(fraction * 10)
+            guard decile > lastDecile, !progress.inTail else { return }
+            lastDecile = decile
+            Terminal.status("rendering: \(decile * 10)% (\(Self.clock(seconds)), \(String(format: "%.1f", progress.speed))× realtime)")
+        }
+    }
+
+    func finish() {
+        if drewBar { Terminal.statusLine("") }
+    }
+
+    static func clock(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded(.down))
+        return String(format: "%d:%02d.%d", total / 60, total % 60, Int((seconds - Double(total)) * 10))
+    }
+}
+
+/// The closing summary of a render.
+enum SummaryPrinter {
+    static func print(_ summary: RenderSummary) {
+        Terminal.status(String(format: "rendered %@ in %.2f s (%.1f× realtime)", ProgressReporter.clock(summary.durationSeconds),
+                               summary.elapsedSeconds, summary.speed))
+        for output in summary.outputs {
+            let peaks = output.peakDecibels.map { $0 == -.infinity ? "-inf" : String(format: "%.1f", $0) }
+            Terminal.status("  \(output.node) → \(output.file ?? "(not written)"): peak \(peaks.joined(separator: " / ")) dBFS")
+            if output.clipped {
+                Terminal.warning("`\(output.node)` peaks above 0 dBFS: it clips in integer formats and on playback; lower the gain or add a limiter")
+            }
+        }
+        for tap in summary.taps {
+            Terminal.status("  tap \(tap.node) → \(tap.file): \(ProgressReporter.clock(Double(tap.frames) / summary.sampleRate))")
+        }
+    }
+}

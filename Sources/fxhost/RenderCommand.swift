@@ -1,0 +1,117 @@
+import ArgumentParser
+import Foundation
+import HostCore
+
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Bounce a patch to files offline, as fast as the plugins allow (no audio server needed).",
+        discussion: """
+            File sources play from their start offsets; `-i` feeds files to the patch's live inputs
+            and `-o` takes its outputs, so one patch serves live and offline. The render lasts as
+            long as the longest source (plus its offset) and then a tail, which ends by itself once
+            every output stays below -90 dBFS for half a second, or at --tail.
+
+            The format follows each output's extension: .wav (32-bit float), .rf64, .flac (24-bit),
+            .ogg (Vorbis), .opus (8/12/16/24/48 kHz only), .mp3; --format overrides it. Files are
+            written under a temporary name and renamed when the render succeeds, so a failed render
+            never leaves a file that looks complete. Taps declared in the patch are written too.
+
+            Examples:
+              fxhost render Presets/guitar-crunch.yaml -i di-guitar.wav -o crunch.wav
+              fxhost render project.yaml -o mix.flac --tail 5s
+              fxhost render mastering.yaml -i mix.wav -o master.wav --json
+              fxhost render --chain "mda/Overdrive drive=0.7 ! eg-amp gain=-6" -i in.wav -o out.wav
+            """)
+
+    @OptionGroup var source: PatchOptions
+
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp(
+        "Output file: FILE for the patch's outputs in order, or NODE=FILE.", valueName: "[NODE=]FILE"))
+    var outputs: [String] = []
+
+    @Option(name: [.short, .customLong("input")], help: ArgumentHelp(
+        "File for a live input: FILE for the inputs in order, or NODE=FILE.", valueName: "[NODE=]FILE"))
+    var inputs: [String] = []
+
+    @Option(help: ArgumentHelp("Longest tail after the sources end (e.g. 5s, 500ms, 0 to stop with the sources).",
+                               valueName: "DURATION"))
+    var tail: String = "10s"
+
+    @Option(help: "Frames per block (1 to 8192).")
+    var block: Int = 512
+
+    @Option(help: ArgumentHelp("Output format, instead of the extension's: wav, wav16, wav24, rf64, flac, flac16, ogg, opus, mp3.",
+                               valueName: "FORMAT"))
+    var format: String?
+
+    @Option(help: "Sample rate when no file sets it, in Hz.")
+    var rate: Double = 48000
+
+    @Flag(help: "No progress or summary on stderr.")
+    var quiet = false
+
+    @Flag(help: "Print the summary as JSON on stdout.")
+    var json = false
+
+    func validate() throws {
+        guard (1...8192).contains(block) else { throw ValidationError("--block must be between 1 and 8192 frames") }
+        guard rate > 0 else { throw ValidationError("--rate must be positive") }
+        _ = try Duration.seconds(parsing: tail, option: "--tail")
+    }
+
+    func run() throws {
+        let inputAssignments = inputs.map(FileAssignment.init)
+        let firstInput = try inputAssignments.first.map { try FileShape.read($0.path) }
+        let patch = try source.load(inputChannels: firstInput?.channels ?? 2)
+        let plugins = Plugins()
+        let graph = try PatchLoader(units: plugins.provider).graph(for: patch)
+        let sampleRate = try PatchLoader.sampleRate(of: graph) ?? firstInput?.sampleRate ?? rate
+        let plan = try graph.compile(format: RenderFormat(sampleRate: sampleRate, maxBlockFrames: block, mode: .offline))
+
+        var options = OfflineRenderer.Options()
+        options.maximumTailSeconds = try Duration.seconds(parsing: tail, option: "--tail")
+        options.inputFiles = try FileAssignment.assign(
+            inputAssignments, to: plan.sources.compactMap { if case .input = $0.kind { $0.node } else { nil } },
+            kind: "live input", option: "-i")
+        let outputFiles = try FileAssignment.assign(outputs.map(FileAssignment.init), to: plan.outputs.map(\.node),
+                                                    kind: "output", option: "-o")
+        if outputFiles.isEmpty && plan.taps.isEmpty {
+            throw CommandLineError(plan.outputs.isEmpty
+                ? "this patch has no output and no taps, so a render would write nothing"
+                : "say where the output goes with `-o FILE`")
+        }
+        let explicitFormat = try format.map { try AudioFileFormat(name: $0) }
+        for (node, path) in outputFiles {
+            options.outputFiles[node] = OfflineRenderer.OutputFile(
+                path: path, format: try explicitFormat ?? AudioFileFormat(path: path))
+        }
+        let progress = ProgressReporter(enabled: !quiet && !json)
+        options.progress = { progress.report($0) }
+
+        let renderer = try OfflineRenderer(plan: plan, options: options)
+        let summary = try renderer.run()
+        progress.finish()
+        if json { return try Terminal.printJSON(summary) }
+        if !quiet { SummaryPrinter.print(summary) }
+    }
+}
+
+/// "5s", "500ms", "1.5", "0".
+enum Duration {
+    static func seconds(parsing text: String, option: String) throws -> Double {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let value: Double?
+        if trimmed.hasSuffix("ms") {
+            value = Double(trimmed.dropLast(2).trimmingCharacters(in: .whitespaces)).map { $0 / 1000 }
+        } else if trimmed.hasSuffix("s") {
+            value = Double(trimmed.dropLast().trimmingCharacters(in: .whitespaces))
+        } else {
+            value = Double(trimmed)
+        }
+        guard let value, value >= 0, value.isFinite else {
+            throw ValidationError("\(option) takes a duration such as 5s, 500ms or 0, not `\(text)`")
+        }
+        return value
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import XCTest
+
+/// Bad input is one clear sentence on stderr and a non-zero exit, and a
+/// failed render leaves no file behind.
+final class CommandLineErrorTests: XCTestCase {
+    func expectFailure(_ arguments: [String], saying expected: String,
+                       file: StaticString = #filePath, line: UInt = #line) throws {
+        let result = try Tools.run(Tools.fxhost, arguments)
+        XCTAssertNotEqual(result.status, 0, "should fail: \(arguments)", file: file, line: line)
+        XCTAssertTrue(result.stderr.contains(expected), "stderr was: \(result.stderr)", file: file, line: line)
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, "one sentence: \(result.stderr)",
+                       file: file, line: line)
+        XCTAssertFalse(result.stderr.contains("Fatal error"), file: file, line: line)
+    }
+
+    func testMissingInputFile() throws {
+        let folder = try Tools.temporaryFolder()
+        try expectFailure(["render", "--chain", "mda/Overdrive", "-i", "/nonexistent/in.wav",
+                           "-o", folder.appendingPathComponent("out.wav").path],
+                          saying: "/nonexistent/in.wav")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [])
+    }
+
+    func testUnreadableInputFile() throws {
+        let folder = try Tools.temporaryFolder()
+        let text = folder.appendingPathComponent("notes.wav").path
+        try "not audio".write(toFile: text, atomically: true, encoding: .utf8)
+        try expectFailure(["render", "--chain", "mda/Overdrive", "-i", text, "-o", folder.appendingPathComponent("out.wav").path],
+                          saying: "notes.wav")
+    }
+
+    func testUnwritableOutputLeavesNothing() throws {
+        let folder = try Tools.temporaryFolder()
+        try Audio.noise(channels: 2, frames: 100).write(folder.appendingPathComponent("in.wav").path)
+        try expectFailure(["render", "--chain", "mda/Overdrive", "-i", folder.appendingPathComponent("in.wav").path,
+                           "-o", "/nonexistent-folder/out.wav"],
+                          saying: "/nonexistent-folder/out.wav")
+    }
+
+    func testUnsupportedFormat() throws {
+        let folder = try Tools.temporaryFolder()
+        try Audio.noise(channels: 2, frames: 100).write(folder.appendingPathComponent("in.wav").path)
+        try expectFailure(["render", "--chain", "mda/Overdrive", "-i", folder.appendingPathComponent("in.wav").path,
+                           "-o", folder.appendingPathComponent("out.xyz").path],
+                          saying: ".xyz")
+        var cd = Audio.noise(channels: 2, frames: 100)
+        cd.sampleRate = 44100
+        try cd.write(folder.appendingPathComponent("cd.wav").path)
+        try expectFailure(["render", "--chain", "mda/Overdrive", "-i", folder.appendingPathComponent("cd.wav").path,
+                           "-o", folder.appendingPathComponent("out.opus").path],
+                          saying: "Opus")
+    }
+
+    func testUnknownPluginSuggestsTheRightOne() throws {
+        try expectFailure(["check", "--chain", "mda/Overdirve"], saying: "mda/Overdrive")
+    }
+
+    func testPatchErrorsNameFileLineAndColumn() throws {
+        let folder = try Tools.temporaryFolder()
+        let patch = folder.appendingPathComponent("bad.yaml").path
+        try """
+        fxhost: 1
+        nodes:
+          in: { input: 1 }
+          drive:
+            plugin: mda/Overdrive
+            params: { drive: 1.5 }
+          out: { output: 2 }
+        chain: [in, drive, out]
+        """.write(toFile: patch, atomically: true, encoding: .utf8)
+        try expectFailure(["check", patch], saying: "bad.yaml:6:")
+        try expectFailure(["check", patch], saying: "drive")
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import HostCore
+import XCTest
+
+/// Runs the built `fxhost` and reference hosts, and makes and reads sound
+/// files for the tests.
+enum Tools {
+    /// The folder holding the built products (the test bundle sits in it).
+    static var productsFolder: URL {
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            return bundle.bundleURL.deletingLastPathComponent()
+        }
+        return Bundle.main.bundleURL
+    }
+
+    static var fxhost: String { productsFolder.appendingPathComponent("fxhost").path }
+
+    static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs a program to the end; `executable` is found on PATH unless it is a path.
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        if executable.contains("/") {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [executable] + arguments
+        }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let stdout = Pipe(), stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read both pipes concurrently so a chatty child never blocks on a full pipe.
+        var errorData = Data()
+        let errorReader = Thread { errorData = stderr.fileHandleForReading.readDataToEndOfFile() }
+        errorReader.start()
+        let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while !errorReader.isFinished { usleep(1000) }
+        return Result(status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
+                      stderr: String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// Runs fxhost and fails the test (with its stderr) unless it exits 0.
+    @discardableResult
+    static func fxhost(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> Result {
+        let result = try run(fxhost, arguments)
+        XCTAssertEqual(result.status, 0, "fxhost \(arguments.joined(separator: " ")) failed: \(result.stderr)",
+                       file: file, line: line)
+        return result
+    }
+
+    /// A new empty folder for one test.
+    static func temporaryFolder(_ name: String = #function) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("fxhost-tests-\(getpid())")
+            .appendingPathComponent(name.filter { $0.isLetter || $0.isNumber })
+        try? FileManager.default.removeItem(at: folder)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+}
+
+/// Planar audio held in memory.
+struct Audio: Equatable {
+    var channels: [[Float]]
+    var sampleRate: Int
+
+    var frames: Int { channels.first?.count ?? 0 }
+
+    /// Deterministic white noise in -amplitude…amplitude.
+    static func noise(channels: Int, frames: Int, sampleRate: Int = 48000, amplitude: Float = 0.5,
+                      seed: UInt64 = 1) -> Audio {
+        var state = seed
+        func next() -> Float {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Float(Int32(truncatingIfNeeded: state >> 32)) / Float(Int32.max) * amplitude
+        }
+        var data = [[Float]](repeating: [], count: channels)
+        for _ in 0..<frames { for channel in 0..<channels { data[channel].append(next()) } }
+        return Audio(channels: data, sampleRate: sampleRate)
+    }
+
+    static func constant(_ values: [Float], frames: Int, sampleRate: Int = 48000) -> Audio {
+        Audio(channels: values.map { [Float](repeating: $0, count: frames) }, sampleRate: sampleRate)
+    }
+
+    static func read(_ path: String) throws -> Audio {
+        let reader = try AudioFileReader(path: path)
+        var channels = [[Float]](repeating: [], count: reader.channels)
+        let block = 4096
+        let buffers = (0..<reader.channels).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: block) }
+        defer { buffers.forEach { $0.deallocate() } }
+        while true {
+            let got = buffers.withUnsafeBufferPointer { reader.read(into: $0, frames: block) }
+            if got == 0 { break }
+            for channel in 0..<reader.channels { channels[channel] += UnsafeBufferPointer(start: buffers[channel], count: got) }
+        }
+        return Audio(channels: channels, sampleRate: reader.sampleRate)
+    }
+
+    /// Writes 32-bit float WAV (or the format the extension says).
+    func write(_ path: String) throws {
+        let writer = try AudioFileWriter(path: path, format: try AudioFileFormat(path: path), channels: channels.count,
+                                         sampleRate: sampleRate, mode: .atomic)
+        let pointers = channels.map { channel -> UnsafeMutablePointer<Float> in
+            let pointer = UnsafeMutablePointer<Float>.allocate(capacity: Swift.max(frames, 1))
+            pointer.initialize(from: channel, count: frames)
+            return pointer
+        }
+        let list = UnsafeMutableBufferPointer<UnsafePointer<Float>>.allocate(capacity: pointers.count)
+        for (index, pointer) in pointers.enumerated() { list[index] = UnsafePointer(pointer) }
+        defer {
+            pointers.forEach { $0.deallocate() }
+            list.deallocate()
+        }
+        try writer.write(channels: UnsafeBufferPointer(list), frames: frames)
+        try writer.finish()
+    }
+
+    func channel(_ index: Int) -> Audio { Audio(channels: [channels[index]], sampleRate: sampleRate) }
+
+    var peak: Float { channels.flatMap { $0 }.map(abs).max() ?? 0 }
+}
+
+/// Asserts two signals are sample-identical, naming the first difference.
+func XCTAssertIdentical(_ actual: Audio, _ expected: Audio, _ message: String = "",
+                        file: StaticString = #filePath, line: UInt = #line) {
+    XCTAssertEqual(actual.channels.count, expected.channels.count, "channel count \(message)", file: file, line: line)
+    XCTAssertEqual(actual.frames, expected.frames, "length \(message)", file: file, line: line)
+    for channel in 0..<min(actual.channels.count, expected.channels.count) {
+        let a = actual.channels[channel], e = expected.channels[channel]
+        if let index = zip(a, e).indices.first(where: { a[$0] != e[$0] && !(a[$0].isNaN && e[$0].isNaN) }) {
+            XCTFail("channel \(channel + 1) differs first at frame \(index): \(a[index]) vs \(e[index]) \(message)",
+                    file: file, line: line)
+        }
+    }
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# `make bench`: 60 s of stereo through a 5-plugin chain, timed three ways in
+# one run: fxhost render, the floor (bench/floor.c: a bare loop calling the
+# same plugins' run() with the same libsndfile I/O) and ecasound. Prints the
+# median wall time of each over several alternating runs, and the ratios.
+# Every parameter is given explicitly, because ecasound does not apply the
+# plugins' defaults. Timing is for this machine only: rerun to compare.
+set -euo pipefail
+runs=${BENCH_RUNS:-5}
+block=${BENCH_BLOCK:-512}
+out=bench-out
+mkdir -p "$out"
+fxhost=${FXHOST:-.build/release/fxhost}
+
+cc -O2 -o "$out/floor" bench/floor.c $(pkg-config --cflags --libs lilv-0 sndfile)
+[ -f "$out/in.wav" ] || sox -q -n -r 48000 -c 2 -b 32 -e floating-point "$out/in.wav" synth 60 pinknoise gain -12
+
+# URI and its control inputs in port order, as name=value.
+mda=http://drobilla.net/plugins/mda
+chain=(
+  "$mda/Overdrive drive=0.5 muffle=0.2 output=0.5"
+  "$mda/DeEss thresh=0.45 freq=0.6 hf_drive=0.5"
+  "$mda/Delay l_delay=0.3 r_delay=0.2 feedback=0.4 fb_tone=0.5 fx_mix=0.3 output=0.5"
+  "http://plugin.org.uk/swh-plugins/sc4 rms_peak=0 attack=10 release=150 threshold=-18 ratio=3 knee=3.25 makeup_gain=4"
+  "$mda/Ambience size=0.6 hf_damp=0.7 mix=0.4 output=0.5"
+)
+fxhost_chain=$(printf '%s ! ' "${chain[@]}"); fxhost_chain=${fxhost_chain% ! }
+floor_args=(); ecasound_args=()
+for stage in "${chain[@]}"; do
+  read -r uri settings <<<"$stage"
+  [ ${#floor_args[@]} -gt 0 ] && floor_args+=("!")
+  floor_args+=("$uri" $settings)
+  values=$(for setting in $settings; do printf ',%s' "${setting#*=}"; done)
+  ecasound_args+=("-elv2:$uri$values")
+done
+
+run_fxhost()   { "$fxhost" render --chain "$fxhost_chain" -i "$out/in.wav" -o "$out/fxhost.wav" --block "$block" --tail 0 --quiet; }
+run_floor()    { "$out/floor" "$out/in.wav" "$out/floor.wav" "$block" "${floor_args[@]}"; }
+run_ecasound() { ecasound -q -b:"$block" -f:f32_le,2,48000 -i "$out/in.wav" -o "$out/ecasound.wav" "${ecasound_args[@]}" >/dev/null; }
+
+seconds() { local start end; start=$(date +%s.%N); "$@"; end=$(date +%s.%N); awk "BEGIN { print $end - $start }"; }
+ratio() { awk "BEGIN { print $1 / $2 }"; }
+median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+declare -A times
+for ((i = 0; i < runs; i++)); do
+  for tool in floor fxhost ecasound; do times[$tool]+="$(seconds "run_$tool")"$'\n'; done
+done
+floor=$(printf '%s' "${times[floor]}" | median)
+fx=$(printf '%s' "${times[fxhost]}" | median)
+eca=$(printf '%s' "${times[ecasound]}" | median)
+
+same=$(cmp -s <(sox "$out/fxhost.wav" -t f32 - 2>/dev/null) <(sox "$out/floor.wav" -t f32 - 2>/dev/null) && echo identical || echo DIFFERENT)
+printf 'fxhost bench: 60 s stereo, 48 kHz, block %s, 5 plugins, median of %s runs\n' "$block" "$runs"
+printf '  floor (bare lilv loop)  %6.3f s\n' "$floor"
+printf '  fxhost render           %6.3f s   %.3fx the floor   (output vs floor: %s)\n' "$fx" "$(ratio "$fx" "$floor")" "$same"
+printf '  ecasound                %6.3f s   fxhost is %.2fx faster\n' "$eca" "$(ratio "$eca" "$fx")"

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian packages fxhost builds against, runs with, and tests
+# against (plugins and reference hosts) — only those that are missing.
+set -euo pipefail
+
+packages=(
+  pkg-config liblilv-dev lv2-dev libjack-jackd2-dev libsndfile1-dev jackd2   # build and run
+  lilv-utils lv2-examples mda-lv2 swh-lv2 x42-plugins                        # plugins the presets and tests use
+  lv2file ecasound sox                                                       # reference hosts, test signals
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "installing: ${missing[*]}" >&2
+sudo=()
+[ "$(id -u)" -eq 0 ] || sudo=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+# jackd2 asks whether to enable realtime scheduling; answer for it.
+echo "jackd2 jackd/tweak_rt_limits boolean false" | "${sudo[@]}" debconf-set-selections
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
