@@ -43,7 +43,7 @@ enum ParameterRules {
                 return Float(number)
             }
             if !parameter.enumeration.isEmpty {
-                guard let match = parameter.enumeration.first(where: { Double($0.value) == number }) else {
+                guard let match = parameter.enumeration.first(where: { $0.value == Float(number) }) else {
                     throw UnitError("\(name) is \(text), which is none of its options: \(labels(parameter))")
                 }
                 return match.value
