@@ -55,7 +55,7 @@ final class LV2Instance {
 
         guard let instance = lilv_plugin_instantiate(context.plugin, context.format.sampleRate, features) else {
             throw UnitError("`\(description.name)` (\(description.uri)) failed to instantiate at "
-                + "\(Int(context.format.sampleRate)) Hz: the plugin refused (see its messages above)")
+                + "\(Int(context.format.sampleRate)) Hz: \(Self.instantiationFailureReason(context.plugin))")
         }
         self.instance = instance
         self.arena = arena
@@ -140,6 +140,22 @@ final class LV2Instance {
         guard let state = lilv_state_new_from_world(context.world.world, uridMap, uri) else { return }
         defer { lilv_state_free(state) }
         restore(state)
+    }
+
+    /// Why lilv_plugin_instantiate returned nothing: the library does not
+    /// load (dlerror says why), or the plugin's own instantiate() refused.
+    private static func instantiationFailureReason(_ plugin: OpaquePointer) -> String {
+        guard let uri = Lilv.string(lilv_plugin_get_library_uri(plugin)),
+              let path = lilv_file_uri_parse(uri, nil) else {
+            return "the plugin library has no file path"
+        }
+        defer { lilv_free(path) }
+        if let library = dlopen(path, RTLD_NOW | RTLD_LOCAL) {
+            dlclose(library)
+            return "the plugin's instantiate() refused (see its messages above)"
+        }
+        let reason = dlerror().map { String(cString: $0) } ?? "unknown error"
+        return "its library does not load (\(reason))"
     }
 
     /// Atom buffers hold at least the port's rsz:minimumSize and 8 KiB.

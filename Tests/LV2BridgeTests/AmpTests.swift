@@ -54,3 +54,46 @@ final class AmpTests: XCTestCase {
         XCTAssertNotEqual(again[2].handle, kernels[1].handle)
     }
 }
+
+final class LatencyTests: XCTestCase {
+    /// swh's Fast Lookahead Limiter reports `delay = (int)(0.005 * fs)` frames
+    /// (its plugin.ttl source): 240 at 48 kHz, 220 at 44.1 kHz.
+    func testLatencyPortIsReadAfterARun() throws {
+        for (rate, expected) in [(48000.0, 240), (44100.0, 220)] {
+            let unit = try Installed.unit("http://plugin.org.uk/swh-plugins/fastLookaheadLimiter")
+            XCTAssertTrue(unit.plugin.reportsLatency)
+            let format = RenderFormat(sampleRate: rate, maxBlockFrames: 128, mode: .offline)
+            let kernel = try XCTUnwrap(try unit.prepareInstances(count: 1, format: format).first)
+            let driver = KernelDriver(kernel, maxBlock: 128)
+            driver.runBlock(frames: 128) { _, buffer in buffer.update(repeating: 0, count: 128) }
+            XCTAssertEqual(unit.latencyFrames, expected, "at \(rate) Hz")
+        }
+    }
+}
+
+final class RefusalTests: XCTestCase {
+    /// No installed plugin needs a feature we lack, so one is added to a real description.
+    func testUnsupportedRequiredFeatureIsNamed() throws {
+        var amp = try Installed.catalog.resolve("eg-amp")
+        amp.requiredFeatures.append("http://example.org/ns#teleport")
+        XCTAssertThrowsError(try LV2Unit(plugin: amp, catalog: Installed.catalog)) { error in
+            XCTAssertEqual((error as? UnitError)?.message, "`Simple Amplifier` (http://lv2plug.in/plugins/eg-amp) "
+                + "requires the LV2 feature http://example.org/ns#teleport, which fxhost does not provide")
+        }
+    }
+
+    func testLibraryThatDoesNotLoadGivesTheLoaderReason() throws {
+        // swh's mbeq links against fftw symbols its Debian build does not provide.
+        let plugin = try Installed.catalog.resolve("http://plugin.org.uk/swh-plugins/mbeq")
+        let unit = try LV2Unit(plugin: plugin, catalog: Installed.catalog)
+        try XCTSkipIf(dlopen("/usr/lib/lv2/mbeq-swh.lv2/plugin-linux.so", RTLD_NOW) != nil,
+                      "mbeq's library loads on this machine, so there is no loader error to report")
+        XCTAssertThrowsError(try unit.prepareInstances(
+            count: 1, format: RenderFormat(sampleRate: 48000, maxBlockFrames: 64, mode: .offline))) { error in
+            let message = (error as? UnitError)?.message ?? ""
+            XCTAssertTrue(message.hasPrefix("`Multiband EQ` (http://plugin.org.uk/swh-plugins/mbeq) failed to "
+                + "instantiate at 48000 Hz: its library does not load ("), message)
+            XCTAssertTrue(message.contains("undefined symbol"), message)
+        }
+    }
+}
