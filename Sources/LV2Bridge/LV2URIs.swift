@@ -52,6 +52,7 @@ enum LV2URI {
     static let rdfsLabel = "http://www.w3.org/2000/01/rdf-schema#label"
     static let unitsUnit = "http://lv2plug.in/ns/extensions/units#unit"
     static let unitsSymbol = "http://lv2plug.in/ns/extensions/units#symbol"
+    static let doapName = "http://usefulinc.com/ns/doap#name"
 
     /// Features the host provides, or accepts because they only describe the plugin.
     static let supportedFeatures: Set<String> = [

@@ -139,9 +139,9 @@ public final class LV2Unit: ProcessingUnit {
     }
 
     /// A preset's port value (lilv hands it as an atom of some numeric type).
+    /// Ports the host drives (lv2:enabled, lv2:freeWheeling) keep their values.
     private func setPortValue(_ symbol: String, value: UnsafeRawPointer, size: UInt32, type: UInt32) {
-        guard let port = plugin.ports.first(where: { $0.symbol == symbol && $0.kind == .control && $0.direction == .input })
-        else { return }
+        guard let index = parameterPorts[symbol] else { return }
         let urids = world.urids
         let number: Float
         switch type {
@@ -152,7 +152,7 @@ public final class LV2Unit: ProcessingUnit {
         case urids.map(LV2URI.atomBool) where size >= 4: number = value.loadUnaligned(as: Int32.self) != 0 ? 1 : 0
         default: return
         }
-        controls[Int(port.index)] = number
+        controls[Int(index)] = number
     }
 
     // MARK: Instances

@@ -37,7 +37,7 @@ public final class LV2World {
         let audioPort, controlPort, cvPort, atomPort, inputPort, outputPort: OpaquePointer
         let connectionOptional, isSideChain, toggled, integer, enumeration: OpaquePointer
         let designation, latency, reportsLatency, freeWheeling, enabled: OpaquePointer
-        let minimumSize, preset, rdfsLabel, unitsUnit, unitsSymbol: OpaquePointer
+        let minimumSize, preset, rdfsLabel, unitsUnit, unitsSymbol, doapName: OpaquePointer
 
         init(world: OpaquePointer) {
             func node(_ uri: String) -> OpaquePointer { lilv_new_uri(world, uri) }
@@ -62,12 +62,13 @@ public final class LV2World {
             rdfsLabel = node(LV2URI.rdfsLabel)
             unitsUnit = node(LV2URI.unitsUnit)
             unitsSymbol = node(LV2URI.unitsSymbol)
+            doapName = node(LV2URI.doapName)
         }
 
         func free() {
             for node in [audioPort, controlPort, cvPort, atomPort, inputPort, outputPort, connectionOptional,
                          isSideChain, toggled, integer, enumeration, designation, latency, reportsLatency,
-                         freeWheeling, enabled, minimumSize, preset, rdfsLabel, unitsUnit, unitsSymbol] {
+                         freeWheeling, enabled, minimumSize, preset, rdfsLabel, unitsUnit, unitsSymbol, doapName] {
                 lilv_node_free(node)
             }
         }

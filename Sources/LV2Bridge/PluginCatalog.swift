@@ -101,7 +101,7 @@ struct PluginReader {
     private func projectName() -> String? {
         guard let project = lilv_plugin_get_project(plugin) else { return nil }
         defer { lilv_node_free(project) }
-        let names = lilv_world_get(world.world, project, lilv_new_uri(world.world, "http://usefulinc.com/ns/doap#name"), nil)
+        let names = lilv_world_get(world.world, project, nodes.doapName, nil)
         return Lilv.takeString(names) ?? Lilv.string(project)
     }
 
