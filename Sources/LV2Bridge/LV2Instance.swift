@@ -37,7 +37,6 @@ final class LV2Instance {
     private let worker: LV2Worker?
     private let outputControls: UnsafeMutablePointer<Float>
     private let latencyPort: UInt32?
-    private let uridMap: UnsafeMutablePointer<LV2_URID_Map>
     private var isActive = false
 
     init(_ context: InstanceContext) throws(UnitError) {
@@ -61,12 +60,11 @@ final class LV2Instance {
         self.arena = arena
         self.worker = worker
         self.features = features
-        uridMap = map
         outputControls = arena.allocate(Float.self, count: description.ports.count)
         latencyPort = description.ports.first { $0.designation == .latency && $0.direction == .output }?.index
 
-        let descriptor = instance.pointee.lv2_descriptor!
-        let handle = instance.pointee.lv2_handle
+        let descriptor = lilv_instance_get_descriptor(instance)!
+        let handle = lilv_instance_get_handle(instance)
         let connect = descriptor.pointee.connect_port!
         var resets: [MemoryReset] = []
         var mainInputs: [UInt32] = [], mainOutputs: [UInt32] = []
@@ -137,7 +135,7 @@ final class LV2Instance {
     private func loadDefaultState(_ context: InstanceContext) {
         let uri = lilv_new_uri(context.world.world, context.description.uri)
         defer { lilv_node_free(uri) }
-        guard let state = lilv_state_new_from_world(context.world.world, uridMap, uri) else { return }
+        guard let state = lilv_state_new_from_world(context.world.world, context.world.uridFeatures.map, uri) else { return }
         defer { lilv_state_free(state) }
         restore(state)
     }
@@ -167,7 +165,7 @@ final class LV2Instance {
     /// inputs get an empty sequence, outputs a chunk announcing their capacity.
     private static func makeAtomBuffer(_ port: PortDescription, arena: CArena, urids: URIDMap) -> MemoryReset {
         let bytes = atomBufferBytes(port)
-        let buffer = arena.allocate(UInt64.self, count: bytes / 8) // 8-byte aligned, as atoms require
+        let buffer = arena.allocate(UInt64.self, count: (bytes + 7) / 8) // 8-byte aligned, as atoms require
         if port.direction == .input {
             let header = arena.store(LV2_Atom_Sequence(
                 atom: LV2_Atom(size: UInt32(MemoryLayout<LV2_Atom_Sequence_Body>.size),
