@@ -8,6 +8,9 @@ public struct PluginCatalog {
     public let plugins: [PluginDescription]
     private let handles: [String: OpaquePointer]
 
+    /// A catalog of a new world that loads every installed bundle.
+    public init() { self.init(world: LV2World()) }
+
     public init(world: LV2World) {
         self.world = world
         var descriptions: [PluginDescription] = []
