@@ -1,0 +1,233 @@
+import CLilv
+import CShim
+import Foundation
+import HostCore
+
+/// Memory one unit shares between all its instances for one render format.
+struct SharedPortMemory {
+    /// Input control values by port index: every instance reads the same ones.
+    let controls: UnsafeMutablePointer<Float>
+    /// `maxBlockFrames` zeros for unused audio/CV inputs.
+    let silence: UnsafeMutablePointer<Float>
+    /// `maxBlockFrames` floats that unused audio/CV outputs write into.
+    let scratch: UnsafeMutablePointer<Float>
+}
+
+/// What an instance needs from its unit, off the realtime thread.
+struct InstanceContext {
+    let world: LV2World
+    let plugin: OpaquePointer
+    let description: PluginDescription
+    let format: RenderFormat
+    let memory: SharedPortMemory
+    let log: UnsafeMutablePointer<LV2_Log_Log>?
+}
+
+/// One instantiated, activated plugin with every non-main port connected.
+/// Owns the instance, its feature data, its atom buffers and output
+/// controls; deactivates and frees them in deinit.
+final class LV2Instance {
+    static let minimumAtomBufferBytes = 8192
+
+    let instance: UnsafeMutablePointer<LilvInstance>
+    let kernel: ProcessorKernel
+    /// The null-terminated feature array this instance was made with (for state restore).
+    let features: UnsafePointer<UnsafePointer<LV2_Feature>?>
+    private let arena: CArena
+    private let worker: LV2Worker?
+    private let outputControls: UnsafeMutablePointer<Float>
+    private let latencyPort: UInt32?
+    private var isActive = false
+
+    init(_ context: InstanceContext) throws(UnitError) {
+        let description = context.description
+        let arena = CArena()
+        let urids = context.world.urids
+        let sequenceBytes = description.ports.filter { $0.kind == .atom }
+            .map { Self.atomBufferBytes($0) }.max() ?? Self.minimumAtomBufferBytes
+        let wantsWorker = (description.requiredFeatures + description.optionalFeatures)
+            .contains(LV2URI.workerSchedule)
+        let worker = wantsWorker ? LV2Worker(mode: context.format.mode) : nil
+        let (map, unmap) = context.world.uridFeatures
+        let features = Self.makeFeatures(context, arena: arena, map: map, unmap: unmap, worker: worker,
+                                         sequenceBytes: sequenceBytes)
+
+        guard let instance = lilv_plugin_instantiate(context.plugin, context.format.sampleRate, features) else {
+            throw UnitError("`\(description.name)` (\(description.uri)) failed to instantiate at "
+                + "\(Int(context.format.sampleRate)) Hz: \(Self.instantiationFailureReason(context.plugin))")
+        }
+        self.instance = instance
+        self.arena = arena
+        self.worker = worker
+        self.features = features
+        outputControls = arena.allocate(Float.self, count: description.ports.count)
+        latencyPort = description.ports.first { $0.designation == .latency && $0.direction == .output }?.index
+
+        let descriptor = lilv_instance_get_descriptor(instance)!
+        let handle = lilv_instance_get_handle(instance)
+        let connect = descriptor.pointee.connect_port!
+        var resets: [MemoryReset] = []
+        var mainInputs: [UInt32] = [], mainOutputs: [UInt32] = []
+        for port in description.ports {
+            let data: UnsafeMutableRawPointer?
+            switch (port.kind, port.direction) {
+            case (.audio, .input) where port.isMainAudio:
+                mainInputs.append(port.index)
+                data = UnsafeMutableRawPointer(context.memory.silence)
+            case (.audio, .output) where port.isMainAudio:
+                mainOutputs.append(port.index)
+                data = UnsafeMutableRawPointer(context.memory.scratch)
+            case (.audio, .input), (.cv, .input):
+                data = UnsafeMutableRawPointer(context.memory.silence)
+            case (.audio, .output), (.cv, .output):
+                data = UnsafeMutableRawPointer(context.memory.scratch)
+            case (.control, .input):
+                data = UnsafeMutableRawPointer(context.memory.controls + Int(port.index))
+            case (.control, .output):
+                data = UnsafeMutableRawPointer(outputControls + Int(port.index))
+            case (.atom, _):
+                let reset = Self.makeAtomBuffer(port, arena: arena, urids: urids)
+                resets.append(reset)
+                data = reset.destination
+            case (.other, _):
+                data = nil // only optional ones get here: the unit refuses the rest
+            }
+            connect(handle, port.index, data)
+        }
+        for reset in resets { reset.destination.copyMemory(from: reset.source, byteCount: reset.byteCount) }
+
+        kernel = ProcessorKernel(
+            handle: handle, run: descriptor.pointee.run!, connect: connect,
+            inputPorts: mainInputs, outputPorts: mainOutputs, beforeRun: resets,
+            afterRun: worker?.afterRunHook)
+
+        let workerInterface = lilv_instance_get_extension_data(instance, LV2URI.workerInterface)?
+            .assumingMemoryBound(to: LV2_Worker_Interface.self)
+        try worker?.attach(interface: workerInterface, plugin: handle) // on failure deinit frees the instance
+        if (description.requiredFeatures + description.optionalFeatures).contains(LV2URI.loadDefaultState) {
+            loadDefaultState(context)
+        }
+        lilv_instance_activate(instance)
+        isActive = true
+    }
+
+    deinit {
+        if isActive { lilv_instance_deactivate(instance) }
+        worker?.stop()
+        lilv_instance_free(instance)
+    }
+
+    /// The latency the plugin last wrote to its latency port, in frames.
+    var latencyFrames: Int {
+        guard let latencyPort else { return 0 }
+        let value = outputControls[Int(latencyPort)]
+        return value.isFinite && value > 0 ? Int(value.rounded()) : 0
+    }
+
+    /// The value of an output control port.
+    func outputValue(_ port: UInt32) -> Float { outputControls[Int(port)] }
+
+    /// Restores a state's properties into this instance (port values are the unit's job).
+    func restore(_ state: OpaquePointer) {
+        lilv_state_restore(state, instance, nil, nil, 0, features)
+    }
+
+    private func loadDefaultState(_ context: InstanceContext) {
+        let uri = lilv_new_uri(context.world.world, context.description.uri)
+        defer { lilv_node_free(uri) }
+        guard let state = lilv_state_new_from_world(context.world.world, context.world.uridFeatures.map, uri) else { return }
+        defer { lilv_state_free(state) }
+        restore(state)
+    }
+
+    /// Why lilv_plugin_instantiate returned nothing: the library does not
+    /// load (dlerror says why), or the plugin's own instantiate() refused.
+    private static func instantiationFailureReason(_ plugin: OpaquePointer) -> String {
+        guard let uri = Lilv.string(lilv_plugin_get_library_uri(plugin)),
+              let path = lilv_file_uri_parse(uri, nil) else {
+            return "the plugin library has no file path"
+        }
+        defer { lilv_free(path) }
+        if let library = dlopen(path, RTLD_NOW | RTLD_LOCAL) {
+            dlclose(library)
+            return "the plugin's instantiate() refused (see its messages above)"
+        }
+        let reason = dlerror().map { String(cString: $0) } ?? "unknown error"
+        return "its library does not load (\(reason))"
+    }
+
+    /// Atom buffers hold at least the port's rsz:minimumSize and 8 KiB.
+    static func atomBufferBytes(_ port: PortDescription) -> Int {
+        max(port.minimumSize ?? 0, minimumAtomBufferBytes)
+    }
+
+    /// An atom port's buffer and the header copied into it before each run:
+    /// inputs get an empty sequence, outputs a chunk announcing their capacity.
+    private static func makeAtomBuffer(_ port: PortDescription, arena: CArena, urids: URIDMap) -> MemoryReset {
+        let bytes = atomBufferBytes(port)
+        let buffer = arena.allocate(UInt64.self, count: (bytes + 7) / 8) // 8-byte aligned, as atoms require
+        if port.direction == .input {
+            let header = arena.store(LV2_Atom_Sequence(
+                atom: LV2_Atom(size: UInt32(MemoryLayout<LV2_Atom_Sequence_Body>.size),
+                               type: urids.map(LV2URI.atomSequence)),
+                body: LV2_Atom_Sequence_Body(unit: 0, pad: 0)))
+            return MemoryReset(destination: UnsafeMutableRawPointer(buffer), source: UnsafeRawPointer(header),
+                               byteCount: MemoryLayout<LV2_Atom_Sequence>.size)
+        }
+        let header = arena.store(LV2_Atom(size: UInt32(bytes - MemoryLayout<LV2_Atom>.size),
+                                          type: urids.map(LV2URI.atomChunk)))
+        return MemoryReset(destination: UnsafeMutableRawPointer(buffer), source: UnsafeRawPointer(header),
+                           byteCount: MemoryLayout<LV2_Atom>.size)
+    }
+
+    /// The null-terminated feature array handed to instantiate() and state restore.
+    private static func makeFeatures(_ context: InstanceContext, arena: CArena,
+                                     map: UnsafeMutablePointer<LV2_URID_Map>,
+                                     unmap: UnsafeMutablePointer<LV2_URID_Unmap>, worker: LV2Worker?,
+                                     sequenceBytes: Int) -> UnsafePointer<UnsafePointer<LV2_Feature>?> {
+        var list: [(String, UnsafeMutableRawPointer?)] = [
+            (LV2URI.uridMap, UnsafeMutableRawPointer(map)),
+            (LV2URI.uridUnmap, UnsafeMutableRawPointer(unmap)),
+            (LV2URI.options, UnsafeMutableRawPointer(makeOptions(context, arena: arena, sequenceBytes: sequenceBytes))),
+            (LV2URI.boundedBlockLength, nil),
+            (LV2URI.loadDefaultState, nil),
+            (LV2URI.isLive, nil),
+            (LV2URI.inPlaceBroken, nil),
+            (LV2URI.hardRTCapable, nil),
+        ]
+        if let log = context.log { list.append((LV2URI.log, UnsafeMutableRawPointer(log))) }
+        if let worker { list.append((LV2URI.workerSchedule, UnsafeMutableRawPointer(worker.makeScheduleFeature(in: arena)))) }
+        let array = arena.allocate(UnsafePointer<LV2_Feature>?.self, count: list.count + 1)
+        for (index, (uri, data)) in list.enumerated() {
+            array[index] = UnsafePointer(arena.store(LV2_Feature(URI: arena.cString(uri), data: data)))
+        }
+        array[list.count] = nil
+        return UnsafePointer(array)
+    }
+
+    /// options:options — sample rate, block lengths and sequence size.
+    private static func makeOptions(_ context: InstanceContext, arena: CArena,
+                                    sequenceBytes: Int) -> UnsafeMutablePointer<LV2_Options_Option> {
+        let urids = context.world.urids
+        let intType = urids.map(LV2URI.atomInt), floatType = urids.map(LV2URI.atomFloat)
+        let maxBlock = Int32(context.format.maxBlockFrames)
+        // Blocks may be shorter than the maximum (the last block of a file), down to 1 frame.
+        let minBlock: Int32 = 1
+        func option(_ key: String, _ value: UnsafeRawPointer, type: LV2_URID, size: Int) -> LV2_Options_Option {
+            LV2_Options_Option(context: LV2_OPTIONS_INSTANCE, subject: 0, key: urids.map(key),
+                               size: UInt32(size), type: type, value: value)
+        }
+        var options = [
+            option(LV2URI.sampleRate, arena.store(Float(context.format.sampleRate)), type: floatType, size: 4),
+            option(LV2URI.minBlockLength, arena.store(minBlock), type: intType, size: 4),
+            option(LV2URI.maxBlockLength, arena.store(maxBlock), type: intType, size: 4),
+            option(LV2URI.nominalBlockLength, arena.store(maxBlock), type: intType, size: 4),
+            option(LV2URI.sequenceSize, arena.store(Int32(sequenceBytes)), type: intType, size: 4),
+        ]
+        if minBlock == maxBlock {
+            options.append(option(LV2URI.fixedBlockLength, arena.store(maxBlock), type: intType, size: 4))
+        }
+        options.append(LV2_Options_Option(context: LV2_OPTIONS_INSTANCE, subject: 0, key: 0, size: 0, type: 0, value: nil))
+        return arena.store(array: options)
+    }
+}

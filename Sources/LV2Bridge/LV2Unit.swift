@@ -1,0 +1,205 @@
+import CLilv
+import CShim
+import Foundation
+import HostCore
+
+/// One LV2 plugin in a graph: its parameters and presets, and as many
+/// instances as the graph's channels need (a mono plugin on a stereo stream
+/// runs twice). Input controls live in one block of memory every instance
+/// reads, so a parameter change reaches all of them.
+///
+/// Not thread-safe: call it from one thread, and not while the realtime
+/// thread runs its kernels when applying a preset that restores plugin
+/// state (LV2 state restore must not overlap run()).
+public final class LV2Unit: ProcessingUnit {
+    public let plugin: PluginDescription
+    public let displayName: String
+    public let inputPorts: [AudioPortInfo]
+    public let outputPorts: [AudioPortInfo]
+    public let parameters: [ParameterInfo]
+    public var presetNames: [String] { plugin.presets.map(\.label) }
+
+    private let world: LV2World
+    private let lilvPlugin: OpaquePointer
+    /// Input control values by port index, shared by every instance.
+    private let controls: UnsafeMutablePointer<Float>
+    private let parameterPorts: [String: UInt32]
+    private let log: UnsafeMutablePointer<LV2_Log_Log>?
+    private var format: RenderFormat?
+    private var audioBuffers: (silence: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>)?
+    private var instances: [LV2Instance] = []
+    /// The last preset with plugin state, restored into instances made later.
+    private var presetState: OpaquePointer?
+
+    /// Checks that this host can run the plugin; instances come with `prepareInstances`.
+    public init(plugin: PluginDescription, catalog: PluginCatalog) throws(UnitError) {
+        guard let lilvPlugin = catalog.lilvPlugin(plugin.uri) else {
+            throw UnitError("no installed LV2 plugin has the URI \(plugin.uri)")
+        }
+        if let feature = plugin.unsupportedFeatures.first {
+            throw UnitError("`\(plugin.name)` (\(plugin.uri)) requires the LV2 feature \(feature), which fxhost does not provide")
+        }
+        if let port = plugin.ports.first(where: { $0.kind == .other && !$0.isOptional }) {
+            throw UnitError("`\(plugin.name)` (\(plugin.uri)) has port `\(port.symbol)` of a type fxhost cannot connect")
+        }
+        self.plugin = plugin
+        self.world = catalog.world
+        self.lilvPlugin = lilvPlugin
+        displayName = plugin.name
+        inputPorts = plugin.mainAudioInputs.map { AudioPortInfo(symbol: $0.symbol, name: $0.name) }
+        outputPorts = plugin.mainAudioOutputs.map { AudioPortInfo(symbol: $0.symbol, name: $0.name) }
+        let parameterDescriptions = plugin.ports.filter {
+            $0.kind == .control && $0.direction == .input && $0.designation == nil
+        }
+        parameters = parameterDescriptions.map(ParameterRules.info)
+        parameterPorts = Dictionary(parameterDescriptions.map { ($0.symbol, $0.index) }, uniquingKeysWith: { a, _ in a })
+        controls = .allocate(capacity: max(plugin.ports.count, 1))
+        controls.initialize(repeating: 0, count: max(plugin.ports.count, 1))
+        for (info, port) in zip(parameters, parameterDescriptions) { controls[Int(port.index)] = info.defaultValue }
+        for port in plugin.ports where port.designation == .enabled && port.direction == .input {
+            controls[Int(port.index)] = 1
+        }
+        let urids = catalog.world.urids
+        log = fxhost_log_create(plugin.name, urids.map(LV2URI.logError), urids.map(LV2URI.logWarning),
+                                urids.map(LV2URI.logTrace))
+    }
+
+    deinit {
+        instances.removeAll() // deactivate and free before the memory they point into
+        if let presetState { lilv_state_free(presetState) }
+        if let audioBuffers {
+            audioBuffers.silence.deallocate()
+            audioBuffers.scratch.deallocate()
+        }
+        controls.deallocate()
+        fxhost_log_destroy(log)
+    }
+
+    // MARK: Parameters
+
+    public func setParameter(_ symbol: String, to value: ParameterValue) throws(UnitError) {
+        guard let index = parameters.firstIndex(where: { $0.symbol == symbol }) else {
+            throw UnitError("`\(displayName)` has no parameter `\(symbol)`",
+                            suggestion: Suggestion.didYouMean(symbol, in: parameters.map(\.symbol)))
+        }
+        let number = try ParameterRules.check(value, for: parameters[index])
+        controls[Int(parameterPorts[symbol]!)] = number
+    }
+
+    public func parameterValue(_ symbol: String) -> Float? {
+        parameterPorts[symbol].map { controls[Int($0)] }
+    }
+
+    /// The value an instance last wrote to an output control port.
+    public func outputValue(_ symbol: String, instance: Int = 0) -> Float? {
+        guard instance < instances.count,
+              let port = plugin.ports.first(where: { $0.symbol == symbol && $0.kind == .control && $0.direction == .output })
+        else { return nil }
+        return instances[instance].outputValue(port.index)
+    }
+
+    public var latencyFrames: Int { instances.first?.latencyFrames ?? 0 }
+
+    // MARK: Presets
+
+    public func applyPreset(_ name: String) throws(UnitError) {
+        let preset = try findPreset(name)
+        let node = lilv_new_uri(world.world, preset.uri)
+        defer { lilv_node_free(node) }
+        lilv_world_load_resource(world.world, node)
+        guard let state = lilv_state_new_from_world(world.world, world.uridFeatures.map, node) else {
+            throw UnitError("preset \"\(preset.label)\" of `\(displayName)` could not be loaded from \(preset.uri)")
+        }
+        // Port values go to the shared controls; plugin state goes to each instance.
+        lilv_state_restore(state, nil, { symbol, context, value, size, type in
+            guard let symbol, let context, let value else { return }
+            Unmanaged<LV2Unit>.fromOpaque(context).takeUnretainedValue()
+                .setPortValue(String(cString: symbol), value: value, size: size, type: type)
+        }, Unmanaged.passUnretained(self).toOpaque(), 0, nil)
+        if let presetState { lilv_state_free(presetState) }
+        presetState = nil
+        if lilv_state_get_num_properties(state) > 0 {
+            for instance in instances { instance.restore(state) }
+            presetState = state
+        } else {
+            lilv_state_free(state)
+        }
+    }
+
+    private func findPreset(_ name: String) throws(UnitError) -> PresetDescription {
+        let wanted = name.lowercased()
+        if let preset = plugin.presets.first(where: { $0.uri == name || $0.label.lowercased() == wanted }) {
+            return preset
+        }
+        guard !plugin.presets.isEmpty else { throw UnitError("`\(displayName)` has no presets") }
+        let labels = plugin.presets.map(\.label)
+        throw UnitError("`\(displayName)` has no preset \"\(name)\"; its presets are: "
+                            + labels.map { "\"\($0)\"" }.joined(separator: ", "),
+                        suggestion: Suggestion.didYouMean(name, in: labels))
+    }
+
+    /// A preset's port value (lilv hands it as an atom of some numeric type).
+    /// Ports the host drives (lv2:enabled, lv2:freeWheeling) keep their values.
+    private func setPortValue(_ symbol: String, value: UnsafeRawPointer, size: UInt32, type: UInt32) {
+        guard let index = parameterPorts[symbol] else { return }
+        let urids = world.urids
+        let number: Float
+        switch type {
+        case urids.map(LV2URI.atomFloat) where size >= 4: number = value.loadUnaligned(as: Float.self)
+        case urids.map(LV2URI.atomDouble) where size >= 8: number = Float(value.loadUnaligned(as: Double.self))
+        case urids.map(LV2URI.atomInt) where size >= 4: number = Float(value.loadUnaligned(as: Int32.self))
+        case urids.map(LV2URI.atomLong) where size >= 8: number = Float(value.loadUnaligned(as: Int64.self))
+        case urids.map(LV2URI.atomBool) where size >= 4: number = value.loadUnaligned(as: Int32.self) != 0 ? 1 : 0
+        default: return
+        }
+        controls[Int(index)] = number
+    }
+
+    // MARK: Instances
+
+    public func prepareInstances(count: Int, format: RenderFormat) throws(UnitError) -> [ProcessorKernel] {
+        if format != self.format { resetFormat(format) }
+        let buffers = audioBuffers!
+        for port in plugin.ports where port.designation == .freeWheeling && port.direction == .input {
+            controls[Int(port.index)] = format.mode == .offline ? 1 : 0
+        }
+        let context = InstanceContext(
+            world: world, plugin: lilvPlugin, description: plugin, format: format,
+            memory: SharedPortMemory(controls: controls, silence: buffers.silence, scratch: buffers.scratch),
+            log: log)
+        while instances.count < count {
+            let instance = try LV2Instance(context)
+            if let presetState { instance.restore(presetState) }
+            instances.append(instance)
+        }
+        return instances.prefix(count).map(\.kernel)
+    }
+
+    /// A new format drops every instance (they were made for the old rate and
+    /// block size) and sizes the silence and scratch buffers.
+    private func resetFormat(_ format: RenderFormat) {
+        instances.removeAll()
+        if let audioBuffers {
+            audioBuffers.silence.deallocate()
+            audioBuffers.scratch.deallocate()
+        }
+        let frames = max(format.maxBlockFrames, 1)
+        let silence = UnsafeMutablePointer<Float>.allocate(capacity: frames)
+        silence.initialize(repeating: 0, count: frames)
+        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: frames)
+        scratch.initialize(repeating: 0, count: frames)
+        audioBuffers = (silence, scratch)
+        self.format = format
+    }
+}
+
+/// Makes units from the installed plugins by URI or short name.
+public struct LV2UnitProvider: UnitProvider {
+    public let catalog: PluginCatalog
+
+    public init(catalog: PluginCatalog) { self.catalog = catalog }
+
+    public func makeUnit(_ reference: String) throws(UnitError) -> any ProcessingUnit {
+        try LV2Unit(plugin: catalog.resolve(reference), catalog: catalog)
+    }
+}

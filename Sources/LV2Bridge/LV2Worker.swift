@@ -1,0 +1,158 @@
+import CLilv
+import Foundation
+import HostCore
+import Synchronization
+
+/// The LV2 worker for one plugin instance (worker:schedule).
+///
+/// Offline, `schedule_work` runs the plugin's `work()` at once, on the
+/// rendering thread, as the worker spec allows for non-realtime hosts.
+/// Live, requests go through a lock-free ring to a worker thread woken by
+/// `sem_post`. Either way responses queue in a ring and are delivered,
+/// followed by `end_run`, in the kernel's after-run hook — never inside
+/// `run()`.
+final class LV2Worker {
+    /// Everything the C callbacks touch: plain values and pointers.
+    struct State {
+        var interface: UnsafePointer<LV2_Worker_Interface>?
+        var plugin: LV2_Handle?
+        var live: Bool
+        var requests: ByteRing
+        var responses: ByteRing
+        /// Where the worker thread reads a request.
+        var requestBuffer: UnsafeMutableRawPointer
+        /// Where the realtime thread reads a response.
+        var responseBuffer: UnsafeMutableRawPointer
+        var wake: UnsafeMutablePointer<sem_t>
+        var stopping: UnsafeMutablePointer<Atomic<Bool>>
+    }
+
+    static let ringCapacity = 1 << 16
+    let state: UnsafeMutablePointer<State>
+    private var thread: pthread_t?
+
+    init(mode: RenderMode) {
+        let requests = ByteRing(capacity: Self.ringCapacity)
+        let responses = ByteRing(capacity: Self.ringCapacity)
+        let wake = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
+        sem_init(wake, 0, 0)
+        let stopping = UnsafeMutablePointer<Atomic<Bool>>.allocate(capacity: 1)
+        stopping.initialize(to: Atomic(false))
+        state = .allocate(capacity: 1)
+        state.initialize(to: State(
+            interface: nil, plugin: nil, live: mode == .live, requests: requests, responses: responses,
+            requestBuffer: .allocate(byteCount: requests.capacity, alignment: 16),
+            responseBuffer: .allocate(byteCount: responses.capacity, alignment: 16),
+            wake: wake, stopping: stopping))
+    }
+
+    /// The worker:schedule feature data; valid while the worker lives.
+    func makeScheduleFeature(in arena: CArena) -> UnsafeMutablePointer<LV2_Worker_Schedule> {
+        arena.store(LV2_Worker_Schedule(handle: UnsafeMutableRawPointer(state), schedule_work: { context, size, data in
+            guard let context else { return LV2_WORKER_ERR_UNKNOWN }
+            return LV2Worker.schedule(context.assumingMemoryBound(to: State.self), size: size, data: data)
+        }))
+    }
+
+    /// Connects the instance once it exists and, live, starts the thread.
+    /// Without a worker interface (a plugin that asks for the feature but
+    /// offers no interface), every request is refused.
+    func attach(interface: UnsafePointer<LV2_Worker_Interface>?, plugin: LV2_Handle?) throws(UnitError) {
+        state.pointee.interface = interface
+        state.pointee.plugin = plugin
+        guard state.pointee.live, interface != nil else { return }
+        var created = pthread_t()
+        let result = pthread_create(&created, nil, { context in
+            LV2Worker.threadMain(context!.assumingMemoryBound(to: State.self))
+            return nil
+        }, UnsafeMutableRawPointer(state))
+        guard result == 0 else { throw UnitError("could not start the LV2 worker thread (error \(result))") }
+        thread = created
+    }
+
+    /// Stops the thread; call before the plugin instance is freed.
+    func stop() {
+        guard let thread else { return }
+        state.pointee.stopping.pointee.store(true, ordering: .releasing)
+        sem_post(state.pointee.wake)
+        pthread_join(thread, nil)
+        self.thread = nil
+    }
+
+    deinit {
+        stop()
+        let state = state.pointee
+        state.requests.deallocate()
+        state.responses.deallocate()
+        state.requestBuffer.deallocate()
+        state.responseBuffer.deallocate()
+        sem_destroy(state.wake)
+        state.wake.deallocate()
+        state.stopping.deinitialize(count: 1)
+        state.stopping.deallocate()
+        self.state.deinitialize(count: 1)
+        self.state.deallocate()
+    }
+
+    /// The after-run hook that delivers responses and calls end_run.
+    var afterRunHook: KernelHook {
+        KernelHook(function: { context in
+            LV2Worker.deliverResponses(context!.assumingMemoryBound(to: State.self))
+        }, context: UnsafeMutableRawPointer(state))
+    }
+
+    // MARK: C-side entry points (no references, no allocation)
+
+    /// Called by the plugin from run(): realtime when live.
+    @_noLocks
+    static func schedule(_ state: UnsafeMutablePointer<State>, size: UInt32, data: UnsafeRawPointer?) -> LV2_Worker_Status {
+        guard let interface = state.pointee.interface, let work = interface.pointee.work else {
+            return LV2_WORKER_ERR_UNKNOWN
+        }
+        if state.pointee.live {
+            guard state.pointee.requests.write(data, size: size) else { return LV2_WORKER_ERR_NO_SPACE }
+            _unsafePerformance { _ = sem_post(state.pointee.wake) }
+            return LV2_WORKER_SUCCESS
+        }
+        return _unsafePerformance {
+            work(state.pointee.plugin, { context, size, data in
+                LV2Worker.respond(context!.assumingMemoryBound(to: State.self), size: size, data: data)
+            }, UnsafeMutableRawPointer(state), size, data)
+        }
+    }
+
+    /// Called by the plugin from work().
+    @_noLocks
+    static func respond(_ state: UnsafeMutablePointer<State>, size: UInt32, data: UnsafeRawPointer?) -> LV2_Worker_Status {
+        state.pointee.responses.write(data, size: size) ? LV2_WORKER_SUCCESS : LV2_WORKER_ERR_NO_SPACE
+    }
+
+    /// After each run: hand queued responses to the plugin, then end_run.
+    @_noLocks
+    static func deliverResponses(_ state: UnsafeMutablePointer<State>) {
+        guard let interface = state.pointee.interface else { return }
+        let buffer = state.pointee.responseBuffer
+        if let workResponse = interface.pointee.work_response {
+            while let size = state.pointee.responses.take(into: buffer) {
+                _unsafePerformance { _ = workResponse(state.pointee.plugin, size, UnsafeRawPointer(buffer)) }
+            }
+        }
+        if let endRun = interface.pointee.end_run {
+            _unsafePerformance { _ = endRun(state.pointee.plugin) }
+        }
+    }
+
+    /// The live worker thread: waits for requests and runs work() for each.
+    static func threadMain(_ state: UnsafeMutablePointer<State>) {
+        guard let work = state.pointee.interface?.pointee.work else { return }
+        while true {
+            sem_wait(state.pointee.wake)
+            if state.pointee.stopping.pointee.load(ordering: .acquiring) { return }
+            while let size = state.pointee.requests.take(into: state.pointee.requestBuffer) {
+                _ = work(state.pointee.plugin, { context, size, data in
+                    LV2Worker.respond(context!.assumingMemoryBound(to: State.self), size: size, data: data)
+                }, UnsafeMutableRawPointer(state), size, UnsafeRawPointer(state.pointee.requestBuffer))
+            }
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import CLilv
+import HostCore
+
+/// Every installed LV2 plugin, described once when the catalog is made.
+public struct PluginCatalog {
+    public let world: LV2World
+    /// All plugins, sorted by URI.
+    public let plugins: [PluginDescription]
+    private let handles: [String: OpaquePointer]
+
+    /// A catalog of a new world that loads every installed bundle.
+    public init() { self.init(world: LV2World()) }
+
+    public init(world: LV2World) {
+        self.world = world
+        var descriptions: [PluginDescription] = []
+        var handles: [String: OpaquePointer] = [:]
+        let all = lilv_world_get_all_plugins(world.world)
+        var iterator = lilv_plugins_begin(all)
+        while !lilv_plugins_is_end(all, iterator) {
+            if let plugin = lilv_plugins_get(all, iterator) {
+                let description = PluginReader(world: world, plugin: plugin).read()
+                descriptions.append(description)
+                handles[description.uri] = plugin
+            }
+            iterator = lilv_plugins_next(all, iterator)
+        }
+        plugins = descriptions.sorted { $0.uri < $1.uri }
+        self.handles = handles
+    }
+
+    /// The lilv plugin for a URI from `plugins` (owned by the world).
+    func lilvPlugin(_ uri: String) -> OpaquePointer? { handles[uri] }
+
+    /// Plugins whose URI or name contains `text`, case-insensitively.
+    public func search(_ text: String) -> [PluginDescription] {
+        let needle = text.lowercased()
+        guard !needle.isEmpty else { return plugins }
+        return plugins.filter { $0.uri.lowercased().contains(needle) || $0.name.lowercased().contains(needle) }
+    }
+
+    /// The plugin a patch means by `reference`: a full URI, or a unique short
+    /// name — the last path component (`Overdrive`), the last two
+    /// (`mda/Overdrive`), fragments included (`fil4#stereo`) — matched
+    /// case-insensitively.
+    public func resolve(_ reference: String) throws(UnitError) -> PluginDescription {
+        if let exact = plugins.first(where: { $0.uri == reference }) { return exact }
+        let wanted = reference.lowercased()
+        let matches = plugins.filter { plugin in
+            plugin.uri.lowercased() == wanted || Self.shortNames(of: plugin.uri).contains(wanted)
+        }
+        if matches.count == 1 { return matches[0] }
+        if matches.count > 1 {
+            let list = matches.map(\.uri).joined(separator: ", ")
+            throw UnitError("plugin name `\(reference)` is ambiguous: it matches \(matches.count) plugins: \(list)",
+                            suggestion: "write the full URI or a longer name")
+        }
+        var candidates: [String] = []
+        for plugin in plugins {
+            candidates.append(plugin.uri)
+            candidates.append(contentsOf: Self.shortNames(of: plugin.uri, preservingCase: true))
+        }
+        throw UnitError("no installed LV2 plugin is called `\(reference)`",
+                        suggestion: Suggestion.didYouMean(reference, in: candidates))
+    }
+
+    /// The last one and two components of a URI (split at `/` and `:`).
+    static func shortNames(of uri: String, preservingCase: Bool = false) -> [String] {
+        let text = preservingCase ? uri : uri.lowercased()
+        let components = text.split(whereSeparator: { $0 == "/" || $0 == ":" }).map(String.init)
+        guard let last = components.last else { return [] }
+        var names = [last]
+        if components.count >= 2 { names.append(components[components.count - 2] + "/" + last) }
+        return names
+    }
+}
+
+/// Reads one lilv plugin into a `PluginDescription`.
+struct PluginReader {
+    let world: LV2World
+    let plugin: OpaquePointer
+    private var nodes: LV2World.Nodes { world.nodes }
+
+    func read() -> PluginDescription {
+        let uri = Lilv.string(lilv_plugin_get_uri(plugin)) ?? ""
+        let classLabel = lilv_plugin_get_class(plugin).flatMap { Lilv.string(lilv_plugin_class_get_label($0)) }
+        let count = lilv_plugin_get_num_ports(plugin)
+        let ports = (0..<count).compactMap { index in
+            lilv_plugin_get_port_by_index(plugin, index).map { readPort($0, index: index) }
+        }
+        return PluginDescription(
+            uri: uri,
+            name: Lilv.takeString(lilv_plugin_get_name(plugin)) ?? uri,
+            classLabel: classLabel,
+            author: Lilv.takeString(lilv_plugin_get_author_name(plugin)),
+            project: projectName(),
+            ports: ports,
+            presets: readPresets(),
+            requiredFeatures: Lilv.takeStrings(lilv_plugin_get_required_features(plugin)),
+            optionalFeatures: Lilv.takeStrings(lilv_plugin_get_optional_features(plugin)),
+            reportsLatency: lilv_plugin_has_latency(plugin))
+    }
+
+    private func projectName() -> String? {
+        guard let project = lilv_plugin_get_project(plugin) else { return nil }
+        defer { lilv_node_free(project) }
+        let names = lilv_world_get(world.world, project, nodes.doapName, nil)
+        return Lilv.takeString(names) ?? Lilv.string(project)
+    }
+
+    private func readPort(_ port: OpaquePointer, index: UInt32) -> PortDescription {
+        func isA(_ node: OpaquePointer) -> Bool { lilv_port_is_a(plugin, port, node) }
+        func has(_ node: OpaquePointer) -> Bool { lilv_port_has_property(plugin, port, node) }
+        let kind: PortDescription.Kind =
+            isA(nodes.audioPort) ? .audio : isA(nodes.controlPort) ? .control
+            : isA(nodes.atomPort) ? .atom : isA(nodes.cvPort) ? .cv : .other
+        var defaultNode: OpaquePointer?, minimumNode: OpaquePointer?, maximumNode: OpaquePointer?
+        lilv_port_get_range(plugin, port, &defaultNode, &minimumNode, &maximumNode)
+        let designation = Lilv.takeString(lilv_port_get(plugin, port, nodes.designation))
+        let isLatency = designation == LV2URI.latency || has(nodes.reportsLatency)
+        return PortDescription(
+            index: index,
+            symbol: Lilv.string(lilv_port_get_symbol(plugin, port)) ?? "port\(index)",
+            name: Lilv.takeString(lilv_port_get_name(plugin, port)) ?? "",
+            kind: kind,
+            direction: isA(nodes.outputPort) ? .output : .input,
+            minimum: Lilv.takeNumber(minimumNode),
+            maximum: Lilv.takeNumber(maximumNode),
+            defaultValue: Lilv.takeNumber(defaultNode),
+            isToggle: has(nodes.toggled),
+            isInteger: has(nodes.integer),
+            isEnumeration: has(nodes.enumeration),
+            scalePoints: readScalePoints(port),
+            isOptional: has(nodes.connectionOptional),
+            isSideChain: has(nodes.isSideChain),
+            designation: isLatency ? .latency
+                : designation == LV2URI.freeWheeling ? .freeWheeling
+                : designation == LV2URI.enabled ? .enabled : nil,
+            minimumSize: Lilv.takeNumber(lilv_port_get(plugin, port, nodes.minimumSize)).map { Int($0) },
+            unit: readUnit(port))
+    }
+
+    private func readScalePoints(_ port: OpaquePointer) -> [ScalePoint] {
+        guard let points = lilv_port_get_scale_points(plugin, port) else { return [] }
+        defer { lilv_scale_points_free(points) }
+        var result: [ScalePoint] = []
+        var iterator = lilv_scale_points_begin(points)
+        while !lilv_scale_points_is_end(points, iterator) {
+            if let point = lilv_scale_points_get(points, iterator),
+               let label = Lilv.string(lilv_scale_point_get_label(point)) {
+                let value = lilv_scale_point_get_value(point).map { lilv_node_as_float($0) } ?? 0
+                result.append(ScalePoint(label: label, value: value))
+            }
+            iterator = lilv_scale_points_next(points, iterator)
+        }
+        return result.sorted { $0.value < $1.value }
+    }
+
+    private func readUnit(_ port: OpaquePointer) -> String? {
+        guard let unit = lilv_port_get(plugin, port, nodes.unitsUnit) else { return nil }
+        defer { lilv_node_free(unit) }
+        if let symbol = Lilv.takeString(lilv_world_get(world.world, unit, nodes.unitsSymbol, nil)) { return symbol }
+        // Standard units (units:db) name themselves; keep the fragment.
+        return Lilv.string(unit).flatMap { $0.split(separator: "#").last.map(String.init) }
+    }
+
+    /// Presets with their labels; each preset resource is loaded so its label is known.
+    private func readPresets() -> [PresetDescription] {
+        guard let related = lilv_plugin_get_related(plugin, nodes.preset) else { return [] }
+        defer { lilv_nodes_free(related) }
+        var result: [PresetDescription] = []
+        var iterator = lilv_nodes_begin(related)
+        while !lilv_nodes_is_end(related, iterator) {
+            if let preset = lilv_nodes_get(related, iterator), let uri = Lilv.string(preset) {
+                lilv_world_load_resource(world.world, preset)
+                let label = Lilv.takeString(lilv_world_get(world.world, preset, nodes.rdfsLabel, nil))
+                result.append(PresetDescription(label: label ?? uri, uri: uri))
+            }
+            iterator = lilv_nodes_next(related, iterator)
+        }
+        return result.sorted { $0.label.lowercased() < $1.label.lowercased() }
+    }
+}

@@ -1,0 +1,56 @@
+import HostCore
+@testable import LV2Bridge
+import XCTest
+
+/// One lilv world for the whole test run (loading every bundle takes a moment).
+enum Installed {
+    static let catalog = PluginCatalog(world: LV2World())
+    static let provider = LV2UnitProvider(catalog: catalog)
+
+    static func unit(_ reference: String) throws -> LV2Unit {
+        try XCTUnwrap(try provider.makeUnit(reference) as? LV2Unit)
+    }
+}
+
+/// Drives one kernel the way a plan does: its own input/output buffers,
+/// memory resets before each run, the after-run hook after it.
+final class KernelDriver {
+    let kernel: ProcessorKernel
+    let maxBlock: Int
+    let inputs: [UnsafeMutablePointer<Float>]
+    let outputs: [UnsafeMutablePointer<Float>]
+
+    init(_ kernel: ProcessorKernel, maxBlock: Int) {
+        self.kernel = kernel
+        self.maxBlock = maxBlock
+        inputs = kernel.inputPorts.map { _ in .allocate(capacity: maxBlock) }
+        outputs = kernel.outputPorts.map { _ in .allocate(capacity: maxBlock) }
+        for buffer in inputs + outputs { buffer.initialize(repeating: 0, count: maxBlock) }
+        for (port, buffer) in zip(kernel.inputPorts, inputs) { kernel.connect(kernel.handle, port, buffer) }
+        for (port, buffer) in zip(kernel.outputPorts, outputs) { kernel.connect(kernel.handle, port, buffer) }
+    }
+
+    deinit {
+        for buffer in inputs + outputs { buffer.deallocate() }
+    }
+
+    /// Runs one block: `fill(channel, buffer)` writes the inputs first.
+    func runBlock(frames: Int, fill: (Int, UnsafeMutablePointer<Float>) -> Void) {
+        for (channel, buffer) in inputs.enumerated() { fill(channel, buffer) }
+        for reset in kernel.beforeRun {
+            reset.destination.copyMemory(from: reset.source, byteCount: reset.byteCount)
+        }
+        kernel.run(kernel.handle, UInt32(frames))
+        if let hook = kernel.afterRun { hook.function(hook.context) }
+    }
+}
+
+/// Reproducible white noise in -0.5…0.5 (a 32-bit LCG).
+struct Noise {
+    var state: UInt32 = 12345
+
+    mutating func next() -> Float {
+        state = state &* 1_664_525 &+ 1_013_904_223
+        return Float(state >> 8) / Float(1 << 24) - 0.5
+    }
+}
