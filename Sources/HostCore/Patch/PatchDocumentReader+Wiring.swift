@@ -23,7 +23,7 @@ extension PatchDocumentReader {
             }
             var previous: PortReference?
             for item in chain {
-                guard let text = yaml.text(item), item.scalar != nil else {
+                guard let text = yaml.text(item) else {
                     throw PatchError("chain entries must be node names, got \(yaml.describe(item))", at: yaml.location(item))
                 }
                 let reference = try portReference(text, node: item, offset: 0, nodeNames: nodeNames, role: "chain")
@@ -42,7 +42,7 @@ extension PatchDocumentReader {
         for item in try yaml.items(of: node, what: "`connect`", example: "`[drive -> out]`") {
             if item.mapping != nil {
                 connections.append(try readConnectionMapping(item, nodeNames: nodeNames))
-            } else if let text = yaml.text(item), item.scalar != nil {
+            } else if let text = yaml.text(item) {
                 connections.append(try readConnectionString(text, node: item, nodeNames: nodeNames))
             } else {
                 throw PatchError("a connection must be `from -> to` or `{ from: a, to: b, gain: -6dB }`, got \(yaml.describe(item))",
@@ -72,7 +72,7 @@ extension PatchDocumentReader {
             guard let entry = entries.first(where: { $0.key == key }) else {
                 throw PatchError("connection needs `from` and `to`; `\(key)` is missing", at: yaml.location(node))
             }
-            guard let text = yaml.text(entry.value), entry.value.scalar != nil else {
+            guard let text = yaml.text(entry.value) else {
                 throw PatchError("`\(key)` must be a node or `node:port`, got \(yaml.describe(entry.value))", at: yaml.location(entry.value))
             }
             return try portReference(text, node: entry.value, offset: 0, nodeNames: nodeNames, role: "connection")
@@ -96,10 +96,10 @@ extension PatchDocumentReader {
             guard let at = entries.first(where: { $0.key == "at" }), let file = entries.first(where: { $0.key == "file" }) else {
                 throw PatchError("a tap needs `at` (the node to record) and `file`", at: yaml.location(item))
             }
-            guard let atText = yaml.text(at.value), at.value.scalar != nil else {
+            guard let atText = yaml.text(at.value) else {
                 throw PatchError("`at` must be a node or `node:N`, got \(yaml.describe(at.value))", at: yaml.location(at.value))
             }
-            guard let path = yaml.text(file.value), file.value.scalar != nil, !path.trimmingSpaces.isEmpty else {
+            guard let path = yaml.text(file.value), !path.trimmingSpaces.isEmpty else {
                 throw PatchError("`file` must be the path to record into, got \(yaml.describe(file.value))", at: yaml.location(file.value))
             }
             let reference = try portReference(atText, node: at.value, offset: 0, nodeNames: nodeNames, role: "tap")

@@ -31,7 +31,7 @@ struct PatchDocumentReader {
         }
         var patch = Patch(version: try readVersion(version.value))
         if let name = value("name") {
-            guard let text = yaml.text(name.value), name.value.scalar != nil else {
+            guard let text = yaml.text(name.value) else {
                 throw PatchError("`name` must be text, got \(yaml.describe(name.value))", at: yaml.location(name.value))
             }
             patch.name = text
@@ -129,7 +129,7 @@ struct PatchDocumentReader {
             case "params":
                 spec.parameters = try readParameters(entry.value, node: name)
             case "preset":
-                guard let preset = yaml.text(entry.value), entry.value.scalar != nil else {
+                guard let preset = yaml.text(entry.value) else {
                     throw PatchError("`preset` must be a preset label or URI, got \(yaml.describe(entry.value))",
                                      at: yaml.location(entry.value))
                 }
@@ -159,7 +159,7 @@ struct PatchDocumentReader {
                 value = .number(number)
             } else if let toggle = yaml.bool(entry.value) {
                 value = .toggle(toggle)
-            } else if let label = yaml.text(entry.value), entry.value.scalar != nil {
+            } else if let label = yaml.text(entry.value) {
                 value = .label(label)
             } else {
                 throw PatchError("parameter `\(entry.key)` of node `\(name)` must be a number, true/false or a label, got \(yaml.describe(entry.value))",
@@ -172,14 +172,14 @@ struct PatchDocumentReader {
 
     private func readFile(_ entries: [YAMLEntry], node name: String) throws(PatchError) -> FileSourceSpec {
         let file = entries.first { $0.key == "file" }!
-        guard let path = yaml.text(file.value), file.value.scalar != nil, !path.trimmingSpaces.isEmpty else {
+        guard let path = yaml.text(file.value), !path.trimmingSpaces.isEmpty else {
             throw PatchError("`file` must be the path of a sound file, got \(yaml.describe(file.value))", at: yaml.location(file.value))
         }
         var spec = FileSourceSpec(path: path, pathLocation: yaml.location(file.value))
         for entry in entries {
             switch entry.key {
             case "start":
-                guard let text = yaml.plainText(entry.value), let seconds = PatchValueSyntax.seconds(text) else {
+                guard let text = yaml.text(entry.value), let seconds = PatchValueSyntax.seconds(text) else {
                     throw PatchError("`start` must be a time such as `1.5s` or `250ms`, got \(yaml.describe(entry.value))",
                                      at: yaml.location(entry.value))
                 }
@@ -206,14 +206,20 @@ struct PatchDocumentReader {
     }
 
     func readGain(_ node: Node, key: String) throws(PatchError) -> Double {
-        guard let text = yaml.plainText(node), let decibels = PatchValueSyntax.decibels(text) else {
+        guard let text = yaml.text(node), let decibels = PatchValueSyntax.decibels(text) else {
             throw PatchError("`\(key)` must be a gain in dB such as `-3dB`, got \(yaml.describe(node))", at: yaml.location(node))
         }
         return decibels
     }
 
     private func readEndpoint(_ node: Node, key: String) throws(PatchError) -> EndpointPorts {
-        guard let sequence = node.sequence else { return .channels(try readChannelCount(node, key: key)) }
+        guard let sequence = node.sequence else {
+            guard yaml.plainText(node).flatMap({ PatchValueSyntax.integer($0) }) != nil else {
+                throw PatchError("`\(key)` must be a list of JACK port names or a whole number of channels, got \(yaml.describe(node))",
+                                 at: yaml.location(node))
+            }
+            return .channels(try readChannelCount(node, key: key))
+        }
         guard !sequence.isEmpty else {
             throw PatchError("`\(key)` lists no ports; give JACK port names or a channel count", at: yaml.location(node))
         }
@@ -223,7 +229,7 @@ struct PatchDocumentReader {
         }
         var ports: [String] = []
         for item in sequence {
-            guard let port = yaml.text(item), item.scalar != nil, !port.trimmingSpaces.isEmpty else {
+            guard let port = yaml.text(item), !port.trimmingSpaces.isEmpty else {
                 throw PatchError("`\(key)` ports must be JACK port names such as `system:playback_1`, got \(yaml.describe(item))",
                                  at: yaml.location(item))
             }
