@@ -74,6 +74,32 @@ final class PatchParserErrorTests: XCTestCase {
             """), "p.yaml:3:17: invalid YAML: did not find expected ',' or '}' (while parsing a flow mapping that starts at line 3, column 8)")
     }
 
+    func testSecondDocument() {
+        XCTAssertEqual(patchFailure("""
+            fxhost: 1
+            nodes: { bus: { mix: 2 } }
+            ---
+            fxhost: 1
+            """), "p.yaml:3:1: a patch file holds one YAML document, but a second one starts here")
+    }
+
+    func testTabIndentation() {
+        XCTAssertEqual(patchFailure("fxhost: 1\nnodes:\n\tbus: { mix: 2 }\n"),
+                       "p.yaml:3:1: invalid YAML: a tab cannot indent or start a value; use spaces")
+    }
+
+    func testByteOrderMarkIsIgnored() {
+        XCTAssertEqual(patchFailure("\u{FEFF}fxhost: 1\nnodes: { bus: { mix: 0 } }\n"), "p.yaml:2:22: `mix` must be at least 1 channel, got 0")
+    }
+
+    func testNodeMustBeAMapping() {
+        XCTAssertEqual(patchFailure("""
+            fxhost: 1
+            nodes:
+              drive: mda/Overdrive
+            """), "p.yaml:3:10: node `drive` must be a mapping of `key: value` pairs, got \"mda/Overdrive\"")
+    }
+
     // MARK: - Nodes
 
     func testInvalidNodeName() {
@@ -345,6 +371,27 @@ final class PatchParserErrorTests: XCTestCase {
               - b -> c
               - c -> a
             """), "p.yaml:9:5: cycle: a -> b -> c -> a")
+    }
+
+    func testCycleNamesOnlyTheNodesOnIt() {
+        XCTAssertEqual(patchFailure("""
+            fxhost: 1
+            nodes:
+              a: { gain: 0 }
+              b: { gain: 0 }
+              c: { gain: 0 }
+              d: { gain: 0 }
+            chain: [a, b, c, d]
+            connect:
+              - d -> c
+              - c -> b
+            """), "p.yaml:9:5: cycle: c -> d -> c")
+    }
+
+    func testCrlfLineEnds() {
+        XCTAssertEqual(patchFailure("fxhost: 1\r\nnodes:\r\n  a: &x { mix: 2 }\r\n"),
+                       "p.yaml:3:6: YAML anchors and aliases are not allowed in patches (found `&x`); write the value out in full")
+        XCTAssertEqual(patchFailure("fxhost: 1\r\nnodes:\r\n  a: { mix: 0 }\r\n"), "p.yaml:3:13: `mix` must be at least 1 channel, got 0")
     }
 
     func testCycleThroughChainAndConnect() {

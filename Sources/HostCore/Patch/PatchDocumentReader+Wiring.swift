@@ -3,7 +3,7 @@ import Yams
 /// `chain`, `connect` and `taps`: references to declared nodes.
 extension PatchDocumentReader {
     /// `chain: [a, b, c]` or `chain: [[a, b], [c, d]]`: consecutive entries are connected.
-    func readChain(_ node: Node, nodeNames: [String]) throws(PatchError) -> [ConnectionDeclaration] {
+    func readChain(_ node: Node, nodeNames: DeclaredNodeNames) throws(PatchError) -> [ConnectionDeclaration] {
         let example = "`[in, drive, out]`"
         let items = try yaml.items(of: node, what: "`chain`", example: example)
         let chains: [[Node]]
@@ -37,7 +37,7 @@ extension PatchDocumentReader {
     }
 
     /// `connect:` entries: `"a -> b"` strings or `{ from, to, gain }` mappings.
-    func readConnect(_ node: Node, nodeNames: [String]) throws(PatchError) -> [ConnectionDeclaration] {
+    func readConnect(_ node: Node, nodeNames: DeclaredNodeNames) throws(PatchError) -> [ConnectionDeclaration] {
         var connections: [ConnectionDeclaration] = []
         for item in try yaml.items(of: node, what: "`connect`", example: "`[drive -> out]`") {
             if item.mapping != nil {
@@ -52,7 +52,7 @@ extension PatchDocumentReader {
         return connections
     }
 
-    private func readConnectionString(_ text: String, node: Node, nodeNames: [String]) throws(PatchError) -> ConnectionDeclaration {
+    private func readConnectionString(_ text: String, node: Node, nodeNames: DeclaredNodeNames) throws(PatchError) -> ConnectionDeclaration {
         let malformed = PatchError("malformed connection `\(text)`; write `from -> to`, e.g. `drive -> out`", at: yaml.location(node))
         guard let arrow = text.range(of: "->"), text[arrow.upperBound...].range(of: "->") == nil else { throw malformed }
         let fromText = text[..<arrow.lowerBound].trimmingSpaces
@@ -64,7 +64,7 @@ extension PatchDocumentReader {
         return ConnectionDeclaration(from: from, to: to, location: yaml.location(node))
     }
 
-    private func readConnectionMapping(_ node: Node, nodeNames: [String]) throws(PatchError) -> ConnectionDeclaration {
+    private func readConnectionMapping(_ node: Node, nodeNames: DeclaredNodeNames) throws(PatchError) -> ConnectionDeclaration {
         let what = "a connection"
         let entries = try yaml.entries(of: node, what: what)
         for entry in entries { try yaml.rejectUnknown(entry, allowed: ["from", "to", "gain"], in: what) }
@@ -87,7 +87,7 @@ extension PatchDocumentReader {
     }
 
     /// `taps: [{ at: node, file: path }]`
-    func readTaps(_ node: Node, nodeNames: [String]) throws(PatchError) -> [TapDeclaration] {
+    func readTaps(_ node: Node, nodeNames: DeclaredNodeNames) throws(PatchError) -> [TapDeclaration] {
         var taps: [TapDeclaration] = []
         for item in try yaml.items(of: node, what: "`taps`", example: "`[{ at: drive, file: drive.wav }]`") {
             let what = "a tap"
@@ -110,7 +110,7 @@ extension PatchDocumentReader {
 
     /// Parses one end (`node`, `node:N`, `node:symbol`) written `offset` scalars into `node`'s text,
     /// and checks that the node is declared.
-    private func portReference(_ text: String, node: Node, offset: Int, nodeNames: [String], role: String) throws(PatchError) -> PortReference {
+    private func portReference(_ text: String, node: Node, offset: Int, nodeNames: DeclaredNodeNames, role: String) throws(PatchError) -> PortReference {
         let location = yaml.location(node, offset: offset)
         switch PatchValueSyntax.portReference(text) {
         case .failure(let error):
@@ -118,9 +118,23 @@ extension PatchDocumentReader {
         case .success(let (name, port)):
             guard nodeNames.contains(name) else {
                 throw PatchError("unknown node `\(name)` in \(role)", at: location,
-                                 suggestion: Suggestion.didYouMean(name, in: nodeNames))
+                                 suggestion: Suggestion.didYouMean(name, in: nodeNames.inOrder))
             }
             return PortReference(node: name, port: port, location: location)
         }
     }
+}
+
+/// The declared node names: hashed for lookups (a big patch has many references),
+/// in file order for suggestions.
+struct DeclaredNodeNames {
+    let inOrder: [String]
+    private let set: Set<String>
+
+    init(_ names: [String]) {
+        inOrder = names
+        set = Set(names)
+    }
+
+    func contains(_ name: String) -> Bool { set.contains(name) }
 }

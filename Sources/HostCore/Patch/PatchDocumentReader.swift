@@ -41,7 +41,7 @@ struct PatchDocumentReader {
         }
         patch.nodes = try readNodes(nodes.value)
 
-        let names = patch.nodes.map(\.name)
+        let names = DeclaredNodeNames(patch.nodes.map(\.name))
         if let chain = value("chain") { patch.connections += try readChain(chain.value, nodeNames: names) }
         if let connect = value("connect") { patch.connections += try readConnect(connect.value, nodeNames: names) }
         if let taps = value("taps") { patch.taps = try readTaps(taps.value, nodeNames: names) }

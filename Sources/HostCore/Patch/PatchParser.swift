@@ -18,6 +18,8 @@ public enum PatchParser {
     /// Parses patch text; `path` is used in error locations and as `sourcePath`.
     public static func parse(text: String, path: String) throws(PatchError) -> Patch {
         try PatchFileReader.check(text: text, path: path)
+        // A byte-order mark is not part of the text (editors do not count it as a column).
+        let text = text.unicodeScalars.first == "\u{FEFF}" ? String(text.unicodeScalars.dropFirst()) : text
         try YAMLShapeGuard(path: path).check(text)
         let root: Node?
         do {
@@ -45,17 +47,23 @@ enum YAMLErrorTranslation {
             return PatchError("invalid YAML: \(error)", at: SourceLocation(file: path, line: 1, column: 1))
         }
         switch error {
-        case .scanner(let context, let problem, let mark, _),
-             .parser(let context, let problem, let mark, _),
-             .composer(let context, let problem, let mark, _):
+        case .scanner(let context, let problem, let mark, let yaml),
+             .parser(let context, let problem, let mark, let yaml),
+             .composer(let context, let problem, let mark, let yaml):
+            if problem == "but found another document" {
+                return PatchError("a patch file holds one YAML document, but a second one starts here", at: at(mark))
+            }
+            if Self.character(at: mark, in: yaml) == "\t" {
+                return PatchError("invalid YAML: a tab cannot indent or start a value; use spaces", at: at(mark))
+            }
             var message = "invalid YAML: \(problem)"
             if let context {
                 message += " (\(context.text) that starts at line \(context.mark.line), column \(context.mark.column))"
             }
             return PatchError(message, at: at(mark))
         case .duplicatedKeysInMapping(let duplicates, let context):
-            let names = duplicates.map { "`\($0)`" }.joined(separator: ", ")
-            return PatchError("duplicate key \(names) in a mapping; each key may be given once", at: at(context.mark))
+            // Yams reports the first (in sort order) repeated key, at its first occurrence.
+            return PatchError("duplicate key `\(duplicates.first ?? "")` in a mapping; each key may be given once", at: at(context.mark))
         case .reader(let problem, let offset, _, let yaml):
             var location = SourceLocation(file: path, line: 1, column: 1)
             if let offset {
@@ -67,5 +75,13 @@ enum YAMLErrorTranslation {
         default:
             return PatchError("invalid YAML: \(error)", at: SourceLocation(file: path, line: 1, column: 1))
         }
+    }
+
+    /// The Unicode scalar at a 1-based line and column, if any.
+    private static func character(at mark: Mark, in text: String) -> Unicode.Scalar? {
+        let lines = YAMLShapeGuard.lines(of: text)
+        guard (1...lines.count).contains(mark.line) else { return nil }
+        let line = lines[mark.line - 1]
+        return (1...max(1, line.count)).contains(mark.column) && !line.isEmpty ? line[mark.column - 1] : nil
     }
 }

@@ -16,9 +16,25 @@ struct YAMLShapeGuard {
 
     func check(_ text: String) throws(PatchError) {
         var scanner = Scanner()
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            try scanner.scan(line: Array(line.unicodeScalars), path: path)
+        for line in Self.lines(of: text) { try scanner.scan(line: line, path: path) }
+    }
+
+    /// Lines as YAML (libyaml) counts them: broken by LF, CR, CRLF, NEL, LS or PS.
+    static func lines(of text: String) -> [[Unicode.Scalar]] {
+        var lines: [[Unicode.Scalar]] = [[]]
+        var afterCarriageReturn = false
+        for scalar in text.unicodeScalars {
+            defer { afterCarriageReturn = scalar == "\r" }
+            switch scalar {
+            case "\n" where afterCarriageReturn:
+                continue  // the second half of CRLF
+            case "\n", "\r", "\u{85}", "\u{2028}", "\u{2029}":
+                lines.append([])
+            default:
+                lines[lines.count - 1].append(scalar)
+            }
         }
+        return lines
     }
 
     private struct Scanner {
