@@ -90,7 +90,7 @@ final class PatchHostileInputTests: XCTestCase {
         }
         let start = Date()
         XCTAssertEqual(patchFailure(text),
-                       "p.yaml:2:4: YAML anchors and aliases are not allowed in patches (found `&a`); write the value out in full")
+                       "p.yaml:2:4: YAML anchors and aliases are not allowed in patches (found `&a`); write the value out in full, or quote it if it is text")
         XCTAssertLessThan(Date().timeIntervalSince(start), 1)
     }
 
@@ -102,7 +102,7 @@ final class PatchHostileInputTests: XCTestCase {
             y: { ? [*x, *x, *x, *x, *x] : 1 }
             """
         XCTAssertEqual(patchFailure(text),
-                       "p.yaml:3:9: YAML anchors and aliases are not allowed in patches (found `*x`); write the value out in full")
+                       "p.yaml:3:9: YAML anchors and aliases are not allowed in patches (found `*x`); write the value out in full, or quote it if it is text")
     }
 
     func testDeepFlowNestingIsRefusedWithoutOverflow() {

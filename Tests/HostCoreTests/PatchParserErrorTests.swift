@@ -66,6 +66,24 @@ final class PatchParserErrorTests: XCTestCase {
             """), "p.yaml:3:3: duplicate key `bus` in a mapping; each key may be given once")
     }
 
+    func testDuplicateNodeSpelledDifferently() {
+        // Yams sees a boolean and a string; as node names both are `true`.
+        XCTAssertEqual(patchFailure("""
+            fxhost: 1
+            nodes:
+              true: { mix: 2 }
+              'true': { mix: 1 }
+            """), "p.yaml:4:3: duplicate key `true` in `nodes`; each key may be given once (first on line 3)")
+    }
+
+    func testUnquotedWildcardIsAnAlias() {
+        XCTAssertEqual(patchFailure("""
+            fxhost: 1
+            nodes:
+              drums: { file: *.wav }
+            """), "p.yaml:3:18: YAML anchors and aliases are not allowed in patches (found `*.wav`); write the value out in full, or quote it if it is text")
+    }
+
     func testYAMLSyntaxError() {
         XCTAssertEqual(patchFailure("""
             fxhost: 1
@@ -390,7 +408,7 @@ final class PatchParserErrorTests: XCTestCase {
 
     func testCrlfLineEnds() {
         XCTAssertEqual(patchFailure("fxhost: 1\r\nnodes:\r\n  a: &x { mix: 2 }\r\n"),
-                       "p.yaml:3:6: YAML anchors and aliases are not allowed in patches (found `&x`); write the value out in full")
+                       "p.yaml:3:6: YAML anchors and aliases are not allowed in patches (found `&x`); write the value out in full, or quote it if it is text")
         XCTAssertEqual(patchFailure("fxhost: 1\r\nnodes:\r\n  a: { mix: 0 }\r\n"), "p.yaml:3:13: `mix` must be at least 1 channel, got 0")
     }
 
@@ -483,11 +501,11 @@ final class PatchParserErrorTests: XCTestCase {
             nodes:
               a: &m { mix: 2 }
               b: *m
-            """), "p.yaml:3:6: YAML anchors and aliases are not allowed in patches (found `&m`); write the value out in full")
+            """), "p.yaml:3:6: YAML anchors and aliases are not allowed in patches (found `&m`); write the value out in full, or quote it if it is text")
     }
 
     func testAliasWithoutAnchorRefused() {
         XCTAssertEqual(patchFailure("fxhost: 1\nnodes: *n\n"),
-                       "p.yaml:2:8: YAML anchors and aliases are not allowed in patches (found `*n`); write the value out in full")
+                       "p.yaml:2:8: YAML anchors and aliases are not allowed in patches (found `*n`); write the value out in full, or quote it if it is text")
     }
 }

@@ -85,8 +85,9 @@ struct YAMLReader {
                 throw PatchError("keys in \(what) must be names, got \(describe(keyNode))", at: location(keyNode))
             }
             if let first = seen[key] {
-                let line = first.mark.map { " (first given on line \($0.line))" } ?? ""
-                throw PatchError("duplicate key `\(key)` in \(what)\(line)", at: location(keyNode))
+                // Yams refuses keys that are equal as YAML values; this catches `true` and 'true'.
+                let line = first.mark.map { " (first on line \($0.line))" } ?? ""
+                throw PatchError("duplicate key `\(key)` in \(what); each key may be given once\(line)", at: location(keyNode))
             }
             seen[key] = keyNode
             result.append(YAMLEntry(key: key, keyNode: keyNode, value: value))

@@ -105,7 +105,7 @@ struct YAMLShapeGuard {
                             var end = index + 1
                             while end < line.count, !" \t,[]{}".unicodeScalars.contains(line[end]) { end += 1 }
                             let token = String(String.UnicodeScalarView(line[index..<end]))
-                            throw PatchError("YAML anchors and aliases are not allowed in patches (found `\(token)`); write the value out in full",
+                            throw PatchError("YAML anchors and aliases are not allowed in patches (found `\(token)`); write the value out in full, or quote it if it is text",
                                              at: location)
                         }
                     case "'", "\"":
