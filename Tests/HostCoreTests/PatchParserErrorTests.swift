@@ -326,6 +326,10 @@ final class PatchParserErrorTests: XCTestCase {
         XCTAssertEqual(patchFailure(twoBuses + "chain: [bus]\n"), "p.yaml:5:8: a chain needs at least two nodes to connect, got 1")
     }
 
+    func testSecondChainOfOne() {
+        XCTAssertEqual(patchFailure(twoBuses + "chain: [[bus, out], [bus]]\n"), "p.yaml:5:21: a chain needs at least two nodes to connect, got 1")
+    }
+
     func testChainEntryMustBeAName() {
         XCTAssertEqual(patchFailure(twoBuses + "chain: [bus, { to: out }]\n"),
                        "p.yaml:5:14: chain entries must be node names, got a mapping")

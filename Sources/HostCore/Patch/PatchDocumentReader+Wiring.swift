@@ -6,18 +6,16 @@ extension PatchDocumentReader {
     func readChain(_ node: Node, nodeNames: DeclaredNodeNames) throws(PatchError) -> [ConnectionDeclaration] {
         let example = "`[in, drive, out]`"
         let items = try yaml.items(of: node, what: "`chain`", example: example)
-        let chains: [[Node]]
+        // Each chain with the YAML node it was written as (for "too short" errors).
+        var chains: [(entries: [Node], node: Node)] = [(items, node)]
         if items.first?.sequence != nil {
-            var lists: [[Node]] = []
+            chains = []
             for item in items {
-                lists.append(try yaml.items(of: item, what: "each chain in a list of chains", example: example))
+                chains.append((try yaml.items(of: item, what: "each chain in a list of chains", example: example), item))
             }
-            chains = lists
-        } else {
-            chains = [items]
         }
         var connections: [ConnectionDeclaration] = []
-        for (chain, chainNode) in zip(chains, items.first?.sequence != nil ? items : [node]) {
+        for (chain, chainNode) in chains {
             guard chain.count >= 2 else {
                 throw PatchError("a chain needs at least two nodes to connect, got \(chain.count)", at: yaml.location(chainNode))
             }
