@@ -76,11 +76,13 @@ public enum AudioFileFormat: String, CaseIterable, Equatable, Sendable {
         return Int32(code)
     }
 
-    /// Integer PCM formats: float input beyond ±1 is clipped, not wrapped.
-    public var isInteger: Bool {
+    /// Bits per sample of the integer PCM formats (nil for float and lossy
+    /// ones). Float input beyond full scale is clipped, not wrapped.
+    public var bitDepth: Int? {
         switch self {
-        case .wav16, .wav24, .flac16, .flac24: return true
-        default: return false
+        case .wav16, .flac16: return 16
+        case .wav24, .flac24: return 24
+        default: return nil
         }
     }
 

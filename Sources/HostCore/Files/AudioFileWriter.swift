@@ -25,7 +25,11 @@ public final class AudioFileWriter {
     public private(set) var framesWritten = 0
 
     private var file: OpaquePointer?
+    /// Interleaving scratch, allocated once.
     private let scratch: UnsafeMutablePointer<Float>
+    /// Integer formats: samples already rounded and clipped, left-justified
+    /// in 32 bits as sf_writef_int expects.
+    private let integerScratch: UnsafeMutablePointer<Int32>?
     private let scratchFrames: Int
 
     /// Creates the file (the temporary one in atomic mode), replacing any
@@ -41,9 +45,6 @@ public final class AudioFileWriter {
         switch SndFileOpen.open(writingPath, mode: Int32(SFM_WRITE), info: &info) {
         case .success(let opened): file = opened
         case .failure(let reason): throw .cannotCreate(path: path, reason: reason.text)
-        }
-        if format.isInteger {
-            sf_command(file, Int32(SFC_SET_CLIPPING), nil, 1)
         }
         if mode == .recording, format == .wavFloat || format == .wav16 || format == .wav24 || format == .rf64 {
             // Rewrites the header after every write, so the data size is
@@ -61,11 +62,13 @@ public final class AudioFileWriter {
         self.file = file
         scratchFrames = max(blockFrames, 1)
         scratch = .allocate(capacity: scratchFrames * channels)
+        integerScratch = format.bitDepth == nil ? nil : .allocate(capacity: scratchFrames * channels)
     }
 
     deinit {
         if file != nil { abort() }
         scratch.deallocate()
+        integerScratch?.deallocate()
     }
 
     /// `dir/.name.partial` for `dir/name`.
@@ -104,12 +107,34 @@ public final class AudioFileWriter {
     /// Writes `frames` interleaved frames (`channels` samples each).
     public func write(interleaved source: UnsafePointer<Float>, frames: Int) throws(AudioFileError) {
         guard let file else { throw .closed(path: path) }
-        try write(file, source, frames: frames)
+        var done = 0
+        while done < frames {
+            let chunk = min(frames - done, scratchFrames)
+            try write(file, source + done * channels, frames: chunk)
+            done += chunk
+        }
     }
 
+    /// Writes at most `scratchFrames` interleaved frames.
     private func write(_ file: OpaquePointer, _ samples: UnsafePointer<Float>, frames: Int) throws(AudioFileError) {
         guard frames > 0 else { return }
-        let written = Int(sf_writef_float(file, samples, sf_count_t(frames)))
+        let written: Int
+        if let integerScratch, let bits = format.bitDepth {
+            // libsndfile 1.2.0's own float→PCM conversion is off by up to a
+            // step for WAV (it floors when clipping and scales by 2^(n-1)-1
+            // otherwise), so round and clip here: x × 2^(n-1), to nearest,
+            // into [-2^(n-1), 2^(n-1)-1]. Out-of-range input clips, never wraps.
+            let scale = Float(1 << (bits - 1))
+            let top = scale - 1
+            let shift = Int32(32 - bits)
+            for index in 0..<frames * channels {
+                let value = min(max((samples[index] * scale).rounded(), -scale), top)
+                integerScratch[index] = Int32(value.isNaN ? 0 : value) << shift
+            }
+            written = Int(sf_writef_int(file, integerScratch, sf_count_t(frames)))
+        } else {
+            written = Int(sf_writef_float(file, samples, sf_count_t(frames)))
+        }
         framesWritten += max(written, 0)
         if written != frames {
             let reason = SndFileReason(SndFileOpen.reason(file)).text
