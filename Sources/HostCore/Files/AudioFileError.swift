@@ -8,6 +8,7 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
     /// The format cannot be written at this rate; `supportedRates` lists the ones it takes
     /// (empty when libsndfile only said no).
     case unsupportedSampleRate(format: AudioFileFormat, sampleRate: Int, supportedRates: [Int])
+    case sampleRateTooHigh(format: AudioFileFormat, sampleRate: Int, maximum: Int)
     /// libsndfile refused this channel count / rate combination for the format.
     case unsupportedLayout(format: AudioFileFormat, channels: Int, sampleRate: Int)
     case fileNotFound(path: String)
@@ -41,6 +42,8 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
             }
             return "\(format.displayName) cannot be written at \(rate) Hz; it takes "
                 + Self.list(supported.map { "\($0)" }) + " Hz."
+        case .sampleRateTooHigh(let format, let rate, let maximum):
+            return "\(format.displayName) cannot be written at \(rate) Hz; it takes rates up to \(maximum) Hz."
         case .unsupportedLayout(let format, let channels, let rate):
             return "\(format.displayName) cannot hold \(channels) channel(s) at \(rate) Hz."
         case .fileNotFound(let path):

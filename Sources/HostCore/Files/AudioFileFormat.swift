@@ -104,10 +104,22 @@ public enum AudioFileFormat: String, CaseIterable, Equatable, Sendable {
         }
     }
 
+    /// The highest rate the format's header holds, when libsndfile's
+    /// sf_format_check does not know it (FLAC: 655350 Hz, found by trying).
+    public var maximumSampleRate: Int? {
+        switch self {
+        case .flac16, .flac24: return 655_350
+        default: return nil
+        }
+    }
+
     /// Throws a one-sentence error when the format cannot hold this layout.
     public func validate(channels: Int, sampleRate: Int) throws(AudioFileError) {
         if let rates = fixedSampleRates, !rates.contains(sampleRate) {
             throw .unsupportedSampleRate(format: self, sampleRate: sampleRate, supportedRates: rates)
+        }
+        if let maximum = maximumSampleRate, sampleRate > maximum {
+            throw .sampleRateTooHigh(format: self, sampleRate: sampleRate, maximum: maximum)
         }
         guard Self.check(sndfileFormat, channels: channels, sampleRate: sampleRate) else {
             if channels >= 1, Self.check(sndfileFormat, channels: channels, sampleRate: 48000) {
