@@ -125,6 +125,15 @@ final class AudioFileErrorTests: XCTestCase {
         }
     }
 
+    func testExplicitNameWinsOverExtension() throws {
+        XCTAssertEqual(try AudioFileFormat(path: "take.wav", name: "wav16"), .wav16)
+        XCTAssertEqual(try AudioFileFormat(path: "take.raw", name: "flac16"), .flac16)
+        XCTAssertEqual(try AudioFileFormat(path: "take.opus", name: nil), .oggOpus)
+        XCTAssertThrowsError(try AudioFileFormat(path: "take.wav", name: "wave")) {
+            XCTAssertEqual($0 as? AudioFileError, .unknownFormatName("wave"))
+        }
+    }
+
     func testUnknownExtensionListsTheAcceptedOnes() {
         for path in ["take.aiff", "take", ".wav", "dir.wav/take"] {
             XCTAssertThrowsError(try AudioFileFormat(path: path)) { error in

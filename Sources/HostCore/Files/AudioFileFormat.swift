@@ -44,6 +44,16 @@ public enum AudioFileFormat: String, CaseIterable, Equatable, Sendable {
         }
     }
 
+    /// The format for an output file: the explicit `--format` name when
+    /// there is one, otherwise the path's extension.
+    public init(path: String, name: String?) throws(AudioFileError) {
+        if let name {
+            try self.init(name: name)
+        } else {
+            try self.init(path: path)
+        }
+    }
+
     /// For messages: "Ogg Opus", "16-bit WAV".
     public var displayName: String {
         switch self {

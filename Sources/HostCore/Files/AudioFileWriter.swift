@@ -71,7 +71,7 @@ public final class AudioFileWriter {
     /// - WAV/RF64: the header would claim no data; rewrite it after every write.
     /// - FLAC: needs nothing. The header says "length unknown" and the stream
     ///   reads to its last whole block (2.99 s of 3).
-    /// - Ogg Vorbis: needs nothing (2.34 s of 3). SFC_UPDATE_HEADER_NOW must
+    /// - Ogg Vorbis: needs nothing (2.3 to 2.7 s of 3 over several runs). SFC_UPDATE_HEADER_NOW must
     ///   not be used: it left a file that read as empty.
     /// - Ogg Opus: pages are flushed every second by default (1.97 s of 3);
     ///   250 ms pages give 2.83 s.
