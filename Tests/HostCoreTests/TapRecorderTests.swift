@@ -116,6 +116,34 @@ final class TapRecorderTests: XCTestCase {
         XCTAssertEqual(try AudioFileTestSupport.readAll(path).1, [samples])
     }
 
+    /// A write failure (file size limit, like a full disk) must not leave a
+    /// waiting producer stuck: the rest is drained, counted and reported.
+    func testWriteFailureNeitherBlocksNorHides() throws {
+        var saved = rlimit()
+        getrlimit(Int32(RLIMIT_FSIZE.rawValue), &saved)
+        let savedHandler = signal(SIGXFSZ, SIG_IGN)
+        defer {
+            setrlimit(Int32(RLIMIT_FSIZE.rawValue), &saved)
+            signal(SIGXFSZ, savedHandler)
+        }
+        let path = directory.appendingPathComponent("full.wav").path
+        let recorder = try TapRecorder(path: path, format: .wavFloat, channels: 2, sampleRate: 48000,
+                                       mode: .atomic, policy: .waitWhenFull, ringFrames: 256)
+        var limit = rlimit(rlim_cur: 100_000, rlim_max: saved.rlim_max)   // about 12500 stereo frames
+        setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit)
+        recorder.start()
+        XCTAssertEqual(pushCounter(recorder.input, blocks: 160, frames: 300), 160)
+        XCTAssertThrowsError(try recorder.finish()) { error in
+            guard case .writeFailed(let failedPath, _)? = error as? AudioFileError else {
+                return XCTFail("\(error)")
+            }
+            XCTAssertEqual(failedPath, AudioFileWriter.partialPath(for: path))
+        }
+        XCTAssertEqual(recorder.framesWritten + recorder.framesDropped, 160 * 300)
+        XCTAssertLessThan(recorder.framesWritten, 100_000 / 8)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [])
+    }
+
     func testDefaultRingHoldsTwoSeconds() throws {
         let recorder = try TapRecorder(path: directory.appendingPathComponent("r.wav").path, format: .wavFloat,
                                        channels: 1, sampleRate: 44100)

@@ -18,7 +18,8 @@ public final class TapRecorder {
     }
 
     /// The realtime producer side: plain pointers, free to copy into a
-    /// process callback. Valid from `init` until `finish()` returns.
+    /// process callback (or to keep behind an `UnsafePointer`). Valid while
+    /// its `TapRecorder` lives; push nothing once `finish()` is called.
     public struct Input: @unchecked Sendable {
         public let ring: SPSCFloatRing
         public let policy: Policy
@@ -70,8 +71,9 @@ public final class TapRecorder {
     private var thread: pthread_t?
     private var finished = false
 
-    /// Creates the file and the ring (`ringSeconds` of audio, at least 2 s
-    /// by default). Throws what `AudioFileWriter` throws.
+    /// Creates the file and a ring of `ringFrames` frames (2 s of audio by
+    /// default; the writer drains it every `WriterState.batchInterval`).
+    /// Throws what `AudioFileWriter` throws.
     public init(path: String, format: AudioFileFormat, channels: Int, sampleRate: Int,
                 mode: AudioFileWriter.Mode = .recording, policy: Policy = .dropWhenFull,
                 ringFrames: Int? = nil) throws(AudioFileError) {
@@ -173,14 +175,25 @@ private final class WriterState: @unchecked Sendable {
         self.input = input
     }
 
+    /// Live recording writes in batches this far apart rather than a file
+    /// write (and WAV header rewrite) per block; the 2 s ring holds plenty.
+    static let batchInterval: useconds_t = 20_000
+
     func run() {
         while true {
             // Read the flag before draining: whatever was pushed before the
             // stop request is then in the ring and this drain writes it.
             let stopping = stopRequested.load(ordering: .acquiring)
+            // Absorb wake-ups already counted (one per push) before draining:
+            // a push after this point posts again and is seen next round.
+            while input.dataReady.tryWait() {}
             let drained = drain()
             if stopping && input.ring.readableFrames == 0 { return }
-            if drained == 0 { _ = input.dataReady.wait(seconds: 0.05) }
+            if drained == 0 {
+                _ = input.dataReady.wait(seconds: 0.05)
+            } else if input.policy == .dropWhenFull {
+                usleep(Self.batchInterval)
+            }
         }
     }
 
@@ -191,18 +204,20 @@ private final class WriterState: @unchecked Sendable {
             let region = input.ring.readableRegion()
             let frames = region.count / input.ring.channels
             guard frames > 0, let base = region.baseAddress else { return total }
+            var kept = 0
             if failure == nil {
-                do {
+                let before = writer.framesWritten
+                do throws(AudioFileError) {
                     try writer.write(interleaved: base, frames: frames)
-                    input.counters.written.pointee.add(frames, ordering: .relaxed)
                 } catch {
                     failure = error
                 }
+                kept = writer.framesWritten - before
+                input.counters.written.pointee.add(kept, ordering: .relaxed)
             }
-            if failure != nil {
-                // Keep draining so a waiting producer is never stuck.
-                input.counters.dropped.pointee.add(frames, ordering: .relaxed)
-            }
+            // After a failure keep draining, so a waiting producer is never
+            // stuck, and count what is thrown away.
+            if kept < frames { input.counters.dropped.pointee.add(frames - kept, ordering: .relaxed) }
             input.ring.consume(frames: frames)
             if input.policy == .waitWhenFull { input.spaceReady.signal() }
             total += frames

@@ -30,6 +30,11 @@ public struct PosixSemaphore: @unchecked Sendable {
         }
     }
 
+    /// Takes a pending signal if there is one, without waiting.
+    public func tryWait() -> Bool {
+        sem_trywait(semaphore) == 0
+    }
+
     /// Waits until signalled or `seconds` pass. Returns true when signalled.
     public func wait(seconds: Double) -> Bool {
         var deadline = timespec()
