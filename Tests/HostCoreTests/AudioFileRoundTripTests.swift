@@ -60,13 +60,13 @@ final class AudioFileRoundTripTests: XCTestCase {
     }
 
     func testIntegerFormatsClipInsteadOfWrapping() throws {
-        let input: [[Float]] = [[1.5, -1.5, 1.0, -1.0, 4.0]]
+        let input: [[Float]] = [[1.5, -1.5, 1.0, -1.0, 4.0, .infinity, -.infinity, .nan]]
         for (format, name, bits) in [(AudioFileFormat.wav16, "c.wav", 16), (.flac24, "c.flac", 24)] {
             let path = directory.appendingPathComponent(name).path
             try AudioFileTestSupport.write(input, to: path, format: format, sampleRate: 48000)
             let (_, output) = try AudioFileTestSupport.readAll(path)
             let top = Float((1 << (bits - 1)) - 1) / Float(1 << (bits - 1))
-            XCTAssertEqual(output[0], [top, -1, top, -1, top], "\(format)")
+            XCTAssertEqual(output[0], [top, -1, top, -1, top, top, -1, 0], "\(format)")
         }
     }
 

@@ -62,7 +62,7 @@ final class TapRecorderTests: XCTestCase {
         let recorder = try TapRecorder(path: path, format: .wavFloat, channels: 2, sampleRate: 48000,
                                        policy: .dropWhenFull, ringFrames: 100)
         XCTAssertEqual(pushCounter(recorder.input, blocks: 3, frames: 40), 2)     // 0..<80 kept, 80..<120 dropped
-        recorder.start()
+        try recorder.start()
         let deadline = Date().addingTimeInterval(10)
         while recorder.framesWritten < 80 && Date() < deadline { usleep(1000) }
         XCTAssertEqual(pushCounter(recorder.input, blocks: 2, frames: 40, from: 120), 2)   // 120..<200
@@ -78,7 +78,7 @@ final class TapRecorderTests: XCTestCase {
         let path = directory.appendingPathComponent("offline.wav").path
         let recorder = try TapRecorder(path: path, format: .wavFloat, channels: 2, sampleRate: 48000,
                                        mode: .atomic, policy: .waitWhenFull, ringFrames: 256)
-        recorder.start()
+        try recorder.start()
         let blocks = 200, frames = 300
         XCTAssertEqual(pushCounter(recorder.input, blocks: blocks, frames: frames), blocks)
         XCTAssertFalse(FileManager.default.fileExists(atPath: path), "atomic: nothing at the final name yet")
@@ -131,7 +131,7 @@ final class TapRecorderTests: XCTestCase {
                                        mode: .atomic, policy: .waitWhenFull, ringFrames: 256)
         var limit = rlimit(rlim_cur: 100_000, rlim_max: saved.rlim_max)   // about 12500 stereo frames
         setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit)
-        recorder.start()
+        try recorder.start()
         XCTAssertEqual(pushCounter(recorder.input, blocks: 160, frames: 300), 160)
         XCTAssertThrowsError(try recorder.finish()) { error in
             guard case .writeFailed(let failedPath, _)? = error as? AudioFileError else {
@@ -155,7 +155,7 @@ final class TapRecorderTests: XCTestCase {
         do {
             let recorder = try TapRecorder(path: directory.appendingPathComponent("gone.wav").path,
                                            format: .wavFloat, channels: 2, sampleRate: 48000, mode: .atomic)
-            recorder.start()
+            try recorder.start()
             _ = pushCounter(recorder.input, blocks: 10, frames: 64)
         }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [])

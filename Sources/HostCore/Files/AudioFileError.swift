@@ -24,6 +24,8 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
     /// Closing or moving the finished file into place failed.
     case finishFailed(path: String, reason: String)
     case seekFailed(path: String, frame: Int)
+    /// A tap recorder could not start its writer thread.
+    case cannotStartWriter(path: String, reason: String)
     /// The writer was already finished or aborted.
     case closed(path: String)
 
@@ -62,6 +64,8 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
             return "could not finish audio file `\(path)`: \(reason)."
         case .seekFailed(let path, let frame):
             return "cannot seek to frame \(frame) in audio file `\(path)`."
+        case .cannotStartWriter(let path, let reason):
+            return "cannot start the thread that writes `\(path)`: \(reason)."
         case .closed(let path):
             return "audio file `\(path)` is already closed."
         }

@@ -108,7 +108,7 @@ public final class TapRecorder {
     public var secondsRecorded: Double { Double(framesWritten) / Double(sampleRate) }
 
     /// Launches the writer thread (once; later calls do nothing).
-    public func start() {
+    public func start() throws(AudioFileError) {
         guard thread == nil, !finished else { return }
         let context = Unmanaged.passRetained(writerState).toOpaque()
         var handle = pthread_t()
@@ -117,7 +117,10 @@ public final class TapRecorder {
             state.run()
             return nil
         }, context)
-        precondition(status == 0, "cannot start a tap writer thread (error \(status))")
+        guard status == 0 else {
+            Unmanaged<WriterState>.fromOpaque(context).release()
+            throw .cannotStartWriter(path: path, reason: String(cString: strerror(status)))
+        }
         thread = handle
     }
 
@@ -126,7 +129,7 @@ public final class TapRecorder {
     /// Throws the first write error the writer met.
     public func finish() throws(AudioFileError) {
         guard !finished else { throw .closed(path: path) }
-        start()
+        try start()
         stopWriter()
         finished = true
         try writerState.complete()
