@@ -132,6 +132,8 @@ final class AudioFileWriterModeTests: XCTestCase {
         guard let spec = ProcessInfo.processInfo.environment[Self.childVariable] else {
             throw XCTSkip("runs only as the child process of testKilledRecordingIsReadable")
         }
+        // This process is killed, so tearDown never runs: drop setUp's directory now.
+        try? FileManager.default.removeItem(at: directory)
         let parts = spec.split(separator: "|", maxSplits: 1).map(String.init)
         let format = try AudioFileFormat(name: parts[0])
         let sampleRate = 48000
