@@ -1,0 +1,79 @@
+/// Why an audio file could not be opened, created, read or written. Every
+/// case names the file (or the format) and renders as one sentence.
+public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The path's extension names no format this host writes.
+    case unknownExtension(path: String)
+    /// A `--format` name this host does not know.
+    case unknownFormatName(String)
+    /// The format cannot be written at this rate; `supportedRates` lists the ones it takes
+    /// (empty when libsndfile only said no).
+    case unsupportedSampleRate(format: AudioFileFormat, sampleRate: Int, supportedRates: [Int])
+    case sampleRateTooHigh(format: AudioFileFormat, sampleRate: Int, maximum: Int)
+    /// libsndfile refused this channel count / rate combination for the format.
+    case unsupportedLayout(format: AudioFileFormat, channels: Int, sampleRate: Int)
+    case fileNotFound(path: String)
+    case isDirectory(path: String)
+    /// The file exists but this process may not read it.
+    case notReadable(path: String)
+    /// libsndfile could not make sense of the file; `reason` is its own words.
+    case notAudio(path: String, reason: String)
+    /// The file could not be created (missing or unwritable directory, ...).
+    case cannotCreate(path: String, reason: String)
+    /// A write failed part-way (disk full, I/O error).
+    case writeFailed(path: String, reason: String)
+    /// Closing or moving the finished file into place failed.
+    case finishFailed(path: String, reason: String)
+    case seekFailed(path: String, frame: Int)
+    /// A tap recorder could not start its writer thread.
+    case cannotStartWriter(path: String, reason: String)
+    /// The writer was already finished or aborted.
+    case closed(path: String)
+
+    public var description: String {
+        switch self {
+        case .unknownExtension(let path):
+            return "cannot tell the audio format of `\(path)` from its extension; use one of "
+                + AudioFileFormat.acceptedExtensions.joined(separator: " ")
+                + " or name a format (" + AudioFileFormat.acceptedNames.joined(separator: ", ") + ")."
+        case .unknownFormatName(let name):
+            return "unknown audio format `\(name)`; the accepted formats are "
+                + AudioFileFormat.acceptedNames.joined(separator: ", ") + "."
+        case .unsupportedSampleRate(let format, let rate, let supported):
+            if supported.isEmpty {
+                return "\(format.displayName) cannot be written at \(rate) Hz."
+            }
+            return "\(format.displayName) cannot be written at \(rate) Hz; it takes "
+                + Self.list(supported.map { "\($0)" }) + " Hz."
+        case .sampleRateTooHigh(let format, let rate, let maximum):
+            return "\(format.displayName) cannot be written at \(rate) Hz; it takes rates up to \(maximum) Hz."
+        case .unsupportedLayout(let format, let channels, let rate):
+            return "\(format.displayName) cannot hold \(channels) channel(s) at \(rate) Hz."
+        case .fileNotFound(let path):
+            return "audio file `\(path)` does not exist."
+        case .isDirectory(let path):
+            return "`\(path)` is a directory, not an audio file."
+        case .notReadable(let path):
+            return "audio file `\(path)` cannot be read: permission denied."
+        case .notAudio(let path, let reason):
+            return "`\(path)` is not an audio file that can be read (\(reason))."
+        case .cannotCreate(let path, let reason):
+            return "cannot create audio file `\(path)`: \(reason)."
+        case .writeFailed(let path, let reason):
+            return "writing audio file `\(path)` failed: \(reason)."
+        case .finishFailed(let path, let reason):
+            return "could not finish audio file `\(path)`: \(reason)."
+        case .seekFailed(let path, let frame):
+            return "cannot seek to frame \(frame) in audio file `\(path)`."
+        case .cannotStartWriter(let path, let reason):
+            return "cannot start the thread that writes `\(path)`: \(reason)."
+        case .closed(let path):
+            return "audio file `\(path)` is already closed."
+        }
+    }
+
+    /// "a, b or c"
+    static func list(_ items: [String]) -> String {
+        guard items.count > 1 else { return items.first ?? "" }
+        return items.dropLast().joined(separator: ", ") + " or " + items.last!
+    }
+}

@@ -1,0 +1,106 @@
+import CSndFile
+import Foundation
+
+/// Reads any file libsndfile reads, as planar Float channels.
+/// Not thread-safe: one reader belongs to one thread at a time.
+public final class AudioFileReader {
+    public let path: String
+    public let channels: Int
+    public let sampleRate: Int
+    /// Length in frames, or nil when the file does not say (a FLAC stream
+    /// whose writer was killed before it could rewrite its header).
+    public let frames: Int?
+    /// e.g. "WAV (Microsoft), 32 bit float".
+    public let formatDescription: String
+
+    private let file: OpaquePointer
+    /// Interleaved scratch for deinterleaving, allocated once.
+    private let scratch: UnsafeMutablePointer<Float>
+    private let scratchFrames: Int
+
+    /// Opens `path`; throws a one-sentence error when it is missing, a
+    /// directory, unreadable or not audio.
+    public init(path: String, blockFrames: Int = 4096) throws(AudioFileError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .fileNotFound(path: path)
+        }
+        if isDirectory.boolValue { throw .isDirectory(path: path) }
+        guard access(path, R_OK) == 0 else { throw .notReadable(path: path) }
+
+        var info = SF_INFO()
+        let file: OpaquePointer
+        switch SndFileOpen.open(path, mode: Int32(SFM_READ), info: &info) {
+        case .success(let opened): file = opened
+        case .failure(let reason): throw .notAudio(path: path, reason: reason.text)
+        }
+        guard info.channels >= 1 else {
+            sf_close(file)
+            throw .notAudio(path: path, reason: "it has no channels")
+        }
+        self.path = path
+        self.file = file
+        channels = Int(info.channels)
+        sampleRate = Int(info.samplerate)
+        frames = info.frames == Int64.max ? nil : Int(info.frames)
+        formatDescription = Self.describe(format: info.format)
+        scratchFrames = max(blockFrames, 1)
+        scratch = .allocate(capacity: scratchFrames * channels)
+    }
+
+    deinit {
+        sf_close(file)
+        scratch.deallocate()
+    }
+
+    /// Duration in seconds, when the length is known.
+    public var duration: Double? { frames.map { Double($0) / Double(sampleRate) } }
+
+    /// Reads up to `frames` frames into planar buffers, one per channel, each
+    /// with room for `frames` samples. Extra destination channels are filled
+    /// with silence; file channels without a destination are skipped.
+    /// Returns the frames read: 0 at the end of the file (or on a read error).
+    public func read(into destination: UnsafeBufferPointer<UnsafeMutablePointer<Float>>, frames wanted: Int) -> Int {
+        var done = 0
+        while done < wanted {
+            let chunk = min(wanted - done, scratchFrames)
+            let got = Int(sf_readf_float(file, scratch, sf_count_t(chunk)))
+            if got <= 0 { break }
+            for (channel, buffer) in destination.enumerated() {
+                let target = buffer + done
+                if channel < channels {
+                    var source = scratch + channel
+                    for frame in 0..<got {
+                        target[frame] = source.pointee
+                        source += channels
+                    }
+                } else {
+                    target.update(repeating: 0, count: got)
+                }
+            }
+            done += got
+            if got < chunk { break }
+        }
+        return done
+    }
+
+    /// Moves the read position to `frame` (from the start).
+    public func seek(toFrame frame: Int) throws(AudioFileError) {
+        guard sf_seek(file, sf_count_t(frame), SEEK_SET) == sf_count_t(frame) else {
+            throw .seekFailed(path: path, frame: frame)
+        }
+    }
+
+    /// "WAV (Microsoft), 32 bit float" from libsndfile's own names.
+    private static func describe(format: Int32) -> String {
+        func name(_ command: Int, _ code: Int32) -> String? {
+            var info = SF_FORMAT_INFO(format: code, name: nil, extension: nil)
+            guard sf_command(nil, Int32(command), &info, Int32(MemoryLayout<SF_FORMAT_INFO>.size)) == 0,
+                  let text = info.name else { return nil }
+            return String(cString: text)
+        }
+        let major = name(SFC_GET_FORMAT_INFO, format & Int32(SF_FORMAT_TYPEMASK))
+        let subtype = name(SFC_GET_FORMAT_INFO, format & Int32(SF_FORMAT_SUBMASK))
+        return [major, subtype].compactMap { $0 }.joined(separator: ", ")
+    }
+}

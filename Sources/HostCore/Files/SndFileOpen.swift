@@ -1,0 +1,41 @@
+import CSndFile
+import Foundation
+import Synchronization
+
+/// Opens files through libsndfile one at a time.
+///
+/// libsndfile reports why `sf_open` failed through a process-wide variable
+/// (`sf_strerror(NULL)`), so opening and reading that reason must be one
+/// critical section. The lock guards that C global, not state of ours: it is
+/// a private static because the thing it protects is process-wide too.
+enum SndFileOpen {
+    private static let lock = Mutex(())
+
+    /// `sf_open`, returning the handle or libsndfile's reason for failing.
+    static func open(_ path: String, mode: Int32, info: inout SF_INFO) -> Result<OpaquePointer, SndFileReason> {
+        lock.withLock { _ in
+            if let file = sf_open(path, mode, &info) { return .success(file) }
+            return .failure(SndFileReason(String(cString: sf_strerror(nil))))
+        }
+    }
+
+    /// libsndfile's message for an open handle's last error.
+    static func reason(_ file: OpaquePointer) -> String {
+        String(cString: sf_strerror(file))
+    }
+}
+
+/// libsndfile's own words for a failure, tidied for use inside a sentence.
+struct SndFileReason: Error {
+    let text: String
+
+    init(_ raw: String) {
+        var text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        // "System error : Permission denied." → "Permission denied"
+        for prefix in ["System error :", "Error :"] where text.hasPrefix(prefix) {
+            text = String(text.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
+        }
+        while text.hasSuffix(".") { text.removeLast() }
+        self.text = text
+    }
+}

@@ -1,0 +1,240 @@
+import Foundation
+import Synchronization
+
+/// Records one tap to a file: the realtime side pushes blocks into a
+/// preallocated ring through `input`; a writer thread of its own drains the
+/// ring into an `AudioFileWriter`.
+///
+/// Life cycle: `init` (creates the file, so its errors surface at once) →
+/// `start()` (launches the writer; pushes before it fill the ring) → pushes
+/// → `finish()` (after the last push: drains, finalises the file, joins).
+public final class TapRecorder {
+    /// What a push does when the ring is full.
+    public enum Policy: Sendable {
+        /// Live: the block is dropped and counted; the producer never waits.
+        case dropWhenFull
+        /// Offline or freewheel: the producer waits for room; nothing is lost.
+        case waitWhenFull
+    }
+
+    /// The realtime producer side: plain pointers, free to copy into a
+    /// process callback (or to keep behind an `UnsafePointer`). Valid while
+    /// its `TapRecorder` lives; push nothing once `finish()` is called.
+    public struct Input: @unchecked Sendable {
+        public let ring: SPSCFloatRing
+        public let policy: Policy
+        @usableFromInline let dataReady: PosixSemaphore
+        @usableFromInline let spaceReady: PosixSemaphore
+        @usableFromInline let counters: TapCounters
+
+        /// Pushes `frames` frames of planar audio (one buffer per channel).
+        /// `.dropWhenFull`: returns false and counts the frames as dropped
+        /// when the ring lacks room for the whole block. `.waitWhenFull`:
+        /// waits for room (not realtime-safe then; meant for offline and
+        /// freewheel; call `start()` first) and always returns true.
+        @inlinable @_noLocks
+        public func push(channels: UnsafeBufferPointer<UnsafePointer<Float>>, frames: Int) -> Bool {
+            switch policy {
+            case .dropWhenFull:
+                guard ring.write(channels: channels, frames: frames) else {
+                    counters.dropped.pointee.add(frames, ordering: .relaxed)
+                    return false
+                }
+                dataReady.signal()
+                return true
+            case .waitWhenFull:
+                // Blocks larger than the ring go in ring-sized pieces.
+                var done = 0
+                while done < frames {
+                    let piece = min(frames - done, ring.capacity)
+                    if ring.write(channels: channels, offset: done, frames: piece) {
+                        done += piece
+                        dataReady.signal()
+                    } else {
+                        dataReady.signal()
+                        spaceReady.wait()
+                    }
+                }
+                return true
+            }
+        }
+    }
+
+    public let path: String
+    public let channels: Int
+    public let sampleRate: Int
+    public let policy: Policy
+    /// Hand this to the realtime side.
+    public let input: Input
+
+    private let writerState: WriterState
+    private var thread: pthread_t?
+    private var finished = false
+
+    /// Creates the file and a ring of `ringFrames` frames (2 s of audio by
+    /// default; the writer drains it every `WriterState.batchInterval`).
+    /// Throws what `AudioFileWriter` throws.
+    public init(path: String, format: AudioFileFormat, channels: Int, sampleRate: Int,
+                mode: AudioFileWriter.Mode = .recording, policy: Policy = .dropWhenFull,
+                ringFrames: Int? = nil) throws(AudioFileError) {
+        let writer = try AudioFileWriter(path: path, format: format, channels: channels,
+                                         sampleRate: sampleRate, mode: mode)
+        let ring = SPSCFloatRing(channels: channels, capacity: ringFrames ?? max(2 * sampleRate, 1))
+        input = Input(ring: ring, policy: policy, dataReady: PosixSemaphore(), spaceReady: PosixSemaphore(),
+                      counters: TapCounters())
+        writerState = WriterState(writer: writer, input: input)
+        self.path = path
+        self.channels = channels
+        self.sampleRate = sampleRate
+        self.policy = policy
+    }
+
+    deinit {
+        if !finished {
+            stopWriter()
+            writerState.abandon()
+        }
+        input.ring.deallocate()
+        input.dataReady.deallocate()
+        input.spaceReady.deallocate()
+        input.counters.deallocate()
+    }
+
+    /// Frames in the file so far.
+    public var framesWritten: Int { input.counters.written.pointee.load(ordering: .relaxed) }
+    /// Frames the realtime side dropped because the ring was full (and any
+    /// discarded after a write error).
+    public var framesDropped: Int { input.counters.dropped.pointee.load(ordering: .relaxed) }
+    public var secondsRecorded: Double { Double(framesWritten) / Double(sampleRate) }
+
+    /// Launches the writer thread (once; later calls do nothing).
+    public func start() throws(AudioFileError) {
+        guard thread == nil, !finished else { return }
+        let context = Unmanaged.passRetained(writerState).toOpaque()
+        var handle = pthread_t()
+        let status = pthread_create(&handle, nil, { context in
+            let state = Unmanaged<WriterState>.fromOpaque(context!).takeRetainedValue()
+            state.run()
+            return nil
+        }, context)
+        guard status == 0 else {
+            Unmanaged<WriterState>.fromOpaque(context).release()
+            throw .cannotStartWriter(path: path, reason: String(cString: strerror(status)))
+        }
+        thread = handle
+    }
+
+    /// After the last push: writes everything still in the ring, finalises
+    /// the file (renames it into place in atomic mode) and joins the writer.
+    /// Throws the first write error the writer met.
+    public func finish() throws(AudioFileError) {
+        guard !finished else { throw .closed(path: path) }
+        try start()
+        stopWriter()
+        finished = true
+        try writerState.complete()
+    }
+
+    private func stopWriter() {
+        guard let thread else { return }
+        writerState.stopRequested.store(true, ordering: .releasing)
+        input.dataReady.signal()
+        pthread_join(thread, nil)
+        self.thread = nil
+    }
+}
+
+/// Statistics shared between the realtime side, the writer and observers,
+/// in raw memory so the realtime side touches no class reference.
+public struct TapCounters: @unchecked Sendable {
+    public let written: UnsafeMutablePointer<Atomic<Int>>
+    public let dropped: UnsafeMutablePointer<Atomic<Int>>
+
+    init() {
+        written = .allocate(capacity: 1)
+        written.initialize(to: Atomic(0))
+        dropped = .allocate(capacity: 1)
+        dropped.initialize(to: Atomic(0))
+    }
+
+    func deallocate() {
+        written.deinitialize(count: 1)
+        written.deallocate()
+        dropped.deinitialize(count: 1)
+        dropped.deallocate()
+    }
+}
+
+/// What the writer thread owns: the file and its end of the ring.
+private final class WriterState: @unchecked Sendable {
+    let writer: AudioFileWriter
+    let input: TapRecorder.Input
+    let stopRequested = Atomic(false)
+    /// The first write error; set by the writer thread, read after the join.
+    private var failure: AudioFileError?
+
+    init(writer: AudioFileWriter, input: TapRecorder.Input) {
+        self.writer = writer
+        self.input = input
+    }
+
+    /// Live recording writes in batches this far apart rather than a file
+    /// write (and WAV header rewrite) per block; the 2 s ring holds plenty.
+    static let batchInterval: useconds_t = 20_000
+
+    func run() {
+        while true {
+            // Read the flag before draining: whatever was pushed before the
+            // stop request is then in the ring and this drain writes it.
+            let stopping = stopRequested.load(ordering: .acquiring)
+            // Absorb wake-ups already counted (one per push) before draining:
+            // a push after this point posts again and is seen next round.
+            while input.dataReady.tryWait() {}
+            let drained = drain()
+            if stopping && input.ring.readableFrames == 0 { return }
+            if drained == 0 {
+                _ = input.dataReady.wait(seconds: 0.05)
+            } else if input.policy == .dropWhenFull {
+                usleep(Self.batchInterval)
+            }
+        }
+    }
+
+    /// Writes every readable frame; returns how many.
+    private func drain() -> Int {
+        var total = 0
+        while true {
+            let region = input.ring.readableRegion()
+            let frames = region.count / input.ring.channels
+            guard frames > 0, let base = region.baseAddress else { return total }
+            var kept = 0
+            if failure == nil {
+                let before = writer.framesWritten
+                do throws(AudioFileError) {
+                    try writer.write(interleaved: base, frames: frames)
+                } catch {
+                    failure = error
+                }
+                kept = writer.framesWritten - before
+                input.counters.written.pointee.add(kept, ordering: .relaxed)
+            }
+            // After a failure keep draining, so a waiting producer is never
+            // stuck, and count what is thrown away.
+            if kept < frames { input.counters.dropped.pointee.add(frames - kept, ordering: .relaxed) }
+            input.ring.consume(frames: frames)
+            if input.policy == .waitWhenFull { input.spaceReady.signal() }
+            total += frames
+        }
+    }
+
+    /// After the join: finalises the file, or discards it after a failure.
+    func complete() throws(AudioFileError) {
+        if let failure {
+            writer.abort()
+            throw failure
+        }
+        try writer.finish()
+    }
+
+    func abandon() { writer.abort() }
+}

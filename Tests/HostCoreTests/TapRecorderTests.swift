@@ -1,0 +1,163 @@
+import Foundation
+import XCTest
+@testable import HostCore
+
+final class TapRecorderTests: XCTestCase {
+    var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = try AudioFileTestSupport.makeTemporaryDirectory()
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Pushes `blocks` blocks of `frames` frames of a counter (n, -n), as a
+    /// process callback would; returns how many pushes were accepted.
+    private func pushCounter(_ input: TapRecorder.Input, blocks: Int, frames: Int, from start: Int = 0) -> Int {
+        let left = UnsafeMutablePointer<Float>.allocate(capacity: frames)
+        let right = UnsafeMutablePointer<Float>.allocate(capacity: frames)
+        defer { left.deallocate(); right.deallocate() }
+        let pointers = [UnsafePointer(left), UnsafePointer(right)]
+        var accepted = 0
+        for block in 0..<blocks {
+            for index in 0..<frames {
+                let value = Float(start + block * frames + index)
+                left[index] = value
+                right[index] = -value
+            }
+            if pointers.withUnsafeBufferPointer({ input.push(channels: $0, frames: frames) }) { accepted += 1 }
+        }
+        return accepted
+    }
+
+    private func assertCounter(_ channels: [[Float]], values: [Int], file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(channels[0], values.map(Float.init), file: file, line: line)
+        XCTAssertEqual(channels[1], values.map { -Float($0) }, file: file, line: line)
+    }
+
+    /// With the writer stalled (not started), a 1000-frame ring takes
+    /// floor(1000 / 64) = 15 blocks of 64; the other 5 of 20 are dropped
+    /// whole: 320 frames.
+    func testDropWhenFullCountsDropsExactly() throws {
+        let path = directory.appendingPathComponent("live.wav").path
+        let recorder = try TapRecorder(path: path, format: .wavFloat, channels: 2, sampleRate: 48000,
+                                       mode: .recording, policy: .dropWhenFull, ringFrames: 1000)
+        XCTAssertEqual(pushCounter(recorder.input, blocks: 20, frames: 64), 15)
+        XCTAssertEqual(recorder.framesDropped, 5 * 64)
+        XCTAssertEqual(recorder.framesWritten, 0)
+        try recorder.finish()
+        XCTAssertEqual(recorder.framesWritten, 15 * 64)
+        XCTAssertEqual(recorder.framesDropped, 5 * 64)
+        XCTAssertEqual(recorder.secondsRecorded, Double(15 * 64) / 48000)
+        let (_, output) = try AudioFileTestSupport.readAll(path)
+        assertCounter(output, values: Array(0..<(15 * 64)))
+    }
+
+    /// Once the writer runs, the ring empties and later blocks fit again;
+    /// the file holds exactly the accepted blocks, in order.
+    func testDropWhenFullResumesAfterTheWriterCatchesUp() throws {
+        let path = directory.appendingPathComponent("resume.wav").path
+        let recorder = try TapRecorder(path: path, format: .wavFloat, channels: 2, sampleRate: 48000,
+                                       policy: .dropWhenFull, ringFrames: 100)
+        XCTAssertEqual(pushCounter(recorder.input, blocks: 3, frames: 40), 2)     // 0..<80 kept, 80..<120 dropped
+        try recorder.start()
+        let deadline = Date().addingTimeInterval(10)
+        while recorder.framesWritten < 80 && Date() < deadline { usleep(1000) }
+        XCTAssertEqual(pushCounter(recorder.input, blocks: 2, frames: 40, from: 120), 2)   // 120..<200
+        try recorder.finish()
+        XCTAssertEqual(recorder.framesDropped, 40)
+        let (_, output) = try AudioFileTestSupport.readAll(path)
+        assertCounter(output, values: Array(0..<80) + Array(120..<200))
+    }
+
+    /// A ring far smaller than the take, blocks larger than the ring: the
+    /// producer waits, and every frame arrives in order.
+    func testWaitWhenFullLosesNothing() throws {
+        let path = directory.appendingPathComponent("offline.wav").path
+        let recorder = try TapRecorder(path: path, format: .wavFloat, channels: 2, sampleRate: 48000,
+                                       mode: .atomic, policy: .waitWhenFull, ringFrames: 256)
+        try recorder.start()
+        let blocks = 200, frames = 300
+        XCTAssertEqual(pushCounter(recorder.input, blocks: blocks, frames: frames), blocks)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path), "atomic: nothing at the final name yet")
+        try recorder.finish()
+        XCTAssertEqual(recorder.framesDropped, 0)
+        XCTAssertEqual(recorder.framesWritten, blocks * frames)
+        let (_, output) = try AudioFileTestSupport.readAll(path)
+        assertCounter(output, values: Array(0..<(blocks * frames)))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["offline.wav"])
+    }
+
+    /// Compiles only if the producer side is usable from another module's
+    /// realtime code: `@inlinable`, and free of locks, allocation and ARC.
+    @_noLocks @_noAllocation
+    private static func realtimePush(_ input: UnsafePointer<TapRecorder.Input>,
+                                     _ channels: UnsafeBufferPointer<UnsafePointer<Float>>, frames: Int) -> Bool {
+        input.pointee.push(channels: channels, frames: frames)
+    }
+
+    func testRealtimeProducerThroughAPointer() throws {
+        let path = directory.appendingPathComponent("rt.wav").path
+        let recorder = try TapRecorder(path: path, format: .wavFloat, channels: 1, sampleRate: 48000,
+                                       policy: .dropWhenFull, ringFrames: 100)
+        let input = UnsafeMutablePointer<TapRecorder.Input>.allocate(capacity: 1)
+        input.initialize(to: recorder.input)
+        defer { input.deallocate() }
+        let samples: [Float] = (0..<60).map(Float.init)
+        let results = samples.withUnsafeBufferPointer { buffer in
+            [buffer.baseAddress!].withUnsafeBufferPointer { channels in
+                (0..<2).map { _ in Self.realtimePush(input, channels, frames: 60) }
+            }
+        }
+        XCTAssertEqual(results, [true, false])
+        try recorder.finish()
+        XCTAssertEqual(try AudioFileTestSupport.readAll(path).1, [samples])
+    }
+
+    /// A write failure (file size limit, like a full disk) must not leave a
+    /// waiting producer stuck: the rest is drained, counted and reported.
+    func testWriteFailureNeitherBlocksNorHides() throws {
+        var saved = rlimit()
+        getrlimit(Int32(RLIMIT_FSIZE.rawValue), &saved)
+        let savedHandler = signal(SIGXFSZ, SIG_IGN)
+        defer {
+            setrlimit(Int32(RLIMIT_FSIZE.rawValue), &saved)
+            signal(SIGXFSZ, savedHandler)
+        }
+        let path = directory.appendingPathComponent("full.wav").path
+        let recorder = try TapRecorder(path: path, format: .wavFloat, channels: 2, sampleRate: 48000,
+                                       mode: .atomic, policy: .waitWhenFull, ringFrames: 256)
+        var limit = rlimit(rlim_cur: 100_000, rlim_max: saved.rlim_max)   // about 12500 stereo frames
+        setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit)
+        try recorder.start()
+        XCTAssertEqual(pushCounter(recorder.input, blocks: 160, frames: 300), 160)
+        XCTAssertThrowsError(try recorder.finish()) { error in
+            guard case .writeFailed(let failedPath, _)? = error as? AudioFileError else {
+                return XCTFail("\(error)")
+            }
+            XCTAssertEqual(failedPath, AudioFileWriter.partialPath(for: path))
+        }
+        XCTAssertEqual(recorder.framesWritten + recorder.framesDropped, 160 * 300)
+        XCTAssertLessThan(recorder.framesWritten, 100_000 / 8)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [])
+    }
+
+    func testDefaultRingHoldsTwoSeconds() throws {
+        let recorder = try TapRecorder(path: directory.appendingPathComponent("r.wav").path, format: .wavFloat,
+                                       channels: 1, sampleRate: 44100)
+        XCTAssertEqual(recorder.input.ring.capacity, 2 * 44100)
+        try recorder.finish()
+    }
+
+    func testUnfinishedAtomicRecorderLeavesNothing() throws {
+        do {
+            let recorder = try TapRecorder(path: directory.appendingPathComponent("gone.wav").path,
+                                           format: .wavFloat, channels: 2, sampleRate: 48000, mode: .atomic)
+            try recorder.start()
+            _ = pushCounter(recorder.input, blocks: 10, frames: 64)
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [])
+    }
+}
