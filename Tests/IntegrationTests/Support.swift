@@ -37,18 +37,19 @@ enum Tools {
             process.arguments = [executable] + arguments
         }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let stdout = Pipe(), stderr = Pipe()
+        // stderr goes to a file so a chatty child never blocks on a full pipe
+        // while stdout is being read.
+        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("fxhost-stderr-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errorFile) }
+        let stdout = Pipe()
         process.standardOutput = stdout
-        process.standardError = stderr
+        process.standardError = try FileHandle(forWritingTo: errorFile)
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        // Read both pipes concurrently so a chatty child never blocks on a full pipe.
-        var errorData = Data()
-        let errorReader = Thread { errorData = stderr.fileHandleForReading.readDataToEndOfFile() }
-        errorReader.start()
         let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        while !errorReader.isFinished { usleep(1000) }
+        let errorData = (try? Data(contentsOf: errorFile)) ?? Data()
         return Result(status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
                       stderr: String(decoding: errorData, as: UTF8.self))
     }
@@ -142,7 +143,7 @@ func XCTAssertIdentical(_ actual: Audio, _ expected: Audio, _ message: String = 
     XCTAssertEqual(actual.frames, expected.frames, "length \(message)", file: file, line: line)
     for channel in 0..<min(actual.channels.count, expected.channels.count) {
         let a = actual.channels[channel], e = expected.channels[channel]
-        if let index = zip(a, e).indices.first(where: { a[$0] != e[$0] && !(a[$0].isNaN && e[$0].isNaN) }) {
+        if let index = (0..<min(a.count, e.count)).first(where: { a[$0] != e[$0] && !(a[$0].isNaN && e[$0].isNaN) }) {
             XCTFail("channel \(channel + 1) differs first at frame \(index): \(a[index]) vs \(e[index]) \(message)",
                     file: file, line: line)
         }

@@ -135,6 +135,15 @@ public final class TapRecorder {
         try writerState.complete()
     }
 
+    /// Stops without finishing: in atomic mode the partial file is removed,
+    /// in recording mode the take so far is kept.
+    public func abort() {
+        guard !finished else { return }
+        stopWriter()
+        finished = true
+        writerState.abandon()
+    }
+
     private func stopWriter() {
         guard let thread else { return }
         writerState.stopRequested.store(true, ordering: .releasing)

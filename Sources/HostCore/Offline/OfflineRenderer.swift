@@ -71,7 +71,7 @@ public final class OfflineRenderer {
             for tap in plan.taps {
                 let format = try AudioFileFormat(path: tap.file)
                 let recorder = try TapRecorder(path: tap.file, format: format, channels: tap.channels.count,
-                                               sampleRate: Int(sampleRate), policy: .waitWhenFull, mode: .atomic)
+                                               sampleRate: Int(sampleRate), mode: .atomic, policy: .waitWhenFull)
                 recorders.append((tap, recorder, Self.channelList(tap.channels)))
             }
         } catch {
@@ -105,9 +105,9 @@ public final class OfflineRenderer {
         var position = 0
         var quietFrames = 0
         var lastReport = started
-        for recorder in recorders { recorder.recorder.start() }
         plan.connectPorts()
         do {
+            for recorder in recorders { try recorder.recorder.start() }
             while true {
                 let end = sourceFrames + tailLimit
                 if position >= end { break }
