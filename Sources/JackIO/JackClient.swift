@@ -38,8 +38,9 @@ public final class JackClient {
 
     deinit { close() }
 
-    /// The `jack_client_t *`, for callback registration by `LiveEngine`.
-    func handle() throws(JackError) -> OpaquePointer {
+    /// The `jack_client_t *`, for calls this type does not wrap (callbacks
+    /// must be set before `activate`). Throws once the client is closed.
+    public func handle() throws(JackError) -> OpaquePointer {
         guard let client else { throw .clientClosed(client: name) }
         return client
     }
