@@ -30,6 +30,16 @@ public struct LiveStatistics: Equatable {
     /// Programs taken by the realtime thread (the first one included).
     public var programSwaps: Int
     public var commandsApplied: Int
+    /// Total time inside the process callback.
+    public var callbackNanoseconds: Int
+    /// The part of it spent in the program's render (units included).
+    public var renderNanoseconds: Int
+
+    /// Mean time per cycle the host spends outside the program: copying
+    /// ports, commands, swaps, counters.
+    public var hostOverheadNanosecondsPerCycle: Double {
+        cycles == 0 ? 0 : Double(callbackNanoseconds - renderNanoseconds) / Double(cycles)
+    }
 }
 
 /// Runs `LiveProgram`s in a JACK client's process callback. Control methods
@@ -42,9 +52,8 @@ public final class LiveEngine {
     public let inputPorts: [JackPort]
     public let outputPorts: [JackPort]
     private let state: UnsafeMutablePointer<LiveEngineState>
-    /// Serialises producers: the command queue has one producer at a time,
-    /// and publishing collects before it exchanges.
-    private let controlLock = Mutex<Void>(())
+    /// The command queue takes one producer at a time.
+    private let producerLock = Mutex<Void>(())
 
     /// Registers one audio port per name and installs the callbacks.
     public init(client: JackClient, inputs: [String], outputs: [String], commandCapacity: Int = 1024) throws(JackError) {
@@ -131,12 +140,10 @@ public final class LiveEngine {
             throw .portCountMismatch(ports: outputPorts.count, buffers: program.outputs.count, inputs: false)
         }
         guard program.program.maxBlockFrames >= 1 else { throw .invalidBlockSize(program.program.maxBlockFrames) }
+        collectRetired()
         let slot = ProgramSlot.make(program)
-        controlLock.withLock { _ in
-            _ = collectRetiredLocked()
-            if let untaken = state.pointee.pending.exchange(slot, ordering: .acquiringAndReleasing) {
-                ProgramSlot.free(untaken)
-            }
+        if let untaken = state.pointee.pending.exchange(slot, ordering: .acquiringAndReleasing) {
+            ProgramSlot.free(untaken)
         }
     }
 
@@ -146,10 +153,6 @@ public final class LiveEngine {
     /// use `waitUntilPublishedProgramRuns`).
     @discardableResult
     public func collectRetired() -> Bool {
-        controlLock.withLock { _ in collectRetiredLocked() }
-    }
-
-    private func collectRetiredLocked() -> Bool {
         guard let old = state.pointee.retired.exchange(nil, ordering: .acquiring) else { return false }
         ProgramSlot.free(old)
         return true
@@ -170,7 +173,7 @@ public final class LiveEngine {
 
     /// Queues a store for the realtime thread to make at the next block start.
     public func send(_ command: LiveCommand) throws(LiveEngineError) {
-        let queued = controlLock.withLock { _ in state.pointee.commands.push(command) }
+        let queued = producerLock.withLock { _ in state.pointee.commands.push(command) }
         guard queued else { throw .commandQueueFull(capacity: state.pointee.commands.capacity) }
     }
 
@@ -192,7 +195,9 @@ public final class LiveEngine {
                        frames: state.pointee.frames.load(ordering: .relaxed),
                        xruns: state.pointee.xruns.load(ordering: .relaxed),
                        programSwaps: state.pointee.programSwaps.load(ordering: .relaxed),
-                       commandsApplied: state.pointee.commandsApplied.load(ordering: .relaxed))
+                       commandsApplied: state.pointee.commandsApplied.load(ordering: .relaxed),
+                       callbackNanoseconds: state.pointee.callbackNanoseconds.load(ordering: .relaxed),
+                       renderNanoseconds: state.pointee.renderNanoseconds.load(ordering: .relaxed))
     }
 
     /// The new buffer size if JACK changed it since the last call, else nil.
@@ -214,9 +219,9 @@ public final class LiveEngine {
         _ = state.pointee.retired.compareExchange(expected: nil, desired: nil, ordering: .acquiringAndReleasing)
         state.pointee.cycles.wrappingAdd(0, ordering: .relaxed)
         state.pointee.commandsApplied.wrappingAdd(0, ordering: .relaxed)
-        controlLock.withLock { _ in
-            let applied = state.pointee.commands.applyPending()
-            state.pointee.commandsApplied.wrappingAdd(applied, ordering: .relaxed)
-        }
+        // The realtime thread is not consuming yet, so this thread may.
+        let applied = state.pointee.commands.applyPending()
+        state.pointee.commandsApplied.wrappingAdd(applied, ordering: .relaxed)
+        _ = monotonicNanoseconds()
     }
 }

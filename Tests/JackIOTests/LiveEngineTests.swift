@@ -21,6 +21,9 @@ final class LiveEngineTests: XCTestCase {
 
     private func runLiveScenario(serverFrames: Int) throws {
         XCTAssertEqual(fxhost_rtsan_available(), 1, "the realtime checks below need the sanitizer linked")
+        let options = ProcessInfo.processInfo.environment["RTSAN_OPTIONS"] ?? ""
+        XCTAssertFalse(options.contains("halt_on_error=false") || options.contains("halt_on_error=0"),
+                       "a violation must halt this process, or the run below would prove nothing")
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: serverFrames)
         var engine: LiveEngine? = try LiveEngine(client: JackClient(name: "engine", server: server.name),
                                                  inputs: ["in"], outputs: ["out_1", "out_2"])
@@ -89,7 +92,9 @@ final class LiveEngineTests: XCTestCase {
         XCTAssertGreaterThan(statistics.cycles, 0)
         XCTAssertEqual(statistics.frames, statistics.cycles * serverFrames)
         XCTAssertGreaterThan(hookCalls, 0, "the hook op of the running program ran")
-        print("live scenario at \(serverFrames) frames: \(statistics)")
+        XCTAssertGreaterThanOrEqual(statistics.callbackNanoseconds, statistics.renderNanoseconds)
+        print("live scenario at \(serverFrames) frames: \(statistics); host overhead",
+              "\(Int(statistics.hostOverheadNanosecondsPerCycle)) ns per cycle")
 
         // Retired programs were freed and their owners released off the
         // realtime thread; the current one lives as long as the engine.
@@ -127,6 +132,17 @@ final class LiveEngineTests: XCTestCase {
         waitUntilLatest(loopback, equals: [1, 0.5], step: "gain3 = 0.5 at 512 frames")
         XCTAssertGreaterThan(loopback.recordedFrames, framesAtChange)
         engine.stop()
+    }
+
+    func testAServerThatGoesAwayIsNoticed() throws {
+        let server = try JackServerProcess()
+        let engine = try LiveEngine(client: JackClient(name: "engine", server: server.name), inputs: [], outputs: ["out"])
+        try engine.start()
+        XCTAssertFalse(engine.serverHasShutDown)
+        server.stop()
+        let deadline = Date().addingTimeInterval(5)
+        while !engine.serverHasShutDown && Date() < deadline { usleep(5_000) }
+        XCTAssertTrue(engine.serverHasShutDown)
     }
 
     func testProgramsMustMatchThePorts() throws {
