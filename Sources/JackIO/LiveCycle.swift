@@ -76,7 +76,8 @@ func swapInPublishedProgram(_ state: UnsafeMutablePointer<LiveEngineState>) {
     next.pointee.program.connectPorts()
     if let old { state.pointee.retired.store(old, ordering: .releasing) }
     state.pointee.current = next
-    state.pointee.programSwaps.wrappingAdd(1, ordering: .relaxed)
+    // Releasing: whoever sees the new count also sees the retired slot.
+    state.pointee.programSwaps.wrappingAdd(1, ordering: .releasing)
 }
 
 /// CLOCK_MONOTONIC in nanoseconds (a vDSO read: no syscall, no lock).

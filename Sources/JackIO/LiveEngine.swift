@@ -54,6 +54,9 @@ public final class LiveEngine {
     private let state: UnsafeMutablePointer<LiveEngineState>
     /// The command queue takes one producer at a time.
     private let producerLock = Mutex<Void>(())
+    /// Programs published and not replaced before the realtime thread took
+    /// them: once `programSwaps` reaches it, the last one is running.
+    private let publishedPrograms = Atomic<Int>(0)
 
     /// Registers one audio port per name and installs the callbacks.
     public init(client: JackClient, inputs: [String], outputs: [String], commandCapacity: Int = 1024) throws(JackError) {
@@ -144,6 +147,8 @@ public final class LiveEngine {
         let slot = ProgramSlot.make(program)
         if let untaken = state.pointee.pending.exchange(slot, ordering: .acquiringAndReleasing) {
             ProgramSlot.free(untaken)
+        } else {
+            publishedPrograms.wrappingAdd(1, ordering: .relaxed)
         }
     }
 
@@ -159,10 +164,12 @@ public final class LiveEngine {
     }
 
     /// Waits (polling, collecting retired programs) until the realtime thread
-    /// has taken the last published program; false after `timeout` seconds.
+    /// has swapped in the last published program and handed back the one
+    /// before it, which is then freed; false after `timeout` seconds.
     public func waitUntilPublishedProgramRuns(timeout: Double) -> Bool {
         let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
-        while state.pointee.pending.load(ordering: .acquiring) != nil {
+        // The swap counter moves after the old program is handed back.
+        while state.pointee.programSwaps.load(ordering: .acquiring) < publishedPrograms.load(ordering: .relaxed) {
             collectRetired()
             if ContinuousClock.now >= deadline { return false }
             usleep(1_000)
