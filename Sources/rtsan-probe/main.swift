@@ -60,7 +60,8 @@ do {
     }
     engine.stop()
     let statistics = engine.statistics
-    print("cycles: \(statistics.cycles) commands: \(statistics.commandsApplied)")
+    print("cycles: \(statistics.cycles) commands: \(statistics.commandsApplied) xruns: \(statistics.xruns)",
+          "host overhead: \(Int(statistics.hostOverheadNanosecondsPerCycle)) ns per cycle")
     if statistics.cycles == 0 { exit(4) }
 } catch {
     fputs("rtsan-probe: \(error)\n", stderr)
