@@ -53,6 +53,29 @@ final class JackServerProcessTests: XCTestCase {
         }
     }
 
+    /// A server that never becomes ready and ignores SIGTERM is still
+    /// stopped: the wait is bounded and SIGKILL follows.
+    func testAServerThatNeverAnswersIsKilledAfterTheBound() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fake-jackd-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let script = directory.appendingPathComponent("jackd")
+        let pidFile = directory.appendingPathComponent("pid")
+        try "#!/bin/sh\necho $$ > '\(pidFile.path)'\ntrap '' TERM\nwhile true; do sleep 0.1; done\n"
+            .write(to: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+
+        XCTAssertThrowsError(try JackServerProcess(executable: script.path, readyTimeout: 0.5)) { error in
+            guard case .notReady(_, let seconds, _)? = error as? JackServerProcessError else {
+                return XCTFail("expected notReady, got \(error)")
+            }
+            XCTAssertEqual(seconds, 0.5)
+        }
+        let pid = try XCTUnwrap(Int32(String(contentsOf: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        XCTAssertEqual(kill(pid, 0), -1, "the fake server must be gone")
+        XCTAssertEqual(errno, ESRCH)
+    }
+
     /// `-R` only as root; either way the server must come up.
     func testRealtimeIsAskedOnlyAsRoot() throws {
         let server = try JackServerProcess(realtime: true)
