@@ -135,6 +135,36 @@ final class LiveEngineTests: XCTestCase {
         engine.stop()
     }
 
+    /// Publishing faster than the callback swaps: programs replaced before
+    /// they ran, and ones waiting for the hand-back slot, are all freed, and
+    /// the last one published is what plays.
+    func testRapidPublishingFreesEveryReplacedProgram() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 64)
+        let engine = try LiveEngine(client: JackClient(name: "engine", server: server.name),
+                                    inputs: ["in"], outputs: ["out_1", "out_2"])
+        let loopback = try LoopbackClient(server: server.name, channels: 2, capacity: 48_000 * 20)
+        let doubler = Doubler()
+        try engine.start()
+        try loopback.client.connect("engine:out_.*", to: "loopback:record_.*")
+        try loopback.client.connect(loopback.source.name, to: "engine:in")
+
+        let count = 300
+        var released: [WeakProgram] = []
+        for index in 1...count {
+            // out2 = gain3 = index / 1024: exact in binary, distinct per program.
+            let program = TestProgram(blockFrames: 64, doubler: doubler, gains: (1, 1, Float(index) / 1024), bypass: false)
+            released.append(WeakProgram(program))
+            try engine.publish(program.live())
+            if index % 50 == 0 { usleep(3_000) }  // sometimes let a swap happen mid-stream
+        }
+        XCTAssertTrue(engine.waitUntilPublishedProgramRuns(timeout: 5))
+        waitUntilLatest(loopback, equals: [2, Float(count) / 1024], step: "the last publish")
+        XCTAssertEqual(released.dropLast().filter { $0.program != nil }.count, 0, "every replaced program was freed")
+        XCTAssertNotNil(released.last?.program)
+        XCTAssertLessThanOrEqual(engine.statistics.programSwaps, count)
+        engine.stop()
+    }
+
     func testAServerThatGoesAwayIsNoticed() throws {
         let server = try JackServerProcess()
         let engine = try LiveEngine(client: JackClient(name: "engine", server: server.name), inputs: [], outputs: ["out"])
@@ -178,4 +208,9 @@ final class LiveEngineTests: XCTestCase {
         }
         XCTFail("after \(step): output stayed \(loopback.latestFrame ?? []), expected \(wanted)", file: file, line: line)
     }
+}
+
+private final class WeakProgram {
+    weak var program: TestProgram?
+    init(_ program: TestProgram) { self.program = program }
 }
