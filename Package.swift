@@ -18,7 +18,7 @@ func realtimeSanitizerLinkerFlags() -> [String] {
     for toolchain in toolchains {
         let clang = toolchain.appendingPathComponent("lib/clang")
         let versions = (try? fileManager.contentsOfDirectory(atPath: clang.path)) ?? []
-        for version in versions.sorted().reversed() {
+        for version in versions.sorted(by: { $0.compare($1, options: .numeric) == .orderedDescending }) {  // newest first
             let archive = clang.appendingPathComponent("\(version)/lib/linux/libclang_rt.rtsan-x86_64.a")
             if fileManager.fileExists(atPath: archive.path) {
                 return ["-Xlinker", "--whole-archive", "-Xlinker", archive.path, "-Xlinker", "--no-whole-archive", "-lstdc++"]
