@@ -74,7 +74,9 @@ final class LiveEngineTests: XCTestCase {
         XCTAssertNil(weakFirst)
         XCTAssertNil(weakSecond)
 
-        loopback.client.deactivate()  // first, so it records no silence from a stopped engine
+        // Snapshot while everything still runs: deactivating a client
+        // disconnects its ports first, so its last cycles record silence.
+        let recording = loopback.recording()
         engine!.stop()
         let statistics = engine!.statistics
         let hookCalls = third!.hookCalls.pointee
@@ -82,7 +84,6 @@ final class LiveEngineTests: XCTestCase {
 
         // Every frame recorded is silence (before the connections) or one of
         // the expected levels, and the levels come in the order set.
-        let recording = loopback.recording()
         var levels: [[Float]] = []
         for frame in 0..<recording[0].count {
             let value = [recording[0][frame], recording[1][frame]]
