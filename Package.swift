@@ -1,5 +1,33 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
+
+/// RealtimeSanitizer's runtime ships inside the Swift toolchain; find it next to
+/// the swiftc on PATH (or /opt/swift) so realtime tests can link it. Empty when
+/// absent, and then the tests asserting `fxhost_rtsan_available()` fail loudly.
+func realtimeSanitizerLinkerFlags() -> [String] {
+    let fileManager = FileManager.default
+    var toolchains: [URL] = []
+    for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+        let swiftc = URL(fileURLWithPath: String(directory)).appendingPathComponent("swiftc")
+        if fileManager.isExecutableFile(atPath: swiftc.path) {
+            toolchains.append(swiftc.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent())
+        }
+    }
+    toolchains.append(URL(fileURLWithPath: "/opt/swift/usr"))
+    for toolchain in toolchains {
+        let clang = toolchain.appendingPathComponent("lib/clang")
+        let versions = (try? fileManager.contentsOfDirectory(atPath: clang.path)) ?? []
+        for version in versions.sorted(by: { $0.compare($1, options: .numeric) == .orderedDescending }) {  // newest first
+            let archive = clang.appendingPathComponent("\(version)/lib/linux/libclang_rt.rtsan-x86_64.a")
+            if fileManager.fileExists(atPath: archive.path) {
+                return ["-Xlinker", "--whole-archive", "-Xlinker", archive.path, "-Xlinker", "--no-whole-archive", "-lstdc++"]
+            }
+        }
+    }
+    return []
+}
+let realtimeSanitizer: [LinkerSetting] = [.unsafeFlags(realtimeSanitizerLinkerFlags())]
 
 let package = Package(
     name: "fxhost",
@@ -32,7 +60,14 @@ let package = Package(
 
         .testTarget(name: "HostCoreTests", dependencies: ["HostCore"]),
         .testTarget(name: "LV2BridgeTests", dependencies: ["LV2Bridge", "HostCore"]),
-        .testTarget(name: "JackIOTests", dependencies: ["JackIO", "HostCore"]),
+        // Runs a LiveEngine with a deliberate allocation in its callback, so a
+        // test can see RealtimeSanitizer kill it (halt_on_error aborts the process).
+        // Not a dependency of JackIOTests (both would link the runtime twice):
+        // `swift test` builds it anyway, and the tests find it next to themselves.
+        .executableTarget(name: "rtsan-probe", dependencies: ["JackIO", "HostCore", "CShim"],
+                          linkerSettings: realtimeSanitizer),
+        .testTarget(name: "JackIOTests", dependencies: ["JackIO", "HostCore", "CShim", "CJack"],
+                    linkerSettings: realtimeSanitizer),
         .testTarget(name: "IntegrationTests", dependencies: ["HostCore", "LV2Bridge", "fxhost"]),
     ],
     swiftLanguageModes: [.v5]

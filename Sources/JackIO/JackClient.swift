@@ -1,0 +1,144 @@
+import CJack
+import CShim
+import Glibc
+
+/// A JACK audio port this process registered.
+public struct JackPort {
+    /// The `jack_port_t *`; valid until its client closes.
+    public let handle: OpaquePointer
+    /// Full name, `client:port`.
+    public let name: String
+    public let isInput: Bool
+}
+
+/// One client on a named JACK server. It never starts a server: opening one
+/// on a server that is not running fails with `JackError.noServer`.
+/// Control-thread only; the realtime side is `LiveEngine`'s callback.
+public final class JackClient {
+    /// The name JACK gave the client (it may differ from the one asked for).
+    public let name: String
+    /// nil for the default server.
+    public let serverName: String?
+    private var client: OpaquePointer?
+    private var isActive = false
+
+    private static let audioType = "32 bit float mono audio"  // JACK_DEFAULT_AUDIO_TYPE
+
+    public init(name: String, server: String?) throws(JackError) {
+        var status = jack_status_t(0)
+        guard let opened = fxhost_jack_client_open(name, server, &status) else {
+            let serverFailed = JackServerFailed.rawValue | JackServerError.rawValue
+            if status.rawValue & serverFailed != 0 { throw .noServer(server: server) }
+            throw .openFailed(client: name, server: server, status: status.rawValue)
+        }
+        client = opened
+        serverName = server
+        self.name = jack_get_client_name(opened).map { String(cString: $0) } ?? name
+    }
+
+    deinit { close() }
+
+    /// The `jack_client_t *`, for calls this type does not wrap (callbacks
+    /// must be set before `activate`). Throws once the client is closed.
+    public func handle() throws(JackError) -> OpaquePointer {
+        guard let client else { throw .clientClosed(client: name) }
+        return client
+    }
+
+    public var sampleRate: Int { client.map { Int(jack_get_sample_rate($0)) } ?? 0 }
+    public var bufferSize: Int { client.map { Int(jack_get_buffer_size($0)) } ?? 0 }
+
+    /// Registers an audio port named `shortName` (JACK prefixes the client name).
+    public func registerAudioPort(_ shortName: String, isInput: Bool) throws(JackError) -> JackPort {
+        let client = try handle()
+        let flags = isInput ? JackPortIsInput.rawValue : JackPortIsOutput.rawValue
+        guard let port = jack_port_register(client, shortName, Self.audioType, UInt(flags), 0) else {
+            throw .portRegistrationFailed(port: "\(name):\(shortName)")
+        }
+        return JackPort(handle: port, name: String(cString: jack_port_name(port)), isInput: isInput)
+    }
+
+    /// Audio ports named exactly `spec`, or else matching it as a regular
+    /// expression (JACK's own matching), sorted as JACK lists them.
+    public func audioPorts(matching spec: String, inputs: Bool) throws(JackError) -> [String] {
+        let client = try handle()
+        let wanted = inputs ? JackPortIsInput.rawValue : JackPortIsOutput.rawValue
+        if let port = jack_port_by_name(client, spec) {
+            let flags = UInt32(bitPattern: jack_port_flags(port))
+            if flags & wanted != 0 { return [spec] }
+        }
+        var names: [String] = []
+        if let list = jack_get_ports(client, spec, Self.audioType, UInt(wanted)) {
+            var index = 0
+            while let entry = list[index] {
+                names.append(String(cString: entry))
+                index += 1
+            }
+            jack_free(list)
+        }
+        guard !names.isEmpty else { throw .noPortMatches(pattern: spec, wantedInputs: inputs) }
+        return names
+    }
+
+    /// Connects output ports to input ports, each side named exactly or by a
+    /// pattern: equal counts pair in order, a single port on either side fans
+    /// out or in. Already-made connections count as made. Returns the pairs.
+    @discardableResult
+    public func connect(_ sourceSpec: String, to destinationSpec: String) throws(JackError) -> [(String, String)] {
+        let client = try handle()
+        let sources = try audioPorts(matching: sourceSpec, inputs: false)
+        let destinations = try audioPorts(matching: destinationSpec, inputs: true)
+        let pairs: [(String, String)]
+        if sources.count == destinations.count {
+            pairs = Array(zip(sources, destinations))
+        } else if sources.count == 1 {
+            pairs = destinations.map { (sources[0], $0) }
+        } else if destinations.count == 1 {
+            pairs = sources.map { ($0, destinations[0]) }
+        } else {
+            throw .ambiguousConnection(from: sourceSpec, sourceCount: sources.count,
+                                       to: destinationSpec, destinationCount: destinations.count)
+        }
+        for (source, destination) in pairs {
+            let code = jack_connect(client, source, destination)
+            if code != 0 && code != EEXIST { throw .connectFailed(source: source, destination: destination, code: code) }
+        }
+        return pairs
+    }
+
+    /// Full names of the ports connected to `port`.
+    public func connections(of port: JackPort) -> [String] {
+        guard let list = jack_port_get_connections(port.handle) else { return [] }
+        var names: [String] = []
+        var index = 0
+        while let entry = list[index] {
+            names.append(String(cString: entry))
+            index += 1
+        }
+        jack_free(list)
+        return names
+    }
+
+    /// Starts the callbacks. Every `jack_set_*_callback` must come before.
+    public func activate() throws(JackError) {
+        let client = try handle()
+        guard !isActive else { return }
+        let code = jack_activate(client)
+        guard code == 0 else { throw .activateFailed(client: name, code: code) }
+        isActive = true
+    }
+
+    /// Stops the callbacks; when this returns, no callback is running.
+    public func deactivate() {
+        guard let client, isActive else { return }
+        jack_deactivate(client)
+        isActive = false
+    }
+
+    public func close() {
+        guard let client else { return }
+        deactivate()
+        jack_client_close(client)
+        self.client = nil
+    }
+}

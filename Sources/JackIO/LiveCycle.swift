@@ -1,0 +1,89 @@
+import CJack
+import CShim
+import Glibc
+import HostCore
+import Synchronization
+
+/// One JACK cycle: apply queued commands, swap in a published program, then
+/// render `frameCount` frames in chunks of at most the program's block size,
+/// copying JACK inputs in and outputs out around each chunk.
+@_noLocks
+func runLiveCycle(_ state: UnsafeMutablePointer<LiveEngineState>, frameCount: Int) {
+    _unsafePerformance { fxhost_rtsan_enter() }
+    let cycleStart = monotonicNanoseconds()
+    var renderTime = 0
+
+    // Commands first, then the swap: a command queued before a publish still
+    // lands in memory the old program's owner keeps alive.
+    let applied = state.pointee.commands.applyPending()
+    if applied > 0 { state.pointee.commandsApplied.wrappingAdd(applied, ordering: .relaxed) }
+    swapInPublishedProgram(state)
+
+    let frames = UInt32(truncatingIfNeeded: frameCount)
+    if let slot = state.pointee.current {
+        let program = slot.pointee.program
+        let inputs = slot.pointee.inputs
+        let outputs = slot.pointee.outputs
+        let blockLimit = max(program.maxBlockFrames, 1)
+        var offset = 0
+        while offset < frameCount {
+            let chunk = min(blockLimit, frameCount - offset)
+            let byteCount = chunk * MemoryLayout<Float>.stride
+            for index in 0..<inputs.count {
+                let port = state.pointee.inputPorts[index]
+                _unsafePerformance {
+                    let source = jack_port_get_buffer(port, frames)!.assumingMemoryBound(to: Float.self) + offset
+                    UnsafeMutableRawPointer(inputs[index]).copyMemory(from: source, byteCount: byteCount)
+                }
+            }
+            let renderStart = monotonicNanoseconds()
+            program.render(frames: chunk)
+            renderTime += monotonicNanoseconds() - renderStart
+            for index in 0..<outputs.count {
+                let port = state.pointee.outputPorts[index]
+                _unsafePerformance {
+                    let destination = jack_port_get_buffer(port, frames)!.assumingMemoryBound(to: Float.self) + offset
+                    UnsafeMutableRawPointer(destination).copyMemory(from: outputs[index], byteCount: byteCount)
+                }
+            }
+            offset += chunk
+        }
+    } else {
+        // Nothing published yet: silence, not whatever the buffers held.
+        for port in state.pointee.outputPorts {
+            _unsafePerformance {
+                let destination = jack_port_get_buffer(port, frames)!
+                destination.initializeMemory(as: Float.self, repeating: 0, count: frameCount)
+            }
+        }
+    }
+
+    state.pointee.cycles.wrappingAdd(1, ordering: .relaxed)
+    state.pointee.frames.wrappingAdd(frameCount, ordering: .relaxed)
+    state.pointee.renderNanoseconds.wrappingAdd(renderTime, ordering: .relaxed)
+    state.pointee.callbackNanoseconds.wrappingAdd(monotonicNanoseconds() - cycleStart, ordering: .relaxed)
+    _unsafePerformance { fxhost_rtsan_exit() }
+}
+
+/// Takes a published program when there is somewhere to hand the current one
+/// back (the retired slot is empty), connects its ports on this thread, and
+/// retires the old one for the control thread to free.
+@_noLocks
+func swapInPublishedProgram(_ state: UnsafeMutablePointer<LiveEngineState>) {
+    let old = state.pointee.current
+    if old != nil && state.pointee.retired.load(ordering: .acquiring) != nil { return }
+    guard let next = state.pointee.pending.exchange(nil, ordering: .acquiringAndReleasing) else { return }
+    next.pointee.program.connectPorts()
+    if let old { state.pointee.retired.store(old, ordering: .releasing) }
+    state.pointee.current = next
+    // Releasing: whoever sees the new count also sees the retired slot.
+    state.pointee.programSwaps.wrappingAdd(1, ordering: .releasing)
+}
+
+/// CLOCK_MONOTONIC in nanoseconds (a vDSO read: no syscall, no lock).
+@_noLocks
+func monotonicNanoseconds() -> Int {
+    var time = timespec()
+    _unsafePerformance { _ = clock_gettime(CLOCK_MONOTONIC, &time) }
+    return time.tv_sec * 1_000_000_000 + time.tv_nsec
+}

@@ -1,0 +1,234 @@
+import CJack
+import HostCore
+import Glibc
+import Synchronization
+
+/// Why a program or command was not accepted.
+public enum LiveEngineError: Error, Equatable, CustomStringConvertible {
+    case portCountMismatch(ports: Int, buffers: Int, inputs: Bool)
+    case invalidBlockSize(Int)
+    case commandQueueFull(capacity: Int)
+
+    public var description: String {
+        switch self {
+        case .portCountMismatch(let ports, let buffers, let inputs):
+            let side = inputs ? "input" : "output"
+            return "the program has \(buffers) \(side) buffers but the engine has \(ports) JACK \(side) ports"
+        case .invalidBlockSize(let frames):
+            return "a live program needs a block size of at least 1 frame, not \(frames)"
+        case .commandQueueFull(let capacity):
+            return "the realtime command queue is full (\(capacity) commands waiting); is the JACK client running?"
+        }
+    }
+}
+
+/// Counters the realtime thread keeps.
+public struct LiveStatistics: Equatable {
+    public var cycles: Int
+    public var frames: Int
+    public var xruns: Int
+    /// Programs taken by the realtime thread (the first one included).
+    public var programSwaps: Int
+    public var commandsApplied: Int
+    /// Total time inside the process callback.
+    public var callbackNanoseconds: Int
+    /// The part of it spent in the program's render (units included).
+    public var renderNanoseconds: Int
+
+    /// Mean time per cycle the host spends outside the program: copying
+    /// ports, commands, swaps, counters.
+    public var hostOverheadNanosecondsPerCycle: Double {
+        cycles == 0 ? 0 : Double(callbackNanoseconds - renderNanoseconds) / Double(cycles)
+    }
+}
+
+/// Runs `LiveProgram`s in a JACK client's process callback. Control methods
+/// (`publish`, `send`, `collectRetired`, `start`, `stop`) are for control
+/// threads; the callback itself is allocation- and lock-free and swaps
+/// programs only at block boundaries. The engine takes over the client's
+/// callbacks and closes the client when it goes away.
+public final class LiveEngine {
+    public let client: JackClient
+    public let inputPorts: [JackPort]
+    public let outputPorts: [JackPort]
+    private let state: UnsafeMutablePointer<LiveEngineState>
+    /// The command queue takes one producer at a time.
+    private let producerLock = Mutex<Void>(())
+    /// Programs published and not replaced before the realtime thread took
+    /// them: once `programSwaps` reaches it, the last one is running.
+    private let publishedPrograms = Atomic<Int>(0)
+
+    /// Registers one audio port per name and installs the callbacks.
+    public init(client: JackClient, inputs: [String], outputs: [String], commandCapacity: Int = 1024) throws(JackError) {
+        self.client = client
+        var inputPorts: [JackPort] = []
+        for name in inputs { inputPorts.append(try client.registerAudioPort(name, isInput: true)) }
+        var outputPorts: [JackPort] = []
+        for name in outputs { outputPorts.append(try client.registerAudioPort(name, isInput: false)) }
+        self.inputPorts = inputPorts
+        self.outputPorts = outputPorts
+
+        let inputHandles = UnsafeMutableBufferPointer<OpaquePointer>.allocate(capacity: inputPorts.count)
+        _ = inputHandles.initialize(from: inputPorts.map(\.handle))
+        let outputHandles = UnsafeMutableBufferPointer<OpaquePointer>.allocate(capacity: outputPorts.count)
+        _ = outputHandles.initialize(from: outputPorts.map(\.handle))
+        state = .allocate(capacity: 1)
+        state.initialize(to: LiveEngineState(inputPorts: inputHandles, outputPorts: outputHandles,
+                                             commandCapacity: commandCapacity, bufferSize: client.bufferSize))
+        do {
+            try installCallbacks()
+        } catch {
+            client.close()
+            releaseState()
+            throw error
+        }
+    }
+
+    deinit {
+        client.close()
+        releaseState()
+    }
+
+    private func installCallbacks() throws(JackError) {
+        let handle = try client.handle()
+        let context = UnsafeMutableRawPointer(state)
+        let process: JackProcessCallback = { frames, context in
+            runLiveCycle(context!.assumingMemoryBound(to: LiveEngineState.self), frameCount: Int(frames))
+            return 0
+        }
+        guard jack_set_process_callback(handle, process, context) == 0 else {
+            throw .callbackSetupFailed(callback: "process")
+        }
+        // These come on a JACK thread that is not the process thread.
+        let xrun: JackXRunCallback = { context in
+            context!.assumingMemoryBound(to: LiveEngineState.self).pointee.xruns.wrappingAdd(1, ordering: .relaxed)
+            return 0
+        }
+        guard jack_set_xrun_callback(handle, xrun, context) == 0 else { throw .callbackSetupFailed(callback: "xrun") }
+        let bufferSize: JackBufferSizeCallback = { frames, context in
+            let state = context!.assumingMemoryBound(to: LiveEngineState.self)
+            let previous = state.pointee.bufferSize.exchange(Int(frames), ordering: .acquiringAndReleasing)
+            if previous != Int(frames) { state.pointee.bufferSizeChanged.store(true, ordering: .releasing) }
+            return 0
+        }
+        guard jack_set_buffer_size_callback(handle, bufferSize, context) == 0 else {
+            throw .callbackSetupFailed(callback: "buffer size")
+        }
+        // Only a flag: closing the client here is not allowed.
+        let shutdown: JackShutdownCallback = { context in
+            context!.assumingMemoryBound(to: LiveEngineState.self).pointee.serverShutDown.store(true, ordering: .releasing)
+        }
+        jack_on_shutdown(handle, shutdown, context)
+    }
+
+    private func releaseState() {
+        for slot in [state.pointee.current, state.pointee.pending.exchange(nil, ordering: .acquiring),
+                     state.pointee.retired.exchange(nil, ordering: .acquiring)] {
+            if let slot { ProgramSlot.free(slot) }
+        }
+        state.pointee.inputPorts.deallocate()
+        state.pointee.outputPorts.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    /// Hands `program` to the realtime thread, which swaps it in at the start
+    /// of a block. A program published earlier and not yet taken is freed
+    /// unused. The program's buffers must match the engine's ports.
+    public func publish(_ program: LiveProgram) throws(LiveEngineError) {
+        guard program.inputs.count == inputPorts.count else {
+            throw .portCountMismatch(ports: inputPorts.count, buffers: program.inputs.count, inputs: true)
+        }
+        guard program.outputs.count == outputPorts.count else {
+            throw .portCountMismatch(ports: outputPorts.count, buffers: program.outputs.count, inputs: false)
+        }
+        guard program.program.maxBlockFrames >= 1 else { throw .invalidBlockSize(program.program.maxBlockFrames) }
+        collectRetired()
+        let slot = ProgramSlot.make(program)
+        if let untaken = state.pointee.pending.exchange(slot, ordering: .acquiringAndReleasing) {
+            ProgramSlot.free(untaken)
+        } else {
+            publishedPrograms.wrappingAdd(1, ordering: .relaxed)
+        }
+    }
+
+    /// Frees the program the realtime thread handed back, if any, and
+    /// releases its owner. Returns whether there was one. The realtime thread
+    /// swaps again only once this has run, so call it after publishing (or
+    /// use `waitUntilPublishedProgramRuns`).
+    @discardableResult
+    public func collectRetired() -> Bool {
+        guard let old = state.pointee.retired.exchange(nil, ordering: .acquiring) else { return false }
+        ProgramSlot.free(old)
+        return true
+    }
+
+    /// Waits (polling, collecting retired programs) until the realtime thread
+    /// has swapped in the last published program and handed back the one
+    /// before it, which is then freed; false after `timeout` seconds.
+    public func waitUntilPublishedProgramRuns(timeout: Double) -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        // The swap counter moves after the old program is handed back.
+        while state.pointee.programSwaps.load(ordering: .acquiring) < publishedPrograms.load(ordering: .relaxed) {
+            collectRetired()
+            if ContinuousClock.now >= deadline { return false }
+            usleep(1_000)
+        }
+        collectRetired()
+        return true
+    }
+
+    /// Queues a store for the realtime thread to make at the next block start.
+    public func send(_ command: LiveCommand) throws(LiveEngineError) {
+        let queued = producerLock.withLock { _ in state.pointee.commands.push(command) }
+        guard queued else { throw .commandQueueFull(capacity: state.pointee.commands.capacity) }
+    }
+
+    /// Warms up what the callback uses, then activates the client.
+    public func start() throws(JackError) {
+        touchRealtimeTypes()
+        try client.activate()
+    }
+
+    /// Deactivates the client: when this returns no callback runs. The
+    /// current program stays for a later `start`.
+    public func stop() {
+        client.deactivate()
+        collectRetired()
+    }
+
+    public var statistics: LiveStatistics {
+        LiveStatistics(cycles: state.pointee.cycles.load(ordering: .relaxed),
+                       frames: state.pointee.frames.load(ordering: .relaxed),
+                       xruns: state.pointee.xruns.load(ordering: .relaxed),
+                       programSwaps: state.pointee.programSwaps.load(ordering: .relaxed),
+                       commandsApplied: state.pointee.commandsApplied.load(ordering: .relaxed),
+                       callbackNanoseconds: state.pointee.callbackNanoseconds.load(ordering: .relaxed),
+                       renderNanoseconds: state.pointee.renderNanoseconds.load(ordering: .relaxed))
+    }
+
+    /// The new buffer size if JACK changed it since the last call, else nil.
+    public func takeBufferSizeChange() -> Int? {
+        guard state.pointee.bufferSizeChanged.exchange(false, ordering: .acquiringAndReleasing) else { return nil }
+        return state.pointee.bufferSize.load(ordering: .acquiring)
+    }
+
+    /// True once JACK has told the client the server went away.
+    public var serverHasShutDown: Bool { state.pointee.serverShutDown.load(ordering: .acquiring) }
+
+    /// Generic metadata is instantiated lazily, under a lock, on first use:
+    /// make every atomic operation and queue call the callback makes once
+    /// here, before activation, with no effect on the state.
+    private func touchRealtimeTypes() {
+        let state = self.state
+        _ = state.pointee.pending.load(ordering: .acquiring)
+        _ = state.pointee.retired.load(ordering: .acquiring)
+        _ = state.pointee.retired.compareExchange(expected: nil, desired: nil, ordering: .acquiringAndReleasing)
+        state.pointee.cycles.wrappingAdd(0, ordering: .relaxed)
+        state.pointee.commandsApplied.wrappingAdd(0, ordering: .relaxed)
+        // The realtime thread is not consuming yet, so this thread may.
+        let applied = state.pointee.commands.applyPending()
+        state.pointee.commandsApplied.wrappingAdd(applied, ordering: .relaxed)
+        _ = monotonicNanoseconds()
+    }
+}

@@ -1,0 +1,39 @@
+import Synchronization
+
+/// Everything the process callback touches, in one preallocated block whose
+/// address is the callback's context. Atomics carry what crosses threads;
+/// `current` belongs to the realtime thread while the client is active.
+struct LiveEngineState: ~Copyable {
+    let inputPorts: UnsafeMutableBufferPointer<OpaquePointer>
+    let outputPorts: UnsafeMutableBufferPointer<OpaquePointer>
+    let commands: LiveCommandQueue
+
+    /// Published by the control thread, taken by the realtime thread.
+    let pending = Atomic<UnsafeMutablePointer<ProgramSlot>?>(nil)
+    /// Handed back by the realtime thread, freed by the control thread.
+    let retired = Atomic<UnsafeMutablePointer<ProgramSlot>?>(nil)
+    /// The program being rendered.
+    var current: UnsafeMutablePointer<ProgramSlot>? = nil
+
+    let cycles = Atomic<Int>(0)
+    let frames = Atomic<Int>(0)
+    let xruns = Atomic<Int>(0)
+    let programSwaps = Atomic<Int>(0)
+    let commandsApplied = Atomic<Int>(0)
+    /// Time spent in the callback, and the part of it inside the program's
+    /// render: the difference is the host's own per-block overhead.
+    let callbackNanoseconds = Atomic<Int>(0)
+    let renderNanoseconds = Atomic<Int>(0)
+    /// Set by the buffer-size callback when the size changes; cleared by the owner.
+    let bufferSizeChanged = Atomic<Bool>(false)
+    let bufferSize = Atomic<Int>(0)
+    let serverShutDown = Atomic<Bool>(false)
+
+    init(inputPorts: UnsafeMutableBufferPointer<OpaquePointer>, outputPorts: UnsafeMutableBufferPointer<OpaquePointer>,
+         commandCapacity: Int, bufferSize: Int) {
+        self.inputPorts = inputPorts
+        self.outputPorts = outputPorts
+        commands = LiveCommandQueue(capacity: commandCapacity)
+        self.bufferSize.store(bufferSize, ordering: .relaxed)
+    }
+}

@@ -1,0 +1,57 @@
+import HostCore
+
+/// What a `LiveEngine` runs: a compiled program plus where it meets JACK.
+/// Each `inputs[i]` is the buffer the program reads for JACK input port i
+/// (the callback copies the port into it); each `outputs[i]` the buffer it
+/// writes for output port i. Each holds `program.maxBlockFrames` floats.
+public struct LiveProgram {
+    public var program: RenderProgram
+    public var inputs: [UnsafeMutablePointer<Float>]
+    public var outputs: [UnsafeMutablePointer<Float>]
+    /// Owns the program's memory (a RenderPlan, its units). The engine keeps
+    /// it alive until the realtime thread has let go of the program, then
+    /// releases it on a control thread.
+    public var owner: AnyObject?
+
+    public init(program: RenderProgram, inputs: [UnsafeMutablePointer<Float>],
+                outputs: [UnsafeMutablePointer<Float>], owner: AnyObject?) {
+        self.program = program
+        self.inputs = inputs
+        self.outputs = outputs
+        self.owner = owner
+    }
+}
+
+/// A published program as the realtime thread sees it: plain pointers only.
+/// Allocated and freed off the realtime thread.
+struct ProgramSlot {
+    var program: RenderProgram
+    var inputs: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>
+    var outputs: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>
+    /// A retained `owner`, opaque so that copying the slot on the realtime
+    /// thread never touches a reference count.
+    var owner: UnsafeMutableRawPointer?
+
+    static func make(_ live: LiveProgram) -> UnsafeMutablePointer<ProgramSlot> {
+        let inputs = UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>.allocate(capacity: live.inputs.count)
+        _ = inputs.initialize(from: live.inputs)
+        let outputs = UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>.allocate(capacity: live.outputs.count)
+        _ = outputs.initialize(from: live.outputs)
+        let owner = live.owner.map { Unmanaged.passRetained($0).toOpaque() }
+        let slot = UnsafeMutablePointer<ProgramSlot>.allocate(capacity: 1)
+        slot.initialize(to: ProgramSlot(program: live.program, inputs: inputs, outputs: outputs, owner: owner))
+        return slot
+    }
+
+    /// Frees the slot and only then releases its owner (and with it the
+    /// program's memory). Control thread only, once the realtime thread has
+    /// let go of it.
+    static func free(_ slot: UnsafeMutablePointer<ProgramSlot>) {
+        let owner = slot.pointee.owner
+        slot.pointee.inputs.deallocate()
+        slot.pointee.outputs.deallocate()
+        slot.deinitialize(count: 1)
+        slot.deallocate()
+        if let owner { Unmanaged<AnyObject>.fromOpaque(owner).release() }
+    }
+}

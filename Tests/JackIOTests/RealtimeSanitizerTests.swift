@@ -1,0 +1,81 @@
+import CShim
+import Foundation
+import JackIO
+import XCTest
+
+/// RealtimeSanitizer is linked into this test target and into `rtsan-probe`.
+/// The probe runs a LiveEngine in a child process (a violation aborts the
+/// whole process) on a private server this test owns.
+final class RealtimeSanitizerTests: XCTestCase {
+    func testTheSanitizerIsLinkedIntoTheTests() {
+        XCTAssertEqual(fxhost_rtsan_available(), 1)
+    }
+
+    func testAnAllocationInTheCallbackIsCaught() throws {
+        let server = try JackServerProcess(bufferFrames: 64)
+        let result = try runProbe(["allocate", server.name, "64"], options: "halt_on_error=true")
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.stderr.contains("ERROR: RealtimeSanitizer"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("real-time unsafe function `malloc`"), result.stderr)
+        XCTAssertTrue(result.stdout.contains("rtsan available: 1"), result.stdout)
+        XCTAssertFalse(result.stdout.contains("cycles:"), "the probe must not survive its first cycle")
+    }
+
+    /// The in-process live tests rely on the default: a violation halts.
+    func testHaltOnErrorIsTheDefault() throws {
+        let server = try JackServerProcess(bufferFrames: 64)
+        let result = try runProbe(["allocate", server.name, "64"], options: nil)
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.stderr.contains("ERROR: RealtimeSanitizer"), result.stderr)
+        XCTAssertFalse(result.stdout.contains("cycles:"), "the probe must not survive its first cycle")
+    }
+
+    /// The control for the two tests above: the same probe without the
+    /// allocation runs to the end with no report.
+    func testTheSameProbeWithoutTheAllocationRunsClean() throws {
+        let server = try JackServerProcess(bufferFrames: 64)
+        let result = try runProbe(["clean", server.name, "64"], options: "halt_on_error=true")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertFalse(result.stderr.contains("RealtimeSanitizer"), result.stderr)
+        XCTAssertTrue(result.stdout.contains("cycles:"), result.stdout)
+    }
+
+    private struct ProbeResult {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs the probe built next to this test bundle, killing it after 30 s.
+    private func runProbe(_ arguments: [String], options: String?) throws -> ProbeResult {
+        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let probe = directory.appendingPathComponent("rtsan-probe")
+        guard FileManager.default.isExecutableFile(atPath: probe.path) else {
+            throw XCTSkip("rtsan-probe is not built next to the tests at \(probe.path)") as Error
+        }
+        let process = Process()
+        process.executableURL = probe
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["RTSAN_OPTIONS"] = options
+        process.environment = environment
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("rtsan-probe-\(UUID().uuidString)")
+        let stdoutURL = output.appendingPathExtension("out"), stderrURL = output.appendingPathExtension("err")
+        _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: stdoutURL)
+            try? FileManager.default.removeItem(at: stderrURL)
+        }
+        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
+        process.standardError = try FileHandle(forWritingTo: stderrURL)
+        try process.run()
+        let deadline = Date().addingTimeInterval(30)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        return ProbeResult(status: process.terminationStatus,
+                           stdout: (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "",
+                           stderr: (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "")
+    }
+}
