@@ -106,6 +106,7 @@ int main(int argc, char **argv) {
             for (int c = 0; c < CHANNELS; ++c) interleaved[f * CHANNELS + c] = planar[count % 2][c][f];
         sf_writef_float(out, interleaved, got);
     }
+    sf_write_sync(out); /* fxhost syncs before renaming its output into place */
     sf_close(out);
     sf_close(in);
     for (int s = 0; s < count; ++s) {

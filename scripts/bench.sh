@@ -38,20 +38,27 @@ run_fxhost()   { "$fxhost" render --chain "$fxhost_chain" -i "$out/in.wav" -o "$
 run_floor()    { "$out/floor" "$out/in.wav" "$out/floor.wav" "$block" "${floor_args[@]}"; }
 run_ecasound() { ecasound -q -b:"$block" -f:f32_le,2,48000 -i "$out/in.wav" -o "$out/ecasound.wav" "${ecasound_args[@]}" >/dev/null; }
 
-seconds() { local start end; start=$(date +%s.%N); "$@"; end=$(date +%s.%N); awk "BEGIN { print $end - $start }"; }
+# Wall seconds and CPU seconds (user + system) of one run, as "wall cpu".
+seconds() {
+  local TIMEFORMAT='%R %U %S'
+  { time "$@" >/dev/null 2>&1; } 2>&1 | awk '{ print $1, $2 + $3 }'
+}
 ratio() { awk "BEGIN { print $1 / $2 }"; }
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+column() { printf '%s' "$1" | awk -v c="$2" 'NF { print $c }' | median; }
 
 declare -A times
 for ((i = 0; i < runs; i++)); do
   for tool in floor fxhost ecasound; do times[$tool]+="$(seconds "run_$tool")"$'\n'; done
 done
-floor=$(printf '%s' "${times[floor]}" | median)
-fx=$(printf '%s' "${times[fxhost]}" | median)
-eca=$(printf '%s' "${times[ecasound]}" | median)
+floor=$(column "${times[floor]}" 1);     floor_cpu=$(column "${times[floor]}" 2)
+fx=$(column "${times[fxhost]}" 1);          fx_cpu=$(column "${times[fxhost]}" 2)
+eca=$(column "${times[ecasound]}" 1);       eca_cpu=$(column "${times[ecasound]}" 2)
 
 same=$(cmp -s <(sox "$out/fxhost.wav" -t f32 - 2>/dev/null) <(sox "$out/floor.wav" -t f32 - 2>/dev/null) && echo identical || echo DIFFERENT)
-printf 'fxhost bench: 60 s stereo, 48 kHz, block %s, 5 plugins, median of %s runs\n' "$block" "$runs"
-printf '  floor (bare lilv loop)  %6.3f s\n' "$floor"
-printf '  fxhost render           %6.3f s   %.3fx the floor   (output vs floor: %s)\n' "$fx" "$(ratio "$fx" "$floor")" "$same"
-printf '  ecasound                %6.3f s   fxhost is %.2fx faster\n' "$eca" "$(ratio "$eca" "$fx")"
+printf 'fxhost bench: 60 s stereo, 48 kHz, block %s, 5 plugins, median of %s runs (wall / CPU seconds)\n' "$block" "$runs"
+printf '  floor (bare lilv loop)  %6.3f / %6.3f\n' "$floor" "$floor_cpu"
+printf '  fxhost render           %6.3f / %6.3f   %.3fx / %.3fx the floor   (output vs floor: %s)\n' \
+  "$fx" "$fx_cpu" "$(ratio "$fx" "$floor")" "$(ratio "$fx_cpu" "$floor_cpu")" "$same"
+printf '  ecasound                %6.3f / %6.3f   fxhost is %.2fx / %.2fx faster\n' \
+  "$eca" "$eca_cpu" "$(ratio "$eca" "$fx")" "$(ratio "$eca_cpu" "$fx_cpu")"

@@ -1,11 +1,13 @@
 import CLilv
 import HostCore
 
-/// Every installed LV2 plugin, described once when the catalog is made.
+/// Every installed LV2 plugin. Only URIs are read up front: describing a
+/// plugin makes lilv load its data files, which for every installed plugin
+/// costs more than a short render, so descriptions are made on demand.
 public struct PluginCatalog {
     public let world: LV2World
-    /// All plugins, sorted by URI.
-    public let plugins: [PluginDescription]
+    /// Every plugin URI, sorted.
+    public let uris: [String]
     private let handles: [String: OpaquePointer]
 
     /// A catalog of a new world that loads every installed bundle.
@@ -13,20 +15,25 @@ public struct PluginCatalog {
 
     public init(world: LV2World) {
         self.world = world
-        var descriptions: [PluginDescription] = []
         var handles: [String: OpaquePointer] = [:]
         let all = lilv_world_get_all_plugins(world.world)
         var iterator = lilv_plugins_begin(all)
         while !lilv_plugins_is_end(all, iterator) {
-            if let plugin = lilv_plugins_get(all, iterator) {
-                let description = PluginReader(world: world, plugin: plugin).read()
-                descriptions.append(description)
-                handles[description.uri] = plugin
+            if let plugin = lilv_plugins_get(all, iterator), let uri = Lilv.string(lilv_plugin_get_uri(plugin)) {
+                handles[uri] = plugin
             }
             iterator = lilv_plugins_next(all, iterator)
         }
-        plugins = descriptions.sorted { $0.uri < $1.uri }
+        uris = handles.keys.sorted()
         self.handles = handles
+    }
+
+    /// All plugins, described (slow: loads every plugin's data), sorted by URI.
+    public var plugins: [PluginDescription] { uris.compactMap(describe) }
+
+    /// The description of one installed plugin.
+    public func describe(_ uri: String) -> PluginDescription? {
+        handles[uri].map { PluginReader(world: world, plugin: $0).read() }
     }
 
     /// The lilv plugin for a URI from `plugins` (owned by the world).
@@ -44,21 +51,23 @@ public struct PluginCatalog {
     /// (`mda/Overdrive`), fragments included (`fil4#stereo`) — matched
     /// case-insensitively.
     public func resolve(_ reference: String) throws(UnitError) -> PluginDescription {
-        if let exact = plugins.first(where: { $0.uri == reference }) { return exact }
+        try describe(resolveURI(reference))!
+    }
+
+    /// The URI `reference` names; see `resolve`.
+    public func resolveURI(_ reference: String) throws(UnitError) -> String {
+        if handles[reference] != nil { return reference }
         let wanted = reference.lowercased()
-        let matches = plugins.filter { plugin in
-            plugin.uri.lowercased() == wanted || Self.shortNames(of: plugin.uri).contains(wanted)
-        }
+        let matches = uris.filter { uri in uri.lowercased() == wanted || Self.shortNames(of: uri).contains(wanted) }
         if matches.count == 1 { return matches[0] }
         if matches.count > 1 {
-            let list = matches.map(\.uri).joined(separator: ", ")
-            throw UnitError("plugin name `\(reference)` is ambiguous: it matches \(matches.count) plugins: \(list)",
+            throw UnitError("plugin name `\(reference)` is ambiguous: it matches \(matches.count) plugins: \(matches.joined(separator: ", "))",
                             suggestion: "write the full URI or a longer name")
         }
         var candidates: [String] = []
-        for plugin in plugins {
-            candidates.append(plugin.uri)
-            candidates.append(contentsOf: Self.shortNames(of: plugin.uri, preservingCase: true))
+        for uri in uris {
+            candidates.append(uri)
+            candidates.append(contentsOf: Self.shortNames(of: uri, preservingCase: true))
         }
         throw UnitError("no installed LV2 plugin is called `\(reference)`",
                         suggestion: Suggestion.didYouMean(reference, in: candidates))
