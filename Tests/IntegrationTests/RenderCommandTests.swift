@@ -52,6 +52,31 @@ final class RenderCommandTests: XCTestCase {
         }
     }
 
+    func testAStemStartingManyBlocksLateIsSilentUntilItsStart() throws {
+        let folder = try Tools.temporaryFolder()
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        let stem = Audio.constant([0.25], frames: 1000)
+        try stem.write(path("late.wav"))
+        try Audio.constant([0.5, 0.5], frames: 200).write(path("early.wav"))
+        try """
+        fxhost: 1
+        nodes:
+          early: { file: early.wav }
+          late:  { file: late.wav, start: 2s }
+          bus:   { mix: 2 }
+          out:   { output: 2 }
+        connect: [early -> bus, late -> bus, bus -> out]
+        """.write(toFile: path("late.yaml"), atomically: true, encoding: .utf8)
+        try Tools.fxhost(["render", path("late.yaml"), "-o", path("mix.wav"), "--tail", "0", "--block", "64", "--quiet"])
+        let mix = try Audio.read(path("mix.wav"))
+        XCTAssertEqual(mix.frames, 96000 + 1000)
+        for channel in 0..<2 {
+            XCTAssertEqual(Array(mix.channels[channel][0..<200]), [Float](repeating: 0.5, count: 200))
+            XCTAssertEqual(Array(mix.channels[channel][200..<96000]), [Float](repeating: 0, count: 95800))
+            XCTAssertEqual(Array(mix.channels[channel][96000...]), [Float](repeating: 0.25, count: 1000))
+        }
+    }
+
     func testTapEqualsTheOutputItFeeds() throws {
         let folder = try Tools.temporaryFolder()
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }

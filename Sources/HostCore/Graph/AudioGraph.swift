@@ -77,6 +77,10 @@ public final class AudioGraph {
             guard file.channels > 0 else {
                 throw PatchError("file `\(file.path)` of node `\(node.name)` has no channels", at: node.location)
             }
+            if file.pan != nil && file.channels > 2 {
+                throw PatchError("`pan` works on mono and stereo files, but `\(file.path)` has \(file.channels) channels",
+                                 at: node.location, suggestion: "remove `pan` and wire its channels explicitly")
+            }
         case .gain, .unit:
             break
         }

@@ -178,7 +178,6 @@ final class SourceFeed {
     private let buffers: [UnsafeMutablePointer<Float>]
     /// Destination pointers for one read, offset into the block.
     private let targets: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>
-    private var readPosition = 0
 
     init(path: String, node: String, buffers: [UnsafeMutablePointer<Float>], startFrame: Int,
          sampleRate: Double) throws(RenderError) {
@@ -207,19 +206,21 @@ final class SourceFeed {
     /// Fills the block at `timelineFrame`: file samples where the file plays, silence elsewhere.
     func fill(timelineFrame: Int, frames: Int) {
         let from = max(timelineFrame, startFrame), to = min(timelineFrame + frames, endFrame)
-        let offset = from - timelineFrame
-        var got = 0
-        if to > from {
-            for channel in 0..<targets.count { targets[channel] = buffers[channel] + offset }
-            got = reader.read(into: UnsafeBufferPointer(targets), frames: to - from)
-            readPosition += got
+        guard to > from else {
+            // The whole block is before the file starts or after it ends.
+            for buffer in buffers { buffer.update(repeating: 0, count: frames) }
+            return
         }
-        for buffer in buffers {
+        let offset = from - timelineFrame
+        for channel in 0..<targets.count { targets[channel] = buffers[channel] + offset }
+        let got = reader.read(into: UnsafeBufferPointer(targets), frames: to - from)
+        for buffer in buffers.prefix(targets.count) {
             if offset > 0 { buffer.update(repeating: 0, count: offset) }
             let filled = offset + got
             if filled < frames { (buffer + filled).update(repeating: 0, count: frames - filled) }
         }
-        if reader.channels == 1 && buffers.count > 1 {
+        // A mono file feeds every channel of its node.
+        if targets.count == 1 {
             for buffer in buffers.dropFirst() { buffer.update(from: buffers[0], count: frames) }
         }
     }
