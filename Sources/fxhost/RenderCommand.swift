@@ -7,21 +7,15 @@ struct RenderCommand: ParsableCommand {
         commandName: "render",
         abstract: "Bounce a patch to files offline, as fast as the plugins allow (no audio server needed).",
         discussion: """
-            File sources play from their start offsets; `-i` feeds files to the patch's live inputs
-            and `-o` takes its outputs, so one patch serves live and offline. The render lasts as
-            long as the longest source (plus its offset) and then a tail, which ends by itself once
-            every output stays below -90 dBFS for half a second, or at --tail.
+            File sources play from their start offsets; `-i` feeds files to the patch's live inputs and `-o` takes its outputs, so one patch serves live and offline. The render lasts as long as the longest source (plus its offset) and then a tail, which ends by itself once every output stays below -90 dBFS for half a second, or at --tail.
 
-            The format follows each output's extension: .wav (32-bit float), .rf64, .flac (24-bit),
-            .ogg (Vorbis), .opus (8/12/16/24/48 kHz only), .mp3; --format overrides it. Files are
-            written under a temporary name and renamed when the render succeeds, so a failed render
-            never leaves a file that looks complete. Taps declared in the patch are written too.
+            The format follows each output's extension: .wav (32-bit float), .rf64, .flac (24-bit), .ogg (Vorbis), .opus (8/12/16/24/48 kHz only), .mp3; --format overrides it. Files are written under a temporary name and renamed when the render succeeds, so a failed render never leaves a file that looks complete. Taps declared in the patch are written too.
 
             Examples:
               fxhost render Presets/guitar-crunch.yaml -i di-guitar.wav -o crunch.wav
               fxhost render project.yaml -o mix.flac --tail 5s
               fxhost render mastering.yaml -i mix.wav -o master.wav --json
-              fxhost render --chain "mda/Overdrive drive=0.7 ! eg-amp gain=-6" -i in.wav -o out.wav
+              fxhost render --chain "mda/Overdrive drive=0.7 ! eg-amp" -i in.wav -o out.wav
             """)
 
     @OptionGroup var source: PatchOptions
