@@ -96,7 +96,9 @@ public final class AudioGraph {
     /// connections into one input are summed; one output may feed many.
     public func connect(_ source: GraphNode, _ sourcePort: PortSelector = .all,
                         to destination: GraphNode, _ destinationPort: PortSelector = .all,
-                        gainDecibels: Double = 0, location: SourceLocation? = nil) throws(PatchError) {
+                        gainDecibels: Double = 0, location: SourceLocation? = nil,
+                        sourceLocation: SourceLocation? = nil,
+                        destinationLocation: SourceLocation? = nil) throws(PatchError) {
         try requireMember(source, location)
         try requireMember(destination, location)
         guard source.name != destination.name else {
@@ -112,7 +114,9 @@ public final class AudioGraph {
         }
         connections.append(GraphConnection(source: source.name, sourcePort: sourcePort,
                                            destination: destination.name, destinationPort: destinationPort,
-                                           gainDecibels: gainDecibels, location: location))
+                                           gainDecibels: gainDecibels, location: location,
+                                           sourceLocation: sourceLocation ?? location,
+                                           destinationLocation: destinationLocation ?? location))
     }
 
     /// Records `node`'s output (or one of its channels) to `file` while the graph runs.
@@ -191,6 +195,9 @@ public struct GraphConnection {
     public var destinationPort: PortSelector
     public var gainDecibels: Double
     public var location: SourceLocation?
+    /// Where each end was written, for errors about that end's port.
+    public var sourceLocation: SourceLocation?
+    public var destinationLocation: SourceLocation?
 }
 
 public struct GraphTap {

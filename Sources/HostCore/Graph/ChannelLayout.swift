@@ -47,9 +47,9 @@ struct ChannelResolver {
                 let sourceIndex = index(of: connection.source)
                 let sourceLayout = layouts[sourceIndex]!
                 let sourceChannels = try self.channels(of: nodes[sourceIndex], connection.sourcePort, side: .output,
-                                                  layout: sourceLayout, at: connection.location)
+                                                  layout: sourceLayout, at: connection.sourceLocation)
                 let destinationChannels = try self.channels(of: node, connection.destinationPort, side: .input,
-                                                            layout: layout, at: connection.location)
+                                                            layout: layout, at: connection.destinationLocation)
                 for (source, destination) in try pair(sourceChannels, destinationChannels, connection, node) {
                     contributions[destination].append(Contribution(sourceNode: sourceIndex, sourceChannel: source,
                                                               gainDecibels: connection.gainDecibels))
