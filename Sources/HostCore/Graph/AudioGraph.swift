@@ -30,7 +30,8 @@ public final class AudioGraph {
         try add(GraphNode(name: name, kind: .input(channels: channels, ports: ports), location: location))
     }
 
-    /// An output: JACK ports when live, a file (`-o`) offline.
+    /// An output: JACK ports when live, a file (`-o`) offline. `channels`
+    /// 0 (`EndpointPorts.asWideAsInput`): as wide as what feeds it.
     @discardableResult
     public func addOutput(_ name: String, channels: Int, ports: [String] = [],
                           location: SourceLocation? = nil) throws(PatchError) -> GraphNode {
@@ -69,6 +70,8 @@ public final class AudioGraph {
             throw PatchError("there is already a node named `\(node.name)`", at: node.location)
         }
         switch node.kind {
+        case .output(let channels, _) where channels == EndpointPorts.asWideAsInput:
+            break
         case .input(let channels, _), .output(let channels, _), .mixer(let channels):
             guard channels > 0 else {
                 throw PatchError("node `\(node.name)` needs at least one channel", at: node.location)

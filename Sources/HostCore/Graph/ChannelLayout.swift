@@ -67,6 +67,9 @@ struct ChannelResolver {
             return NodeLayout(inputWidth: 0, outputWidth: channels, instances: 1)
         case .filePlayer(let file):
             return NodeLayout(inputWidth: 0, outputWidth: file.pan == nil ? file.channels : 2, instances: 1)
+        case .output(let channels, _) where channels == EndpointPorts.asWideAsInput:
+            let width = max(1, incoming.map { streamWidth($0, layouts) }.max() ?? 1)
+            return NodeLayout(inputWidth: width, outputWidth: width, instances: 1)
         case .output(let channels, _), .mixer(let channels):
             return NodeLayout(inputWidth: channels, outputWidth: channels, instances: 1)
         case .gain:

@@ -44,7 +44,8 @@ struct GraphCompiler {
                 let raw = (0..<file.channels).map { _ in builder.newBuffer(pinned: true) }
                 sources.append((node.name, .file(file), raw))
                 nodeOutputs[nodeIndex] = builder.filePlayerStage(raw, gainDecibels: file.gainDecibels, pan: file.pan)
-            case .output(let channels, let ports):
+            case .output(_, let ports):
+                let channels = layout.inputWidth
                 summary = ports.isEmpty ? "output, \(channels) channel\(channels == 1 ? "" : "s")"
                     : "output to \(ports.joined(separator: ", "))"
                 for buffer in inputBuffers { builder.pin(buffer) }
