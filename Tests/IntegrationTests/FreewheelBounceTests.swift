@@ -75,9 +75,9 @@ final class FreewheelBounceTests: XCTestCase {
                        "cycles at the realtime rate again")
     }
 
-    func testSigintMidBounceSwitchesFreewheelOffAndKeepsNoFile() throws {
-        let observer = try ServerObserver(server: server.name)
-        // Half an hour of timeline (a short file starting late): far longer than the test waits.
+    /// Starts bouncing half an hour of timeline (a short file starting late),
+    /// far longer than any test waits, and returns once the server freewheels.
+    private func startLongBounce(observer: ServerObserver) throws -> (Process, Pipe) {
         try Audio.noise(channels: 1, frames: 4800).write(path("late.wav"))
         try """
         fxhost: 1
@@ -86,7 +86,6 @@ final class FreewheelBounceTests: XCTestCase {
           out:  { output: 1 }
         chain: [late, out]
         """.write(toFile: path("long.yaml"), atomically: true, encoding: .utf8)
-
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Tools.fxhost)
         process.arguments = ["render", path("long.yaml"), "-o", path("long.flac"), "--engine", "jack",
@@ -95,20 +94,48 @@ final class FreewheelBounceTests: XCTestCase {
         process.standardError = errors
         try process.run()
         XCTAssertTrue(observer.wait(timeout: 10) { observer.freewheelStarts == 1 }, "the bounce started freewheeling")
+        return (process, errors)
+    }
+
+    private func outputLeftovers() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("long.flac") }
+    }
+
+    func testTheServerShuttingDownMidBounceEndsItWithOneSentenceAndNoFile() throws {
+        let observer = try ServerObserver(server: server.name)
+        let (process, errors) = try startLongBounce(observer: observer)
+        server.stop()
+        process.waitUntilExit()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(process.terminationStatus, 1)
+        XCTAssertTrue(message.contains("shut down during the bounce"), message)
+        XCTAssertEqual(try outputLeftovers(), [])
+    }
+
+    func testSigintMidBounceSwitchesFreewheelOffAndKeepsNoFile() throws {
+        try interruptMidBounce(SIGINT, name: "SIGINT")
+    }
+
+    func testSigtermMidBounceSwitchesFreewheelOffAndKeepsNoFile() throws {
+        try interruptMidBounce(SIGTERM, name: "SIGTERM")
+    }
+
+    private func interruptMidBounce(_ signal: Int32, name: String) throws {
+        let observer = try ServerObserver(server: server.name)
+        let (process, errors) = try startLongBounce(observer: observer)
         XCTAssertGreaterThan(observer.cycleRate(over: 0.3), nominalCycleRate * 5, "freewheeling: far faster than realtime")
-        process.interrupt() // SIGINT
+        kill(process.processIdentifier, signal)
         process.waitUntilExit()
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
 
         XCTAssertEqual(process.terminationReason, .exit, "fxhost handled the signal itself")
         XCTAssertEqual(process.terminationStatus, 1)
-        XCTAssertTrue(message.contains("interrupted by SIGINT"), message)
+        XCTAssertTrue(message.contains("interrupted by \(name)"), message)
         XCTAssertTrue(observer.wait(timeout: 2) { observer.freewheelStops == 1 }, "freewheel was switched off")
         XCTAssertFalse(observer.freewheeling)
         XCTAssertEqual(observer.cycleRate(), nominalCycleRate, accuracy: nominalCycleRate * 0.5,
                        "cycles at the realtime rate again")
-        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("long.flac") }
-        XCTAssertEqual(left, [], "no output, complete-looking or partial")
+        XCTAssertEqual(try outputLeftovers(), [], "no output, complete-looking or partial")
     }
 
     func testThreeStemsWithOffsetsGainsAndPanMixByArithmetic() throws {
