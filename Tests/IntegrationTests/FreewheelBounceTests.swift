@@ -188,6 +188,21 @@ final class FreewheelBounceTests: XCTestCase {
         }
     }
 
+    func testAMissingServerAndABlockSizeAreRefused() throws {
+        try Audio.noise(channels: 1, frames: 480).write(path("short.wav"))
+        try "fxhost: 1\nnodes:\n  s: { file: short.wav }\n  out: { output: 1 }\nchain: [s, out]\n"
+            .write(toFile: path("short.yaml"), atomically: true, encoding: .utf8)
+        let missing = try Tools.run(Tools.fxhost, ["render", path("short.yaml"), "-o", path("o.wav"),
+                                                   "--engine", "jack", "--server", server.name + "-missing"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.contains("no JACK server named `\(server.name)-missing` is running"), missing.stderr)
+        let block = try Tools.run(Tools.fxhost, ["render", path("short.yaml"), "-o", path("o.wav"),
+                                                 "--engine", "jack", "--server", server.name, "--block", "128"])
+        XCTAssertNotEqual(block.status, 0)
+        XCTAssertTrue(block.stderr.contains("the server's buffer size"), block.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("o.wav")))
+    }
+
     func testAServerAtAnotherRateIsRefusedInOneSentence() throws {
         try Audio.noise(channels: 1, frames: 4410, sampleRate: 44_100).write(path("cd.wav"))
         try """
