@@ -68,7 +68,8 @@ let package = Package(
                           linkerSettings: realtimeSanitizer),
         .testTarget(name: "JackIOTests", dependencies: ["JackIO", "HostCore", "CShim", "CJack"],
                     linkerSettings: realtimeSanitizer),
-        .testTarget(name: "IntegrationTests", dependencies: ["HostCore", "LV2Bridge", "fxhost"]),
+        // JackIO and CJack: freewheel tests run a private server and watch it with a client of their own.
+        .testTarget(name: "IntegrationTests", dependencies: ["HostCore", "LV2Bridge", "JackIO", "CJack", "fxhost"]),
     ],
     swiftLanguageModes: [.v5]
 )
