@@ -140,6 +140,6 @@ public struct FileShape: Sendable, Equatable {
     /// Reads a file's header.
     public static func read(_ path: String) throws(AudioFileError) -> FileShape {
         let reader = try AudioFileReader(path: path)
-        return FileShape(channels: reader.channels, sampleRate: Double(reader.sampleRate), frames: reader.frames ?? 0)
+        return FileShape(channels: reader.channels, sampleRate: Double(reader.sampleRate), frames: try reader.lengthInFrames())
     }
 }

@@ -40,8 +40,10 @@ final class SourceFeed {
 
     init(path: String, node: String, buffers: [UnsafeMutablePointer<Float>], startFrame: Int,
          sampleRate: Double) throws(RenderError) {
+        let length: Int
         do {
             reader = try AudioFileReader(path: path)
+            length = try reader.lengthInFrames()
         } catch {
             throw RenderError.file(error)
         }
@@ -56,7 +58,7 @@ final class SourceFeed {
         self.node = node
         self.buffers = buffers
         self.startFrame = startFrame
-        endFrame = startFrame + (reader.frames ?? 0)
+        endFrame = startFrame + length
         targets = .allocate(capacity: reader.channels)
     }
 
