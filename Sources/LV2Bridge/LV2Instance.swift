@@ -5,12 +5,52 @@ import HostCore
 
 /// Memory one unit shares between all its instances for one render format.
 struct SharedPortMemory {
-    /// Input control values by port index: every instance reads the same ones.
+    /// The unit's input controls and log feature.
+    let unit: UnitMemory
+    /// Silence and scratch for unused ports, sized for one format.
+    let buffers: UnusedPortBuffers
+    var controls: UnsafeMutablePointer<Float> { unit.controls }
+    var silence: UnsafeMutablePointer<Float> { buffers.silence }
+    var scratch: UnsafeMutablePointer<Float> { buffers.scratch }
+}
+
+/// What every instance of a unit points into whatever its format: the input
+/// control values (port index → value, one block all instances read) and the
+/// log feature. Instances hold it, so it outlives the last of them.
+final class UnitMemory {
     let controls: UnsafeMutablePointer<Float>
-    /// `maxBlockFrames` zeros for unused audio/CV inputs.
+    let log: UnsafeMutablePointer<LV2_Log_Log>?
+
+    init(portCount: Int, log: UnsafeMutablePointer<LV2_Log_Log>?) {
+        controls = .allocate(capacity: max(portCount, 1))
+        controls.initialize(repeating: 0, count: max(portCount, 1))
+        self.log = log
+    }
+
+    deinit {
+        controls.deallocate()
+        fxhost_log_destroy(log)
+    }
+}
+
+/// `maxBlockFrames` zeros for unused audio/CV inputs and as many floats for
+/// unused outputs to write into. Every instance of one format holds it, so it
+/// lives as long as the last of them.
+final class UnusedPortBuffers {
     let silence: UnsafeMutablePointer<Float>
-    /// `maxBlockFrames` floats that unused audio/CV outputs write into.
     let scratch: UnsafeMutablePointer<Float>
+
+    init(frames: Int) {
+        silence = .allocate(capacity: max(frames, 1))
+        silence.initialize(repeating: 0, count: max(frames, 1))
+        scratch = .allocate(capacity: max(frames, 1))
+        scratch.initialize(repeating: 0, count: max(frames, 1))
+    }
+
+    deinit {
+        silence.deallocate()
+        scratch.deallocate()
+    }
 }
 
 /// What an instance needs from its unit, off the realtime thread.
@@ -37,6 +77,10 @@ final class LV2Instance {
     private let worker: LV2Worker?
     private let outputControls: UnsafeMutablePointer<Float>
     private let latencyPort: UInt32?
+    /// Memory the instance's ports and features point into: kept as long as it.
+    private let memory: SharedPortMemory
+    /// lilv frees an instance through its world: keep the world until then.
+    private let world: LV2World
     private var isActive = false
 
     init(_ context: InstanceContext) throws(UnitError) {
@@ -58,6 +102,8 @@ final class LV2Instance {
         }
         self.instance = instance
         self.arena = arena
+        memory = context.memory
+        world = context.world
         self.worker = worker
         self.features = features
         outputControls = arena.allocate(Float.self, count: description.ports.count)
@@ -103,7 +149,7 @@ final class LV2Instance {
 
         let workerInterface = lilv_instance_get_extension_data(instance, LV2URI.workerInterface)?
             .assumingMemoryBound(to: LV2_Worker_Interface.self)
-        try worker?.attach(interface: workerInterface, plugin: handle) // on failure deinit frees the instance
+        worker?.attach(interface: workerInterface, plugin: handle)
         if (description.requiredFeatures + description.optionalFeatures).contains(LV2URI.loadDefaultState) {
             loadDefaultState(context)
         }
@@ -112,9 +158,22 @@ final class LV2Instance {
     }
 
     deinit {
-        if isActive { lilv_instance_deactivate(instance) }
+        // The worker thread calls work() on the instance: it must be gone
+        // before deactivate (no instantiation-class call may overlap another).
         worker?.stop()
+        if isActive { lilv_instance_deactivate(instance) }
         lilv_instance_free(instance)
+    }
+
+    /// Live, starts the worker thread; call once the instance is ready to run.
+    func startWorker() throws(UnitError) { try worker?.start() }
+
+    /// Deactivates and activates the instance, which LV2 defines as a reset,
+    /// dropping worker requests from before. Only before `startWorker`.
+    func reset() {
+        lilv_instance_deactivate(instance)
+        worker?.discardPending()
+        lilv_instance_activate(instance)
     }
 
     /// The latency the plugin last wrote to its latency port, in frames.

@@ -22,11 +22,12 @@ public final class LV2Unit: ProcessingUnit {
     private let world: LV2World
     private let lilvPlugin: OpaquePointer
     /// Input control values by port index, shared by every instance.
-    private let controls: UnsafeMutablePointer<Float>
+    private var controls: UnsafeMutablePointer<Float> { memory.controls }
+    private var log: UnsafeMutablePointer<LV2_Log_Log>? { memory.log }
+    private let memory: UnitMemory
     private let parameterPorts: [String: UInt32]
-    private let log: UnsafeMutablePointer<LV2_Log_Log>?
     private var format: RenderFormat?
-    private var audioBuffers: (silence: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>)?
+    private var unusedPorts: UnusedPortBuffers?
     private var instances: [LV2Instance] = []
     /// The last preset with plugin state, restored into instances made later.
     private var presetState: OpaquePointer?
@@ -53,26 +54,18 @@ public final class LV2Unit: ProcessingUnit {
         }
         parameters = parameterDescriptions.map(ParameterRules.info)
         parameterPorts = Dictionary(parameterDescriptions.map { ($0.symbol, $0.index) }, uniquingKeysWith: { a, _ in a })
-        controls = .allocate(capacity: max(plugin.ports.count, 1))
-        controls.initialize(repeating: 0, count: max(plugin.ports.count, 1))
+        let urids = catalog.world.urids
+        memory = UnitMemory(portCount: plugin.ports.count,
+                            log: fxhost_log_create(plugin.name, urids.map(LV2URI.logError),
+                                                   urids.map(LV2URI.logWarning), urids.map(LV2URI.logTrace)))
         for (info, port) in zip(parameters, parameterDescriptions) { controls[Int(port.index)] = info.defaultValue }
         for port in plugin.ports where port.designation == .enabled && port.direction == .input {
             controls[Int(port.index)] = 1
         }
-        let urids = catalog.world.urids
-        log = fxhost_log_create(plugin.name, urids.map(LV2URI.logError), urids.map(LV2URI.logWarning),
-                                urids.map(LV2URI.logTrace))
     }
 
     deinit {
-        instances.removeAll() // deactivate and free before the memory they point into
         if let presetState { lilv_state_free(presetState) }
-        if let audioBuffers {
-            audioBuffers.silence.deallocate()
-            audioBuffers.scratch.deallocate()
-        }
-        controls.deallocate()
-        fxhost_log_destroy(log)
     }
 
     // MARK: Parameters
@@ -159,21 +152,27 @@ public final class LV2Unit: ProcessingUnit {
 
     public func prepareInstances(count: Int, format: RenderFormat) throws(UnitError) -> [ProcessorKernel] {
         if format != self.format { resetFormat(format) }
-        let buffers = audioBuffers!
+        let buffers = unusedPorts!
         for port in plugin.ports where port.designation == .freeWheeling && port.direction == .input {
             controls[Int(port.index)] = format.mode == .offline ? 1 : 0
         }
         let context = InstanceContext(
             world: world, plugin: lilvPlugin, description: plugin, format: format,
-            memory: SharedPortMemory(controls: controls, silence: buffers.silence, scratch: buffers.scratch),
+            memory: SharedPortMemory(unit: memory, buffers: buffers),
             log: log)
         while instances.count < count {
             let instance = try LV2Instance(context)
             if let presetState { instance.restore(presetState) }
             if reportsLatency { measureLatency(instance, frames: format.maxBlockFrames) }
+            try instance.startWorker()
             instances.append(instance)
         }
-        return instances.prefix(count).map(\.kernel)
+        // Each kernel keeps its instance alive for the plans that use it.
+        return instances.prefix(count).map { instance in
+            var kernel = instance.kernel
+            kernel.owner = instance
+            return kernel
+        }
     }
 
     private var reportsLatency: Bool {
@@ -185,30 +184,22 @@ public final class LV2Unit: ProcessingUnit {
     /// (LV2Plugin::latency_compute_run), run the fresh instance once on
     /// silence — its audio ports are still connected to the unit's silence
     /// and scratch buffers — then deactivate and activate it again, which LV2
-    /// defines as a reset, so the render starts from a clean instance.
+    /// defines as a reset, so the render starts from a clean instance. The
+    /// live worker thread is not started yet, so no work() overlaps the reset.
     private func measureLatency(_ instance: LV2Instance, frames: Int) {
         let kernel = instance.kernel
         for reset in kernel.beforeRun { reset.destination.copyMemory(from: reset.source, byteCount: reset.byteCount) }
         kernel.run(kernel.handle, UInt32(max(frames, 1)))
         if let hook = kernel.afterRun { hook.function(hook.context) }
-        lilv_instance_deactivate(instance.instance)
-        lilv_instance_activate(instance.instance)
+        instance.reset()
     }
 
-    /// A new format drops every instance (they were made for the old rate and
-    /// block size) and sizes the silence and scratch buffers.
+    /// A new format starts a new set of instances (they are made for one rate
+    /// and block size). The unit lets go of the old ones; plans still running
+    /// them keep them alive through their kernels' owners.
     private func resetFormat(_ format: RenderFormat) {
         instances.removeAll()
-        if let audioBuffers {
-            audioBuffers.silence.deallocate()
-            audioBuffers.scratch.deallocate()
-        }
-        let frames = max(format.maxBlockFrames, 1)
-        let silence = UnsafeMutablePointer<Float>.allocate(capacity: frames)
-        silence.initialize(repeating: 0, count: frames)
-        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: frames)
-        scratch.initialize(repeating: 0, count: frames)
-        audioBuffers = (silence, scratch)
+        unusedPorts = UnusedPortBuffers(frames: format.maxBlockFrames)
         self.format = format
     }
 }

@@ -54,13 +54,25 @@ final class LV2Worker {
         }))
     }
 
-    /// Connects the instance once it exists and, live, starts the thread.
-    /// Without a worker interface (a plugin that asks for the feature but
-    /// offers no interface), every request is refused.
-    func attach(interface: UnsafePointer<LV2_Worker_Interface>?, plugin: LV2_Handle?) throws(UnitError) {
+    /// Connects the instance once it exists. Without a worker interface (a
+    /// plugin that asks for the feature but offers no interface), every
+    /// request is refused.
+    func attach(interface: UnsafePointer<LV2_Worker_Interface>?, plugin: LV2_Handle?) {
         state.pointee.interface = interface
         state.pointee.plugin = plugin
-        guard state.pointee.live, interface != nil else { return }
+    }
+
+    /// Drops requests and responses not yet handled: after the instance was
+    /// reset (deactivated and activated) they belong to a state that is gone.
+    /// Only while the thread is not running and nothing renders.
+    func discardPending() {
+        while state.pointee.requests.take(into: state.pointee.requestBuffer) != nil {}
+        while state.pointee.responses.take(into: state.pointee.responseBuffer) != nil {}
+    }
+
+    /// Live, starts the worker thread (once). Until then requests wait in the ring.
+    func start() throws(UnitError) {
+        guard thread == nil, state.pointee.live, state.pointee.interface != nil else { return }
         var created = pthread_t()
         let result = pthread_create(&created, nil, { context in
             LV2Worker.threadMain(context!.assumingMemoryBound(to: State.self))

@@ -72,6 +72,30 @@ final class LibraryAPITests: XCTestCase {
         XCTAssertGreaterThan(try Audio.read(path("code-out.wav")).peak, 0.01)
     }
 
+    /// Compiling a graph again at another block size makes new instances;
+    /// plans built on the old ones keep them and still run (as a live
+    /// session does across a buffer-size change).
+    func testAPlanOutlivesARecompileAtAnotherFormat() throws {
+        let units = LV2UnitProvider(catalog: Self.catalog)
+        let graph = AudioGraph()
+        let input = try graph.addInput("in", channels: 1)
+        let amp = try units.makeUnit("eg-amp")
+        try amp.setParameter("gain", to: .number(-6))
+        let ampNode = try graph.addUnit("amp", amp)
+        try graph.connect(input, to: ampNode)
+        try graph.connect(ampNode, to: try graph.addOutput("out", channels: 1))
+        let small = try graph.compile(format: RenderFormat(sampleRate: 48000, maxBlockFrames: 256, mode: .offline))
+        let large = try graph.compile(format: RenderFormat(sampleRate: 48000, maxBlockFrames: 512, mode: .offline))
+        for (plan, frames) in [(small, 256), (large, 512), (small, 256)] {
+            plan.connectPorts()
+            plan.sources[0].channels[0].update(repeating: 0.5, count: frames)
+            plan.program.render(frames: frames)
+            for frame in 0..<frames {
+                XCTAssertEqual(Double(plan.outputs[0].channels[0][frame]), 0.5 * 0.501187, accuracy: 1e-6)
+            }
+        }
+    }
+
     /// Renders a compiled plan under RealtimeSanitizer (linked into the test
     /// binary; with halt_on_error a single allocation, lock or blocking call
     /// inside a block aborts the run).

@@ -41,7 +41,8 @@ final class WorkerTests: XCTestCase {
         var interface = echoInterface
         let worker = LV2Worker(mode: .offline)
         try withUnsafePointer(to: &interface) { pointer in
-            try worker.attach(interface: pointer, plugin: UnsafeMutableRawPointer(log))
+            worker.attach(interface: pointer, plugin: UnsafeMutableRawPointer(log))
+            try worker.start()
             let arena = CArena()
             XCTAssertEqual(schedule(worker, 7, arena: arena), LV2_WORKER_SUCCESS)
             XCTAssertEqual(schedule(worker, 35, arena: arena), LV2_WORKER_SUCCESS)
@@ -62,7 +63,8 @@ final class WorkerTests: XCTestCase {
         var interface = echoInterface
         let worker = LV2Worker(mode: .live)
         try withUnsafePointer(to: &interface) { pointer in
-            try worker.attach(interface: pointer, plugin: UnsafeMutableRawPointer(log))
+            worker.attach(interface: pointer, plugin: UnsafeMutableRawPointer(log))
+            try worker.start()
             let arena = CArena()
             for value in 1...100 { XCTAssertEqual(schedule(worker, Int32(value), arena: arena), LV2_WORKER_SUCCESS) }
             let hook = worker.afterRunHook

@@ -28,6 +28,7 @@ struct GraphCompiler {
         var outputs: [(node: String, ports: [String], buffers: [VirtualBuffer], latency: Int)] = []
         var planNodes: [PlanNode] = []
         var units: [any ProcessingUnit] = []
+        var kernelOwners: [AnyObject] = []
         var bypassSlots: [String: Int] = [:]
 
         for nodeIndex in order {
@@ -83,6 +84,7 @@ struct GraphCompiler {
                                                            inputs: inputBuffers, outputWidth: layout.outputWidth,
                                                            bypassFlag: slot, latencyFrames: unit.latencyFrames)
                 units.append(unit)
+                kernelOwners += kernels.prefix(layout.instances).compactMap(\.owner)
                 latency = unit.latencyFrames
                 nodeLatency[nodeIndex] += latency
                 summary = "plugin \(unit.displayName)" + (layout.instances > 1 ? " ×\(layout.instances) (one per channel)" : "")
@@ -132,7 +134,7 @@ struct GraphCompiler {
                                               latencyFrames: $0.latency) },
             taps: taps.map { PlanTap(node: $0.tap.node, file: $0.tap.file, location: $0.tap.location,
                                      channels: $0.buffers.map(lowered.pointer)) },
-            nodes: planNodes, latencyFrames: planLatency, units: units,
+            nodes: planNodes, latencyFrames: planLatency, units: units, kernelOwners: kernelOwners,
             bypassFlags: bypassSlots.mapValues { lowered.memory.flags.baseAddress! + $0 })
     }
 

@@ -22,10 +22,14 @@ public struct ProcessorKernel {
     public var beforeRun: [MemoryReset]
     /// Called after every run (delivering worker responses).
     public var afterRun: KernelHook?
+    /// What owns the memory behind these pointers. A plan keeps it alive, so
+    /// a unit may move on to new instances (a new format) while plans built
+    /// on the old ones still run.
+    public var owner: AnyObject?
 
     public init(handle: UnsafeMutableRawPointer?, run: KernelRunFunction, connect: KernelConnectFunction,
                 inputPorts: [UInt32], outputPorts: [UInt32], beforeRun: [MemoryReset] = [],
-                afterRun: KernelHook? = nil) {
+                afterRun: KernelHook? = nil, owner: AnyObject? = nil) {
         self.handle = handle
         self.run = run
         self.connect = connect
@@ -33,6 +37,7 @@ public struct ProcessorKernel {
         self.outputPorts = outputPorts
         self.beforeRun = beforeRun
         self.afterRun = afterRun
+        self.owner = owner
     }
 }
 

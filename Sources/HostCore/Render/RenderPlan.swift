@@ -21,11 +21,13 @@ public final class RenderPlan {
 
     private let memory: PlanMemory
     private let units: [any ProcessingUnit]
+    /// The instances behind the program's kernels (see `ProcessorKernel.owner`).
+    private let kernelOwners: [AnyObject]
     private let bypassFlags: [String: UnsafeMutablePointer<UInt8>]
 
     init(format: RenderFormat, memory: PlanMemory, sources: [PlanSource], outputs: [PlanOutput],
          taps: [PlanTap], nodes: [PlanNode], latencyFrames: Int, units: [any ProcessingUnit],
-         bypassFlags: [String: UnsafeMutablePointer<UInt8>]) {
+         kernelOwners: [AnyObject], bypassFlags: [String: UnsafeMutablePointer<UInt8>]) {
         self.format = format
         self.memory = memory
         self.program = memory.program(maxBlockFrames: format.maxBlockFrames)
@@ -35,6 +37,7 @@ public final class RenderPlan {
         self.nodes = nodes
         self.latencyFrames = latencyFrames
         self.units = units
+        self.kernelOwners = kernelOwners
         self.bypassFlags = bypassFlags
     }
 

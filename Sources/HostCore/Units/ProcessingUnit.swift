@@ -27,7 +27,9 @@ public protocol ProcessingUnit: AnyObject {
 
     /// Makes sure `count` instances exist for this format and returns their
     /// kernels. Instances already made are kept (with their state) and returned
-    /// first, so a rebuilt plan keeps a unit's sound.
+    /// first, so a rebuilt plan keeps a unit's sound. A different format makes
+    /// new instances; the old ones live on in the plans that use them (each
+    /// kernel's `owner`).
     func prepareInstances(count: Int, format: RenderFormat) throws(UnitError) -> [ProcessorKernel]
 
     /// Processing latency in frames as the plugin last reported it.
