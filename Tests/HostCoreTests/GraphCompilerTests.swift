@@ -159,4 +159,14 @@ final class GraphCompilerTests: XCTestCase {
             XCTAssertEqual((error as? PatchError)?.message, "`in` has 2 output channels; `in:3` does not exist")
         }
     }
+
+    func testOneUnitCannotBeTwoNodes() throws {
+        let graph = AudioGraph()
+        let unit = ScalingUnit(name: "Scaler")
+        try graph.addUnit("a", unit)
+        XCTAssertThrowsError(try graph.addUnit("b", unit)) { error in
+            XCTAssertEqual((error as? PatchError)?.message,
+                           "this Scaler unit is already in the graph as `a`; make a new unit for `b`")
+        }
+    }
 }

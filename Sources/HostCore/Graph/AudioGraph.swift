@@ -84,7 +84,14 @@ public final class AudioGraph {
                 throw PatchError("`pan` works on mono and stereo files, but `\(file.path)` has \(file.channels) channels",
                                  at: node.location, suggestion: "remove `pan` and wire its channels explicitly")
             }
-        case .gain, .unit:
+        case .unit(let unit, _):
+            // One unit is one set of plugin instances: in two places at once
+            // it would run twice per block and leave one node's output unwritten.
+            if let other = nodes.first(where: { if case .unit(let existing, _) = $0.kind { existing === unit } else { false } }) {
+                throw PatchError("this \(unit.displayName) unit is already in the graph as `\(other.name)`; make a new unit for `\(node.name)`",
+                                 at: node.location)
+            }
+        case .gain:
             break
         }
         nodes.append(node)
