@@ -163,6 +163,22 @@ final class LatencyCompensationTests: XCTestCase {
         XCTAssertEqual(out[90], 2)
     }
 
+    func testEngagingBypassMidStreamContinuesTheDelayedSignalWithoutAGap() throws {
+        let graph = AudioGraph()
+        let input = try graph.addInput("in", channels: 1)
+        let latent = try graph.addUnit("latent", DelayingUnit(latency: 90))
+        let output = try graph.addOutput("out", channels: 1)
+        try graph.connect(input, to: latent)
+        try graph.connect(latent, to: output)
+        let plan = try graph.compile(format: format)
+        let harness = PlanHarness(plan: plan)
+        let first = harness.render(frames: 256) { _, _, frame in Float(frame + 1) }["out"]![0]
+        plan.bypassFlag(of: "latent")!.pointee = 1
+        let second = harness.render(frames: 256) { _, _, frame in Float(256 + frame + 1) }["out"]![0]
+        // A ramp delayed by 90 frames, whether the plugin or the bypass plays it.
+        XCTAssertEqual(first + second, (0..<512).map { $0 < 90 ? 0 : Float($0 - 90 + 1) })
+    }
+
     func testOfflineRenderStartsAtTheFirstInputSampleAndKeepsTheWholeLength() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fxhost-latency-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

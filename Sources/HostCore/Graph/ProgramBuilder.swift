@@ -163,13 +163,12 @@ struct ProgramBuilder {
             runOps.append(.run(kernel.handle, kernel.run, reads: kernelInputs, writes: kernelOutputs))
             if let hook = kernel.afterRun { runOps.append(.hook(hook)) }
         }
-        // Bypassed: output k carries input k (wrapping when there are fewer inputs).
-        var passthrough: [Op] = []
-        for (index, output) in outputs.enumerated() {
-            passthrough.append(inputs.isEmpty ? .clear(output) : .copy(inputs[index % inputs.count], output, gain: nil))
-            if latencyFrames > 0 && !inputs.isEmpty {
-                passthrough.append(.delay(output, line: newDelayLine(latencyFrames)))
-            }
+        // Bypassed: output k carries input k (wrapping when there are fewer
+        // inputs), delayed by the plugin's latency. The delay lines run every
+        // block, bypassed or not, so engaging bypass plays the right history.
+        let bypassSources = latencyFrames > 0 ? inputs.map { delayed($0, by: latencyFrames) } : inputs
+        let passthrough: [Op] = outputs.enumerated().map { index, output in
+            bypassSources.isEmpty ? .clear(output) : .copy(bypassSources[index % bypassSources.count], output, gain: nil)
         }
         ops.append(.skipIfSet(flag: bypassFlag, count: runOps.count + 1))
         ops += runOps
