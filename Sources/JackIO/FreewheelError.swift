@@ -24,7 +24,7 @@ public enum FreewheelError: Error, CustomStringConvertible, UserFacingError {
         case .freewheelRefused(let server, let code):
             return "JACK server `\(server ?? "default")` refused to enter freewheel mode (error \(code))"
         case .interrupted(let signal, let framesDone):
-            let name = signal == 2 ? "SIGINT" : signal == 15 ? "SIGTERM" : "signal \(signal)"
+            let name = signalName(signal)
             return "the bounce was interrupted by \(name) after \(framesDone) frames; no output was kept and the server is back in realtime mode"
         case .serverShutDown(let server):
             return "JACK server `\(server ?? "default")` shut down during the bounce; no output was kept"

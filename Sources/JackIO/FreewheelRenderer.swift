@@ -66,7 +66,7 @@ public final class FreewheelRenderer {
         let handle: OpaquePointer
         do { handle = try client.handle() } catch { throw .jack(error) }
 
-        let signals = FreewheelSignals()
+        let signals = StopSignals()
         defer { signals.restore() }
         do { try session.start() } catch { throw .render(error) }
         let cycle = BounceCycle(session: session, state: state)

@@ -77,6 +77,73 @@ final class RenderCommandTests: XCTestCase {
         }
     }
 
+    func testATapOnlyPatchKeepsItsTailUntilTheTapFallsSilent() throws {
+        let folder = try Tools.temporaryFolder()
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        try Audio.noise(channels: 2, frames: 4800).write(path("in.wav"))
+        try """
+        fxhost: 1
+        nodes:
+          src: { file: in.wav }
+          echo: { plugin: mda/Delay, params: { l_delay: 0.5, r_delay: 0.5, feedback: 0.9, fx_mix: 0.5 } }
+        chain: [src, echo]
+        taps:
+          - { at: echo, file: echo.wav }
+        """.write(toFile: path("taponly.yaml"), atomically: true, encoding: .utf8)
+        try Tools.fxhost(["render", path("taponly.yaml"), "--tail", "30s", "--quiet"])
+        let tap = try Audio.read(path("echo.wav"))
+        let threshold = Float(pow(10, -90.0 / 20))
+        let lastLoud = (0..<tap.frames).last { frame in tap.channels.contains { abs($0[frame]) >= threshold } }!
+        XCTAssertGreaterThan(lastLoud, 4800 + 24000, "the echoes ring on past half a second after the source")
+        XCTAssertGreaterThanOrEqual(tap.frames, lastLoud + 24000, "the tail ran until the tap was quiet for 0.5 s")
+        XCTAssertLessThan(tap.frames, 30 * 48000, "and ended by itself")
+    }
+
+    func testTwoWritersOfOneFileAreRefusedAndLeaveNothing() throws {
+        let folder = try Tools.temporaryFolder()
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        try Audio.noise(channels: 2, frames: 4800).write(path("in.wav"))
+        try """
+        fxhost: 1
+        nodes:
+          in: { input: 2 }
+          drive: { plugin: mda/Overdrive }
+          out: { output: 2 }
+        chain: [in, drive, out]
+        taps:
+          - { at: drive, file: same.wav }
+        """.write(toFile: path("dup.yaml"), atomically: true, encoding: .utf8)
+        let result = try Tools.run(Tools.fxhost, ["render", path("dup.yaml"), "-i", path("in.wav"), "-o", path("same.wav")])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("output `out` and the tap on `drive` would both write"), result.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["dup.yaml", "in.wav"])
+    }
+
+    func testInterruptingARenderRemovesItsPartialFiles() throws {
+        let folder = try Tools.temporaryFolder()
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        // Long enough that the render is still running when the signal comes.
+        try Audio.noise(channels: 2, frames: 48000 * 240, amplitude: 0.3).write(path("long.wav"))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Tools.fxhost)
+        process.arguments = ["render", "--chain", "mda/Overdrive ! mda/Ambience ! mda/Delay", "-i", path("long.wav"),
+                             "-o", path("out.flac"), "--quiet"]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let partial = path(".out.flac.partial")
+        let deadline = Date().addingTimeInterval(30)
+        while !FileManager.default.fileExists(atPath: partial) && Date() < deadline { usleep(10_000) }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: partial), "the render started writing")
+        usleep(200_000)
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(process.terminationStatus, 1, message)
+        XCTAssertTrue(message.contains("interrupted by SIGINT"), message)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["long.wav"])
+    }
+
     func testTapEqualsTheOutputItFeeds() throws {
         let folder = try Tools.temporaryFolder()
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }

@@ -25,6 +25,8 @@ public final class AudioFileWriter {
     public private(set) var framesWritten = 0
 
     private var file: OpaquePointer?
+    /// Closed in atomic mode but not yet renamed into place.
+    private var awaitingCommit = false
     /// Interleaving scratch, allocated once.
     private let scratch: UnsafeMutablePointer<Float>
     /// Integer formats: samples already rounded and clipped, left-justified
@@ -165,6 +167,14 @@ public final class AudioFileWriter {
 
     /// Closes the file and, in atomic mode, moves it into place.
     public func finish() throws(AudioFileError) {
+        try close()
+        try commit()
+    }
+
+    /// Syncs and closes the file. In atomic mode it stays under its
+    /// temporary name until `commit`, so several files can be closed first
+    /// and renamed only when all of them closed.
+    public func close() throws(AudioFileError) {
         guard let file else { throw .closed(path: path) }
         self.file = nil
         sf_write_sync(file)
@@ -173,7 +183,14 @@ public final class AudioFileWriter {
             if mode == .atomic { unlink(writingPath) }
             throw .finishFailed(path: path, reason: SndFileReason(String(cString: sf_error_number(status))).text)
         }
-        if mode == .atomic, rename(writingPath, path) != 0 {
+        awaitingCommit = mode == .atomic
+    }
+
+    /// In atomic mode, renames the closed file into place.
+    public func commit() throws(AudioFileError) {
+        guard awaitingCommit else { return }
+        awaitingCommit = false
+        if rename(writingPath, path) != 0 {
             let reason = String(cString: strerror(errno))
             unlink(writingPath)
             throw .finishFailed(path: path, reason: reason)
@@ -183,6 +200,10 @@ public final class AudioFileWriter {
     /// Closes the file without finishing it: atomic mode removes the partial
     /// file; recording mode keeps what was recorded (a take is worth keeping).
     public func abort() {
+        if awaitingCommit {
+            awaitingCommit = false
+            unlink(writingPath)
+        }
         guard let file else { return }
         self.file = nil
         sf_close(file)

@@ -127,18 +127,29 @@ public final class TapRecorder {
     /// After the last push: writes everything still in the ring, finalises
     /// the file (renames it into place in atomic mode) and joins the writer.
     /// Throws the first write error the writer met.
-    public func finish() throws(AudioFileError) {
+    /// With `commit: false` an atomic file stays under its temporary name
+    /// until `commit()` (or is removed by `abort()`).
+    public func finish(commit: Bool = true) throws(AudioFileError) {
         guard !finished else { throw .closed(path: path) }
         try start()
         stopWriter()
         finished = true
         try writerState.complete()
+        if commit { try writerState.writer.commit() }
+    }
+
+    /// Renames an atomic file finished with `commit: false` into place.
+    public func commit() throws(AudioFileError) {
+        try writerState.writer.commit()
     }
 
     /// Stops without finishing: in atomic mode the partial file is removed,
     /// in recording mode the take so far is kept.
     public func abort() {
-        guard !finished else { return }
+        guard !finished else {
+            writerState.writer.abort() // removes a file closed but not committed
+            return
+        }
         stopWriter()
         finished = true
         writerState.abandon()
@@ -237,12 +248,13 @@ private final class WriterState: @unchecked Sendable {
     }
 
     /// After the join: finalises the file, or discards it after a failure.
+    /// Closes the file (an atomic one keeps its temporary name until committed).
     func complete() throws(AudioFileError) {
         if let failure {
             writer.abort()
             throw failure
         }
-        try writer.finish()
+        try writer.close()
     }
 
     func abandon() { writer.abort() }

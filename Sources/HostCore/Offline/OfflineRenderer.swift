@@ -19,11 +19,20 @@ public final class OfflineRenderer {
     /// Frames the sources span (longest source plus its start offset).
     public var contentFrames: Int { session.contentFrames }
 
-    /// Renders to the end (sources plus tail) and finishes every file.
+    /// Renders to the end (sources plus tail) and finishes every file. A
+    /// SIGINT or SIGTERM stops it with every partial file removed.
     public func run() throws(RenderError) -> RenderSummary {
+        let signals = StopSignals()
+        defer { signals.restore() }
         try session.start()
         let block = session.plan.format.maxBlockFrames
-        while !session.isFinished { try session.renderNextBlock(maxFrames: block) }
+        while !session.isFinished {
+            if let signal = signals.caught {
+                session.abort()
+                throw .interrupted(signal: signal)
+            }
+            try session.renderNextBlock(maxFrames: block)
+        }
         return try session.finish()
     }
 }
@@ -154,6 +163,10 @@ public enum RenderError: Error, CustomStringConvertible {
     case missingInput(node: String)
     case sampleRateMismatch(path: String, fileRate: Int, renderRate: Int)
     case channelMismatch(path: String, fileChannels: Int, node: String, nodeChannels: Int)
+    /// Two outputs or taps would write the same file.
+    case duplicateFile(path: String, first: String, second: String)
+    /// SIGINT or SIGTERM stopped the render; its partial files were removed.
+    case interrupted(signal: Int32)
 
     public var description: String {
         switch self {
@@ -163,6 +176,10 @@ public enum RenderError: Error, CustomStringConvertible {
             return "the patch's live input `\(node)` has nothing to play: give it a file with `-i \(node)=FILE` (or `-i FILE` for the first input)"
         case .sampleRateMismatch(let path, let fileRate, let renderRate):
             return "`\(path)` is at \(fileRate) Hz but this render runs at \(renderRate) Hz; fxhost does not resample, so convert it first (e.g. `sox \(path) -r \(renderRate) converted.wav`)"
+        case .duplicateFile(let path, let first, let second):
+            return "\(first) and \(second) would both write `\(path)`; give each its own file"
+        case .interrupted(let signal):
+            return "interrupted by \(signalName(signal)); no output was kept"
         case .channelMismatch(let path, let fileChannels, let node, let nodeChannels):
             return "`\(path)` has \(fileChannels) channels but `\(node)` takes \(nodeChannels)"
         }

@@ -91,6 +91,7 @@ public final class RenderSession {
         tailLimit = Int((options.maximumTailSeconds * sampleRate).rounded())
         silenceNeeded = Int(sampleRate / 2)
         meters = plan.outputs.map { [PeakMeter](repeating: PeakMeter(), count: $0.channels.count) }
+        try Self.requireDistinctFiles(plan: plan, options: options)
         do {
             for output in plan.outputs {
                 guard let file = options.outputFiles[output.node] else { continue }
@@ -109,6 +110,19 @@ public final class RenderSession {
             throw RenderError.file(error)
         }
         isFinished = contentFrames + tailLimit == 0
+    }
+
+    /// Two writers of one file would interleave their blocks in one partial
+    /// file and fail at the second rename.
+    private static func requireDistinctFiles(plan: RenderPlan, options: RenderOptions) throws(RenderError) {
+        var owners: [String: String] = [:]
+        let files = plan.outputs.compactMap { output in options.outputFiles[output.node].map { ("output `\(output.node)`", $0.path) } }
+            + plan.taps.map { ("the tap on `\($0.node)`", $0.file) }
+        for (owner, path) in files {
+            let key = URL(fileURLWithPath: path).standardizedFileURL.path
+            if let first = owners[key] { throw .duplicateFile(path: path, first: first, second: owner) }
+            owners[key] = owner
+        }
     }
 
     deinit {
@@ -167,6 +181,12 @@ public final class RenderSession {
                 blockPeak = max(blockPeak, meters[outputIndex][channel].measure(buffer + offset, frames: frames))
             }
         }
+        // Taps count too: a patch may record only taps, and its tail is theirs.
+        for tap in plan.taps {
+            for buffer in tap.channels {
+                for frame in offset..<(offset + frames) { blockPeak = max(blockPeak, abs(buffer[frame])) }
+            }
+        }
         do {
             for writer in writers {
                 try writer.writer.write(channels: writer.channels.pointers(from: offset), frames: frames)
@@ -195,9 +215,13 @@ public final class RenderSession {
 
     /// Finishes every file (after the last block) and sums the render up.
     public func finish() throws(RenderError) -> RenderSummary {
+        // Close everything first and rename only when every file closed, so a
+        // failure leaves no file that looks complete beside ones that are.
         do {
-            for writer in writers { try writer.writer.finish() }
-            for recorder in recorders { try recorder.recorder.finish() }
+            for writer in writers { try writer.writer.close() }
+            for recorder in recorders { try recorder.recorder.finish(commit: false) }
+            for writer in writers { try writer.writer.commit() }
+            for recorder in recorders { try recorder.recorder.commit() }
         } catch {
             abort()
             throw RenderError.file(error)

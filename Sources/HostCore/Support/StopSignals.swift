@@ -1,19 +1,19 @@
 import Glibc
 import Synchronization
 
-/// The signal that asked the running bounce to stop (0: none). A C signal
+/// The signal that asked the running render to stop (0: none). A C signal
 /// handler can reach nothing but globals, so this one atomic is the only
 /// global state: the handler stores into it (lock-free, async-signal-safe)
-/// and the bounce's waiting thread polls it and stops.
+/// and the render's thread polls it and stops.
 private let stopSignal = Atomic<Int32>(0)
 
-/// Catches SIGINT and SIGTERM while a bounce runs, so that the bounce can
-/// switch freewheel off before the process ends; `restore()` puts the
-/// previous handlers back.
-struct FreewheelSignals {
+/// Catches SIGINT and SIGTERM while a render runs, so that it can clean up
+/// (remove partial files, switch JACK's freewheel off) before the process
+/// ends; `restore()` puts the previous handlers back.
+public struct StopSignals {
     private var previous: [(signal: Int32, action: sigaction)] = []
 
-    init() {
+    public init() {
         stopSignal.store(0, ordering: .relaxed) // initialises the global before any handler can touch it
         for number in [SIGINT, SIGTERM] {
             var action = sigaction()
@@ -26,15 +26,20 @@ struct FreewheelSignals {
     }
 
     /// The signal caught since `init`, or nil.
-    var caught: Int32? {
+    public var caught: Int32? {
         let number = stopSignal.load(ordering: .relaxed)
         return number == 0 ? nil : number
     }
 
-    func restore() {
+    public func restore() {
         for (number, action) in previous {
             var action = action
             sigaction(number, &action, nil)
         }
     }
+}
+
+/// "SIGINT", "SIGTERM", or "signal N".
+public func signalName(_ number: Int32) -> String {
+    number == SIGINT ? "SIGINT" : number == SIGTERM ? "SIGTERM" : "signal \(number)"
 }
