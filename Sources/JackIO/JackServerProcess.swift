@@ -53,6 +53,7 @@ public final class JackServerProcess {
         outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("jackd-\(name).log")
         _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
 
+        StaleJackRegistry.clearOnceIfNoServerRuns()
         process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         let scheduling = realtime && getuid() == 0 ? "-R" : "-r"
@@ -86,6 +87,9 @@ public final class JackServerProcess {
     }
 
     public var isRunning: Bool { process.isRunning }
+
+    /// The jackd process id (for tests that kill a server the hard way).
+    public var processIdentifier: Int32 { process.processIdentifier }
 
     /// SIGTERM, then SIGKILL if jackd is still there after `gracePeriod` seconds.
     public func stop(gracePeriod: Double = 3) {
