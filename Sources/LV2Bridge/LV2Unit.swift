@@ -86,6 +86,18 @@ public final class LV2Unit: ProcessingUnit {
         controls[Int(parameterPorts[symbol]!)] = number
     }
 
+    public func controlPointer(symbol: String) -> UnsafeMutablePointer<Float>? {
+        parameterPorts[symbol].map { controls + Int($0) }
+    }
+
+    public func checkedValue(_ symbol: String, _ value: ParameterValue) throws(UnitError) -> Float {
+        guard let index = parameters.firstIndex(where: { $0.symbol == symbol }) else {
+            throw UnitError("`\(displayName)` has no parameter `\(symbol)`",
+                            suggestion: Suggestion.didYouMean(symbol, in: parameters.map(\.symbol)))
+        }
+        return try ParameterRules.check(value, for: parameters[index])
+    }
+
     public func parameterValue(_ symbol: String) -> Float? {
         parameterPorts[symbol].map { controls[Int($0)] }
     }

@@ -32,6 +32,22 @@ public protocol ProcessingUnit: AnyObject {
 
     /// Processing latency in frames as the plugin last reported it.
     var latencyFrames: Int { get }
+
+    /// Live control: the memory every instance reads an input control from,
+    /// so a realtime command can store a new value between blocks. nil when
+    /// the unit has no such parameter (or keeps no shared memory).
+    func controlPointer(symbol: String) -> UnsafeMutablePointer<Float>?
+    /// The number `setParameter` would store for `value`, checked the same
+    /// way, without storing it (the live host stores it on the realtime thread).
+    func checkedValue(_ symbol: String, _ value: ParameterValue) throws(UnitError) -> Float
+}
+
+extension ProcessingUnit {
+    public func controlPointer(symbol: String) -> UnsafeMutablePointer<Float>? { nil }
+
+    public func checkedValue(_ symbol: String, _ value: ParameterValue) throws(UnitError) -> Float {
+        throw UnitError("`\(displayName)` cannot change parameters while it plays")
+    }
 }
 
 /// Sample rate and block limits every unit in one plan shares.
