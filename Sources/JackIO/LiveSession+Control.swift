@@ -67,7 +67,7 @@ extension LiveSession {
         guard !files.isEmpty else { throw .noTap(node: node, tapped: Array(Set(edit.taps.map(\.at.node))).sorted()) }
         edit.taps.removeAll { $0.at.node == node }
         try replaceGraph(with: try rebuilt(edit))
-        return status().taps.filter { files.contains($0.file) && !$0.recording }
+        return taps.filter { files.contains($0.file) && !$0.recording }
     }
 
     /// Adds a connection (summed with whatever already feeds `to`).

@@ -43,6 +43,8 @@ public final class LiveSession {
     private var players: [String: LiveFilePlayer] = [:]
     /// Taps recording now, by file.
     private var recorders: [String: TapRecorder] = [:]
+    /// The node each tap file records.
+    private var tapNodes: [String: String] = [:]
     /// Taps stopped during the session, for the summary.
     private var stoppedTaps: [LiveStatus.Tap] = []
     private var bypass: [String: Bool] = [:]
@@ -219,9 +221,7 @@ public final class LiveSession {
             dspLoadPercent: serverHasShutDown ? 0 : client.dspLoadPercent, xruns: statistics.xruns,
             hostMicrosecondsPerCycle: statistics.hostOverheadNanosecondsPerCycle / 1000,
             programSwaps: statistics.programSwaps, outputs: outputStatus,
-            taps: stoppedTaps + recorders.sorted(by: { $0.key < $1.key }).map {
-                tapStatus(file: $0.key, recorder: $0.value, recording: true)
-            },
+            taps: taps,
             files: players.values.sorted(by: { $0.node < $1.node }).map {
                 LiveStatus.FileSource(node: $0.node, file: $0.path, seconds: Double($0.playedFrames) / rate,
                                       underrunFrames: $0.underrunFrames, finished: $0.finished)
@@ -229,9 +229,15 @@ public final class LiveSession {
             serverShutDown: serverHasShutDown)
     }
 
+    /// Taps stopped so far, then those recording.
+    public var taps: [LiveStatus.Tap] {
+        stoppedTaps + recorders.sorted(by: { $0.key < $1.key }).map {
+            tapStatus(file: $0.key, recorder: $0.value, recording: true)
+        }
+    }
+
     private func tapStatus(file: String, recorder: TapRecorder, recording: Bool) -> LiveStatus.Tap {
-        let node = plan.taps.first { $0.file == file }?.node ?? graph.taps.first { $0.file == file }?.node ?? "?"
-        return LiveStatus.Tap(node: node, file: file, seconds: recorder.secondsRecorded,
+        LiveStatus.Tap(node: tapNodes[file] ?? "", file: file, seconds: recorder.secondsRecorded,
                               droppedFrames: recorder.framesDropped, recording: recording)
     }
 
@@ -252,6 +258,7 @@ public final class LiveSession {
                                                channels: tap.channels.count, sampleRate: Int(format.sampleRate),
                                                mode: .recording, policy: .dropWhenFull)
                 recorders[tap.file] = recorder
+                tapNodes[tap.file] = tap.node
                 opened.append(tap.file)
                 if isRunning { try recorder.start() }
             }
