@@ -66,9 +66,10 @@ let package = Package(
         // `swift test` builds it anyway, and the tests find it next to themselves.
         .executableTarget(name: "rtsan-probe", dependencies: ["JackIO", "HostCore", "CShim"],
                           linkerSettings: realtimeSanitizer),
-        .testTarget(name: "JackIOTests", dependencies: ["JackIO", "HostCore", "CShim", "CJack"],
+        // LV2Bridge: live sessions with real plugins run under the sanitizer in-process.
+        .testTarget(name: "JackIOTests", dependencies: ["JackIO", "HostCore", "LV2Bridge", "CShim", "CJack"],
                     linkerSettings: realtimeSanitizer),
-        .testTarget(name: "IntegrationTests", dependencies: ["HostCore", "LV2Bridge", "fxhost"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["HostCore", "LV2Bridge", "JackIO", "fxhost"]),
     ],
     swiftLanguageModes: [.v5]
 )
