@@ -8,25 +8,25 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Play a patch live on a running JACK server, controlled from the console while it plays.",
         discussion: """
-            fxhost becomes a JACK client with one input port per channel of each live input node
-            (named NODE, or NODE_1, NODE_2… for several channels) and one output port per output
-            channel, connected to the ports the patch names (exact names or patterns) unless
-            --no-connect. File sources play in realtime from their start offsets. The server is
+            fxhost becomes a JACK client with one input port per channel of each live input node \
+            (named NODE, or NODE_1, NODE_2… for several channels) and one output port per output \
+            channel, connected to the ports the patch names (exact names or patterns) unless \
+            --no-connect. File sources play in realtime from their start offsets. The server is \
             --server, else $JACK_DEFAULT_SERVER, else the default one; fxhost never starts one.
 
-            Taps (from the patch, --tap or the console) record while it plays; their files stay
-            readable even if fxhost is killed. Ctrl-C (SIGINT) or SIGTERM finalises every tap and
+            Taps (from the patch, --tap or the console) record while it plays; their files stay \
+            readable even if fxhost is killed. Ctrl-C (SIGINT) or SIGTERM finalises every tap and \
             exits 0; if the server shuts down, the taps are finalised and fxhost exits 1.
 
             While it plays, type commands on stdin (a terminal or a pipe); `help` lists them:
-              set drive drive 0.8        bypass room on         preset eq "Bass boost"
-              tap drive take.flac        untap drive            connect vox verb -12dB
-              disconnect vox verb        status --json          quit
+              set drive drive 0.8      bypass room on       preset eq "Bass boost"
+              tap drive take.flac      untap drive          connect vox verb -12dB
+              disconnect vox verb      status --json        quit
 
             Examples:
               fxhost run Presets/guitar-crunch.yaml
               fxhost run live.yaml --server studio --tap main=take1.wav
-              fxhost run --chain "mda/Overdrive drive=0.6 ! mda/Ambience mix=0.3" --no-connect
+              fxhost run --chain "mda/Overdrive drive=0.6 ! mda/Ambience" --no-connect
               echo "set amp gain -6" | fxhost run amp.yaml --duration 10s --quiet
             """)
 
