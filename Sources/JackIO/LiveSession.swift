@@ -220,6 +220,8 @@ public final class LiveSession {
             bufferFrames: format.maxBlockFrames, seconds: Double(statistics.frames) / rate,
             dspLoadPercent: serverHasShutDown ? 0 : client.dspLoadPercent, xruns: statistics.xruns,
             hostMicrosecondsPerCycle: statistics.hostOverheadNanosecondsPerCycle / 1000,
+            renderMicrosecondsPerCycle: statistics.cycles == 0 ? 0
+                : Double(statistics.renderNanoseconds) / Double(statistics.cycles) / 1000,
             programSwaps: statistics.programSwaps, outputs: outputStatus,
             taps: taps,
             files: players.values.sorted(by: { $0.node < $1.node }).map {

@@ -44,6 +44,8 @@ public struct LiveStatus: Codable, Sendable {
     public var xruns: Int
     /// Host time per cycle outside the program's render (ports, feeds, taps, meters), in microseconds.
     public var hostMicrosecondsPerCycle: Double
+    /// Time per cycle inside the program's render (plugins and the plan's mixing), in microseconds.
+    public var renderMicrosecondsPerCycle: Double
     public var programSwaps: Int
     public var outputs: [Output]
     public var taps: [Tap]
