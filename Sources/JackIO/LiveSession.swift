@@ -30,10 +30,10 @@ public final class LiveSession {
         public let port: JackPort
     }
 
-    public let engine: LiveEngine
+    public private(set) var engine: LiveEngine
     public var client: JackClient { engine.client }
-    public let inputs: [Port]
-    public let outputs: [Port]
+    public private(set) var inputs: [Port]
+    public private(set) var outputs: [Port]
     public private(set) var graph: AudioGraph
     public private(set) var plan: RenderPlan
     public private(set) var format: RenderFormat
@@ -70,19 +70,7 @@ public final class LiveSession {
             throw .patch(error)
         }
         self.graph = graph
-        var inputNames: [(node: String, channel: Int, name: String)] = []
-        for source in plan.sources {
-            guard case .input = source.kind else { continue }
-            inputNames += Self.portNames(node: source.node, channels: source.channels.count)
-        }
-        let outputNames = plan.outputs.flatMap { Self.portNames(node: $0.node, channels: $0.channels.count) }
-        do {
-            engine = try LiveEngine(client: client, inputs: inputNames.map(\.name), outputs: outputNames.map(\.name))
-        } catch {
-            throw .jack(error)
-        }
-        inputs = zip(inputNames, engine.inputPorts).map { Port(node: $0.node, channel: $0.channel, port: $1) }
-        outputs = zip(outputNames, engine.outputPorts).map { Port(node: $0.node, channel: $0.channel, port: $1) }
+        (engine, inputs, outputs) = try Self.makeEngine(client: client, plan: plan)
         peaks = .allocate(capacity: max(outputs.count, 1))
         for index in 0..<max(outputs.count, 1) { (peaks + index).initialize(to: Atomic(0)) }
         maximumPeaks = [Float](repeating: 0, count: outputs.count)
@@ -109,6 +97,65 @@ public final class LiveSession {
         for recorder in recorders.values { recorder.abort() }
         peaks.deinitialize(count: max(outputs.count, 1))
         peaks.deallocate()
+    }
+
+    /// Registers the plan's ports on `client` and installs the callbacks.
+    private static func makeEngine(client: JackClient, plan: RenderPlan) throws(LiveSessionError)
+        -> (LiveEngine, [Port], [Port]) {
+        var inputNames: [(node: String, channel: Int, name: String)] = []
+        for source in plan.sources {
+            guard case .input = source.kind else { continue }
+            inputNames += portNames(node: source.node, channels: source.channels.count)
+        }
+        let outputNames = plan.outputs.flatMap { portNames(node: $0.node, channels: $0.channels.count) }
+        let engine: LiveEngine
+        do {
+            engine = try LiveEngine(client: client, inputs: inputNames.map(\.name), outputs: outputNames.map(\.name))
+        } catch {
+            throw .jack(error)
+        }
+        return (engine,
+                zip(inputNames, engine.inputPorts).map { Port(node: $0.node, channel: $0.channel, port: $1) },
+                zip(outputNames, engine.outputPorts).map { Port(node: $0.node, channel: $0.channel, port: $1) })
+    }
+
+    /// After the server shut down: joins it again once it is back (throws
+    /// `.jack(.noServer)` until then) and resumes the same graph, with the
+    /// same units, file positions and taps (which hold a gap for the time
+    /// without a server). A server back at another rate or block size gets
+    /// a plan rebuilt for it. Ports must be connected again.
+    public func reconnect() throws(LiveSessionError) {
+        guard serverHasShutDown else { return }
+        // Close the dead client before opening another: libjack keeps
+        // per-process state that a new server connection replaces, and
+        // closing the old client after that crashes inside libjack.
+        engine.client.close()
+        let client: JackClient
+        do {
+            client = try JackClient(name: options.clientName, server: options.server)
+        } catch {
+            throw .jack(error)
+        }
+        let newFormat = RenderFormat(sampleRate: Double(client.sampleRate), maxBlockFrames: client.bufferSize, mode: .live)
+        if newFormat != format {
+            do {
+                plan = try graph.compile(format: newFormat)
+            } catch {
+                throw .patch(error)
+            }
+            format = newFormat
+        }
+        (engine, inputs, outputs) = try Self.makeEngine(client: client, plan: plan)
+        do {
+            try engine.publish(program(for: plan))
+            try engine.start()
+        } catch let error as LiveEngineError {
+            throw .engine(error)
+        } catch let error as JackError {
+            throw .jack(error)
+        } catch {
+            throw .serverGone
+        }
     }
 
     /// `node` for a mono node, `node_1`, `node_2`… otherwise.
@@ -160,6 +207,15 @@ public final class LiveSession {
     /// retired programs and rebuilds the plan when JACK changed the block size.
     public func poll() throws(LiveSessionError) {
         engine.collectRetired()
+        if let rate = engine.takeSampleRateChange(), Double(rate) != format.sampleRate, !serverHasShutDown {
+            var newFormat = format
+            newFormat.sampleRate = Double(rate)
+            try changeFormat(to: newFormat)
+            if let player = players.values.first {
+                // Files are not resampled: say so (the session goes on).
+                throw .fileRateMismatch(node: player.node, path: player.path, fileRate: player.sampleRate, serverRate: rate)
+            }
+        }
         if let frames = engine.takeBufferSizeChange(), frames != format.maxBlockFrames, !serverHasShutDown {
             var newFormat = format
             newFormat.maxBlockFrames = frames

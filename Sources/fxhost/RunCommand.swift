@@ -16,7 +16,8 @@ struct RunCommand: ParsableCommand {
 
             Taps (from the patch, --tap or the console) record while it plays; their files stay \
             readable even if fxhost is killed. Ctrl-C (SIGINT) or SIGTERM finalises every tap and \
-            exits 0; if the server shuts down, the taps are finalised and fxhost exits 1.
+            exits 0; if the server shuts down, the taps are finalised and fxhost exits 1 (with \
+            --reconnect it waits for the server instead, and carries on where it was).
 
             While it plays, type commands on stdin (a terminal or a pipe); `help` lists them:
               set drive drive 0.8      bypass room on       preset eq "Bass boost"
@@ -45,6 +46,9 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("tap"), help: ArgumentHelp(
         "Record a node's output (NODE or NODE:N) to FILE while it plays; repeatable.", valueName: "NODE=FILE"))
     var taps: [String] = []
+
+    @Flag(help: "If the server shuts down, wait for it to return and resume the same patch (taps keep recording).")
+    var reconnect = false
 
     @Flag(help: "Register the ports but connect nothing.")
     var noConnect = false
@@ -111,7 +115,13 @@ struct RunCommand: ParsableCommand {
                 if statusLine { Terminal.statusLine("") }
                 if interpreter.execute(line) == .quit { return .quit }
             }
-            if session.serverHasShutDown { return .serverShutDown }
+            if session.serverHasShutDown {
+                guard reconnect else { return .serverShutDown }
+                if statusLine { Terminal.statusLine("") }
+                Terminal.warning("the JACK server shut down; waiting for it to return (--reconnect)")
+                guard waitForServer(session, signals: signals) else { return .signal }
+                continue
+            }
             do {
                 try session.poll()
             } catch {
@@ -121,6 +131,31 @@ struct RunCommand: ParsableCommand {
                 lastStatus = Date()
                 Terminal.statusLine(LiveStatusLine.text(session.status()))
             }
+        }
+    }
+
+    /// Tries to rejoin the server twice a second until it is back (true) or
+    /// a stop signal comes (false).
+    private func waitForServer(_ session: LiveSession, signals: StopSignals) -> Bool {
+        while true {
+            if signals.wait(seconds: 0.5) { return false }
+            do {
+                try session.reconnect()
+            } catch LiveSessionError.jack(.noServer) {
+                continue
+            } catch {
+                Terminal.warning("\(error)")
+                continue
+            }
+            Terminal.status("reconnected to the JACK server; playing again")
+            if !noConnect {
+                do {
+                    try session.connectPorts()
+                } catch {
+                    Terminal.warning("\(error)")
+                }
+            }
+            return true
         }
     }
 

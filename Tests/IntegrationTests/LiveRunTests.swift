@@ -124,6 +124,30 @@ final class LiveRunTests: XCTestCase {
         XCTAssertTrue(take.channels[0].allSatisfy { $0 == 0.5 })
     }
 
+    /// With --reconnect the run outlives its server: it waits, joins the
+    /// server when it is back under the same name, and the same tap goes on.
+    func testWithReconnectTheRunResumesWhenTheServerReturns() throws {
+        var server: JackServerProcess? = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let name = server!.name
+        let folder = try Tools.temporaryFolder()
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        try writeAmpPatch(folder, seconds: 10)
+        let run = try LiveRun(["run", path("amp.yaml"), "--server", name, "--reconnect"])
+        XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 0.5))
+        server!.stop()
+        XCTAssertTrue(eventually(within: 10) { run.stderr.contains("waiting for it to return") }, run.stderr)
+        let before = try Audio.read(path("take.wav")).frames
+        server = try JackServerProcess(name: name, sampleRate: 48_000, bufferFrames: 256)
+        XCTAssertTrue(eventually(within: 10) { run.stderr.contains("reconnected to the JACK server") }, run.stderr)
+        XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: Double(before) / 48_000 + 0.5))
+        run.kill(SIGINT)
+        XCTAssertEqual(run.waitForExit(seconds: 10), 0, run.stderr)
+        let take = try Audio.read(path("take.wav"))
+        XCTAssertGreaterThan(take.frames, before + 24_000)
+        XCTAssertTrue(take.channels[0].allSatisfy { $0 == 0.5 }, "the file resumes where it was, at the same level")
+        server!.stop()
+    }
+
     func testSIGINTAndSIGTERMFinaliseEveryTapAndExitZero() throws {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
         let folder = try Tools.temporaryFolder()
