@@ -139,7 +139,9 @@ public final class LiveSession {
         let newFormat = RenderFormat(sampleRate: Double(client.sampleRate), maxBlockFrames: client.bufferSize, mode: .live)
         if newFormat != format {
             do {
-                plan = try graph.compile(format: newFormat)
+                let current = try rewrite().apply(to: graph)
+                plan = try current.compile(format: newFormat)
+                graph = current
             } catch {
                 throw .patch(error)
             }
@@ -385,7 +387,10 @@ public final class LiveSession {
         format = newFormat
         let newPlan: RenderPlan
         do {
-            newPlan = try graph.compile(format: newFormat)
+            // Rewritten, so bypass toggles made live carry over.
+            let current = try rewrite().apply(to: graph)
+            newPlan = try current.compile(format: newFormat)
+            graph = current
         } catch {
             throw .patch(error)
         }

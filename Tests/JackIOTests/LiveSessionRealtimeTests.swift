@@ -1,3 +1,4 @@
+import CJack
 import CShim
 import Foundation
 import HostCore
@@ -10,7 +11,7 @@ import XCTest
 /// RealtimeSanitizer with halt_on_error (RealtimeSanitizerTests proves a
 /// violation kills it). Reaching the end of the test means the callback made
 /// no allocation, lock or blocking call through parameter changes, bypass
-/// toggles, tap start/stop and graph edits.
+/// toggles, tap start/stop, graph edits and a buffer-size change.
 final class LiveSessionRealtimeTests: XCTestCase {
     func testARealisticPatchRunsCleanThroughEveryKindOfLiveChange() throws {
         XCTAssertEqual(fxhost_rtsan_available(), 1, "the check below needs the sanitizer linked")
@@ -54,7 +55,7 @@ final class LiveSessionRealtimeTests: XCTestCase {
         try session.setParameter(node: "drive", symbol: "drive", value: .number(0.8))
         try session.setParameter(node: "amp", symbol: "gain", value: .number(-3))
         settle()
-        for on in [true, false, true, false] {
+        for on in [true, false, true, false, true] {
             try session.setBypass(node: "room", on)
             settle()
         }
@@ -68,12 +69,21 @@ final class LiveSessionRealtimeTests: XCTestCase {
         settle()
         let stopped = try session.stopTaps(node: "drive")
         settle()
+        // A new period size: a silent program while the units re-instantiate, then the rebuilt plan.
+        let resizer = try JackClient(name: "resizer", server: server.name)
+        XCTAssertEqual(jack_set_buffer_size(try resizer.handle(), 64), 0)
+        XCTAssertTrue(eventually(within: 5) {
+            try? session.poll()
+            return session.plan.format.maxBlockFrames == 64
+        })
+        XCTAssertEqual(session.isBypassed(node: "room"), true, "the live bypass state survives the rebuild")
+        settle()
         let status = try session.finish()
 
         XCTAssertEqual(stopped.map(\.file), [driveTap])
         XCTAssertGreaterThan(stopped[0].seconds, 0.1)
-        XCTAssertGreaterThanOrEqual(status.programSwaps, 5, "first program, tap, connect, disconnect, untap")
-        XCTAssertEqual(session.engine.statistics.commandsApplied, 7)
+        XCTAssertGreaterThanOrEqual(status.programSwaps, 7, "first program, tap, connect, disconnect, untap, idle, rebuilt")
+        XCTAssertEqual(session.engine.statistics.commandsApplied, 8)
         XCTAssertEqual(status.taps.map(\.droppedFrames), [0, 0])
         // The amp's control memory now holds the last value the realtime thread stored.
         let ampUnit = session.graph.nodes.first { $0.name == "amp" }.flatMap { node -> (any ProcessingUnit)? in
