@@ -80,6 +80,43 @@ final class LiveRunTests: XCTestCase {
         XCTAssertGreaterThan(runs[2].count, 24_000)
     }
 
+    /// `preset amp Quiet` applies a preset whose only value is gain -6 dB
+    /// (from a bundle this test writes) while the amp plays.
+    func testAPresetFromTheConsoleChangesWhatIsHeard() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder()
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        try writeAmpPatch(folder, seconds: 8)
+        let bundle = folder.appendingPathComponent("lv2/quiet-amp.lv2")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        let preset = """
+            @prefix lv2: <http://lv2plug.in/ns/lv2core#> .
+            @prefix pset: <http://lv2plug.in/ns/ext/presets#> .
+            @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+            <urn:fxhost:test:quiet-amp> a pset:Preset ;
+                lv2:appliesTo <http://lv2plug.in/plugins/eg-amp> ;
+                rdfs:label "Quiet" ;
+                lv2:port [ lv2:symbol "gain" ; pset:value -6.0 ] .
+            """
+        try preset.write(to: bundle.appendingPathComponent("manifest.ttl"), atomically: true, encoding: .utf8)
+        let run = try LiveRun(["run", path("amp.yaml"), "--server", server.name, "--quiet"], console: true,
+                              environment: ["LV2_PATH": folder.appendingPathComponent("lv2").path + ":/usr/lib/lv2"])
+        XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 0.7))
+        run.type("preset amp Loud")
+        run.type("preset amp quiet")
+        XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 1.4))
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 10), 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("has no preset \"Loud\"; its presets are: \"Quiet\""), run.stderr)
+
+        let runs = Self.runs(of: try Audio.read(path("take.wav")).channels[0])
+        XCTAssertEqual(runs.count, 2, "full level, then -6 dB: \(runs.map { ($0.value, $0.count) })")
+        guard runs.count == 2 else { return }
+        XCTAssertEqual(runs[0].value, 0.5)
+        XCTAssertEqual(runs[1].value, 0.5 * Float(pow(10, -6.0 / 20)), accuracy: 1e-6)
+        XCTAssertGreaterThan(runs[1].count, 24_000)
+    }
+
     /// SIGKILL while recording: the WAV and the FLAC both open and hold all
     /// but the last second at most.
     func testSIGKILLDuringATapLeavesReadableFiles() throws {
@@ -220,7 +257,7 @@ final class LiveRun {
     private let outputFile: URL
     private let errorFile: URL
 
-    init(_ arguments: [String], console: Bool = false) throws {
+    init(_ arguments: [String], console: Bool = false, environment: [String: String] = [:]) throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("fxhost-live-\(UUID().uuidString)")
         outputFile = base.appendingPathExtension("out")
         errorFile = base.appendingPathExtension("err")
@@ -228,6 +265,7 @@ final class LiveRun {
         _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: Tools.fxhost)
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = console ? input : FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: outputFile)
         process.standardError = try FileHandle(forWritingTo: errorFile)
