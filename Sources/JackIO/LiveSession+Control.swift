@@ -34,17 +34,31 @@ extension LiveSession {
         plan.bypassFlag(of: node).map { $0.pointee != 0 }
     }
 
-    /// Applies an LV2 preset by label or URI. Its port values are plain
-    /// stores into the unit's control memory (aligned 32-bit floats, read by
-    /// the plugin at its next run). A preset that also carries plugin state
-    /// restores it into the running instances, which LV2 allows only between
-    /// runs: such presets are for plugins whose state restore is thread-safe.
+    /// Applies an LV2 preset by label or URI. Its parameter values reach the
+    /// realtime thread as commands, like `setParameter`. A preset that also
+    /// carries plugin state can only be restored between runs: the realtime
+    /// thread plays a silent program for the few blocks that takes.
     public func applyPreset(node: String, name: String) throws(LiveSessionError) {
         let unit = try unit(named: node)
+        let preset: (values: [String: Float], carriesState: Bool)?
         do {
-            try unit.applyPreset(name)
+            preset = try unit.presetParameterValues(name)
         } catch {
             throw .unit(node: node, error)
+        }
+        if let preset, !preset.carriesState {
+            for (symbol, value) in preset.values.sorted(by: { $0.key < $1.key }) {
+                guard let pointer = unit.controlPointer(symbol: symbol) else { continue }
+                try send(.setFloat(pointer, value))
+            }
+            return
+        }
+        try whileSilent { () throws(LiveSessionError) in
+            do throws(UnitError) {
+                try unit.applyPreset(name)
+            } catch {
+                throw .unit(node: node, error)
+            }
         }
     }
 

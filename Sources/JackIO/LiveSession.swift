@@ -398,6 +398,21 @@ public final class LiveSession {
         plan = newPlan
     }
 
+    /// Runs `body` while the realtime thread plays a silent program and so
+    /// runs no plugin, then puts the current plan back.
+    func whileSilent(_ body: () throws(LiveSessionError) -> Void) throws(LiveSessionError) {
+        guard !serverHasShutDown else { throw .serverGone }
+        try publishAndWait(LivePlanOwner.idleProgram(inputs: inputs.count, outputs: outputs.count,
+                                                     frames: format.maxBlockFrames))
+        do {
+            try body()
+        } catch {
+            try publishAndWait(program(for: plan))
+            throw error
+        }
+        try publishAndWait(program(for: plan))
+    }
+
     // MARK: Edits helpers
 
     func rewrite() -> GraphRewrite { GraphRewrite(of: graph, bypass: bypass) }

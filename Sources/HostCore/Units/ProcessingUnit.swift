@@ -40,6 +40,10 @@ public protocol ProcessingUnit: AnyObject {
     /// The number `setParameter` would store for `value`, checked the same
     /// way, without storing it (the live host stores it on the realtime thread).
     func checkedValue(_ symbol: String, _ value: ParameterValue) throws(UnitError) -> Float
+    /// Live control: a preset's parameter values by symbol, without applying
+    /// them, and whether it also carries plugin state (which only
+    /// `applyPreset` restores, between runs). nil when the unit cannot tell.
+    func presetParameterValues(_ name: String) throws(UnitError) -> (values: [String: Float], carriesState: Bool)?
 }
 
 extension ProcessingUnit {
@@ -47,6 +51,10 @@ extension ProcessingUnit {
 
     public func checkedValue(_ symbol: String, _ value: ParameterValue) throws(UnitError) -> Float {
         throw UnitError("`\(displayName)` cannot change parameters while it plays")
+    }
+
+    public func presetParameterValues(_ name: String) throws(UnitError) -> (values: [String: Float], carriesState: Bool)? {
+        nil
     }
 }
 
