@@ -51,6 +51,8 @@ public final class LiveSession {
     /// One peak per output channel, written by the realtime thread.
     private let peaks: UnsafeMutablePointer<Atomic<UInt32>>
     private var maximumPeaks: [Float]
+    /// Frames, xruns and swaps of the engines before a reconnect.
+    private var earlierFrames = 0, earlierXruns = 0, earlierSwaps = 0
 
     /// Opens the client, compiles `graph` at the server's rate and block
     /// size, registers the ports, opens file sources and taps, and publishes
@@ -147,7 +149,11 @@ public final class LiveSession {
             }
             format = newFormat
         }
+        let previous = engine.statistics
         (engine, inputs, outputs) = try Self.makeEngine(client: client, plan: plan)
+        earlierFrames += previous.frames
+        earlierXruns += previous.xruns
+        earlierSwaps += previous.programSwaps
         do {
             try engine.publish(program(for: plan))
             try engine.start()
@@ -275,12 +281,12 @@ public final class LiveSession {
         let rate = Double(format.sampleRate)
         return LiveStatus(
             client: client.name, server: options.server, sampleRate: Int(format.sampleRate),
-            bufferFrames: format.maxBlockFrames, seconds: Double(statistics.frames) / rate,
-            dspLoadPercent: serverHasShutDown ? 0 : client.dspLoadPercent, xruns: statistics.xruns,
+            bufferFrames: format.maxBlockFrames, seconds: Double(earlierFrames + statistics.frames) / rate,
+            dspLoadPercent: serverHasShutDown ? 0 : client.dspLoadPercent, xruns: earlierXruns + statistics.xruns,
             hostMicrosecondsPerCycle: statistics.hostOverheadNanosecondsPerCycle / 1000,
             renderMicrosecondsPerCycle: statistics.cycles == 0 ? 0
                 : Double(statistics.renderNanoseconds) / Double(statistics.cycles) / 1000,
-            programSwaps: statistics.programSwaps, outputs: outputStatus,
+            programSwaps: earlierSwaps + statistics.programSwaps, outputs: outputStatus,
             taps: taps,
             files: players.values.sorted(by: { $0.node < $1.node }).map {
                 LiveStatus.FileSource(node: $0.node, file: $0.path, seconds: Double($0.playedFrames) / rate,

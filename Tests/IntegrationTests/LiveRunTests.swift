@@ -169,7 +169,7 @@ final class LiveRunTests: XCTestCase {
         let folder = try Tools.temporaryFolder()
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
         try writeAmpPatch(folder, seconds: 10)
-        let run = try LiveRun(["run", path("amp.yaml"), "--server", name, "--reconnect"])
+        let run = try LiveRun(["run", path("amp.yaml"), "--server", name, "--reconnect", "--json"])
         XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 0.5))
         server!.stop()
         XCTAssertTrue(eventually(within: 10) { run.stderr.contains("waiting for it to return") }, run.stderr)
@@ -182,6 +182,9 @@ final class LiveRunTests: XCTestCase {
         let take = try Audio.read(path("take.wav"))
         XCTAssertGreaterThan(take.frames, before + 24_000)
         XCTAssertTrue(take.channels[0].allSatisfy { $0 == 0.5 }, "the file resumes where it was, at the same level")
+        let status = try JSONDecoder().decode(LiveStatus.self, from: Data(run.stdout.utf8))
+        XCTAssertEqual(status.seconds, Double(take.frames) / 48_000, accuracy: 0.05,
+                       "the time played counts both servers' cycles")
         server!.stop()
     }
 
