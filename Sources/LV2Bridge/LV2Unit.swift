@@ -209,9 +209,29 @@ public final class LV2Unit: ProcessingUnit {
         while instances.count < count {
             let instance = try LV2Instance(context)
             if let presetState { instance.restore(presetState) }
+            if reportsLatency { measureLatency(instance, frames: format.maxBlockFrames) }
             instances.append(instance)
         }
         return instances.prefix(count).map(\.kernel)
+    }
+
+    private var reportsLatency: Bool {
+        plugin.ports.contains { $0.designation == .latency && $0.direction == .output }
+    }
+
+    /// A plugin writes its latency port only in run(), but a plan must know
+    /// it before the first block to compensate it. So, as Ardour does
+    /// (LV2Plugin::latency_compute_run), run the fresh instance once on
+    /// silence — its audio ports are still connected to the unit's silence
+    /// and scratch buffers — then deactivate and activate it again, which LV2
+    /// defines as a reset, so the render starts from a clean instance.
+    private func measureLatency(_ instance: LV2Instance, frames: Int) {
+        let kernel = instance.kernel
+        for reset in kernel.beforeRun { reset.destination.copyMemory(from: reset.source, byteCount: reset.byteCount) }
+        kernel.run(kernel.handle, UInt32(max(frames, 1)))
+        if let hook = kernel.afterRun { hook.function(hook.context) }
+        lilv_instance_deactivate(instance.instance)
+        lilv_instance_activate(instance.instance)
     }
 
     /// A new format drops every instance (they were made for the old rate and

@@ -6,9 +6,7 @@ struct CheckCommand: ParsableCommand {
         commandName: "check",
         abstract: "Validate a patch and print the graph as fxhost resolved it.",
         discussion: """
-            Loads every plugin, applies presets and parameters, opens file sources and resolves
-            channel counts, exactly as a render would, without rendering. Errors name
-            file:line:column. Exit status 0 means the patch will load.
+            Loads every plugin, applies presets and parameters, opens file sources and resolves channel counts, exactly as a render would, without rendering. Errors name file:line:column. Exit status 0 means the patch will load.
 
             Examples:
               fxhost check Presets/vocal-chain.yaml
@@ -30,12 +28,16 @@ struct CheckCommand: ParsableCommand {
         print("\(patch.name ?? source.patch ?? "chain"): \(plan.nodes.count) nodes at \(Int(plan.format.sampleRate)) Hz")
         for node in plan.nodes {
             print("  \(node.name): \(node.summary)" + channelText(node)
-                  + (node.latencyFrames > 0 ? ", latency \(node.latencyFrames) frames" : ""))
+                  + (node.latencyFrames > 0 ? ", latency \(node.latencyFrames) frames" : "")
+                  + (node.outputLatencyFrames > 0 ? " (\(node.outputLatencyFrames) at its output)" : ""))
             for (channel, feeds) in node.inputs.enumerated() where !feeds.isEmpty {
                 print("    in \(channel + 1) ← " + feeds.joined(separator: " + "))
             }
         }
         for tap in plan.taps { print("  tap \(tap.node) → \(tap.file) (\(tap.channels.count) ch)") }
+        if plan.latencyFrames > 0 {
+            print("  latency \(plan.latencyFrames) frames, compensated (outputs and taps aligned; renders start at the first input sample)")
+        }
         print("OK")
     }
 
@@ -58,6 +60,7 @@ struct CheckReport: Encodable {
         var instances: Int
         var inputs: [[String]]
         var latencyFrames: Int
+        var outputLatencyFrames: Int
     }
     struct Tap: Encodable {
         var node: String
@@ -66,15 +69,18 @@ struct CheckReport: Encodable {
     }
     var name: String?
     var sampleRate: Double
+    var latencyFrames: Int
     var nodes: [Node]
     var taps: [Tap]
 
     init(patch: Patch, plan: RenderPlan) {
         name = patch.name
         sampleRate = plan.format.sampleRate
+        latencyFrames = plan.latencyFrames
         nodes = plan.nodes.map {
             Node(name: $0.name, summary: $0.summary, inputChannels: $0.inputWidth, outputChannels: $0.outputWidth,
-                 instances: $0.instances, inputs: $0.inputs, latencyFrames: $0.latencyFrames)
+                 instances: $0.instances, inputs: $0.inputs, latencyFrames: $0.latencyFrames,
+                 outputLatencyFrames: $0.outputLatencyFrames)
         }
         taps = plan.taps.map { Tap(node: $0.node, file: $0.file, channels: $0.channels.count) }
     }

@@ -5,9 +5,7 @@ struct Fxhost: ParsableCommand {
         commandName: "fxhost",
         abstract: "Run LV2 effect chains from patch files: live on JACK, bounce offline, check, inspect plugins.",
         discussion: """
-            A patch file (YAML) declares a graph of LV2 plugins, file players, buses and outputs.
-            `fxhost render` bounces it to a file with no audio server; `--chain` builds a patch on
-            the command line instead.
+            A patch file (YAML) declares a graph of LV2 plugins, file players, buses and outputs. `fxhost render` bounces it to a file with no audio server; `--chain` builds a patch on the command line instead.
 
             Examples:
               fxhost plugins overdrive

@@ -7,9 +7,7 @@ struct PluginsCommand: ParsableCommand {
         commandName: "plugins",
         abstract: "List installed LV2 plugins.",
         discussion: """
-            Plugins are found through lilv, which honours LV2_PATH. TEXT filters by URI or name,
-            ignoring case. A plugin can be named in patches by URI or by a unique short form
-            (`mda/Overdrive`, `Overdrive`).
+            Plugins are found through lilv, which honours LV2_PATH. TEXT filters by URI or name, ignoring case. A plugin can be named in patches by URI or by a unique short form (`mda/Overdrive`, `Overdrive`).
 
             Examples:
               fxhost plugins

@@ -1,28 +1,32 @@
 import ArgumentParser
 import Foundation
 import HostCore
+import JackIO
 
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Bounce a patch to files offline, as fast as the plugins allow (no audio server needed).",
+        abstract: "Bounce a patch to files offline, as fast as the plugins allow (no audio server needed, or through JACK in freewheel).",
         discussion: """
-            File sources play from their start offsets; `-i` feeds files to the patch's live inputs
-            and `-o` takes its outputs, so one patch serves live and offline. The render lasts as
-            long as the longest source (plus its offset) and then a tail, which ends by itself once
-            every output stays below -90 dBFS for half a second, or at --tail.
+            File sources play from their start offsets; `-i` feeds files to the patch's live inputs and `-o` takes its outputs, so one patch serves live and offline. The render lasts as long as the longest source (plus its offset) and then a tail, which ends by itself once every output stays below -90 dBFS for half a second, or at --tail.
 
-            The format follows each output's extension: .wav (32-bit float), .rf64, .flac (24-bit),
-            .ogg (Vorbis), .opus (8/12/16/24/48 kHz only), .mp3; --format overrides it. Files are
-            written under a temporary name and renamed when the render succeeds, so a failed render
-            never leaves a file that looks complete. Taps declared in the patch are written too.
+            The format follows each output's extension: .wav (32-bit float), .rf64, .flac (24-bit), .ogg (Vorbis), .opus (8/12/16/24/48 kHz only), .mp3; --format overrides it. Files are written under a temporary name and renamed when the render succeeds, so a failed render never leaves a file that looks complete. Taps declared in the patch are written too.
+
+            Plugin latency is compensated: parallel branches are aligned before they are summed, and the first input sample is the first output sample (the render runs on for the latency).
+
+            --engine jack bounces through a running JACK server (never started by fxhost) in freewheel mode: the server runs the graph as fast as the CPU allows, in blocks of the server's buffer size, and gives the same samples as --engine embedded with --block set to that size. The server is switched back to realtime when the bounce ends, fails or is interrupted (Ctrl-C).
 
             Examples:
               fxhost render Presets/guitar-crunch.yaml -i di-guitar.wav -o crunch.wav
               fxhost render project.yaml -o mix.flac --tail 5s
               fxhost render mastering.yaml -i mix.wav -o master.wav --json
-              fxhost render --chain "mda/Overdrive drive=0.7 ! eg-amp gain=-6" -i in.wav -o out.wav
+              fxhost render --chain "mda/Overdrive drive=0.7 ! eg-amp" -i in.wav -o out.wav
+              fxhost render project.yaml -o mix.wav --engine jack --server studio
             """)
+
+    enum Engine: String, ExpressibleByArgument, CaseIterable {
+        case embedded, jack
+    }
 
     @OptionGroup var source: PatchOptions
 
@@ -38,8 +42,15 @@ struct RenderCommand: ParsableCommand {
                                valueName: "DURATION"))
     var tail: String = "10s"
 
-    @Option(help: "Frames per block (1 to 8192).")
-    var block: Int = 512
+    @Option(help: "Frames per block (1 to 8192; default 512). With --engine jack: the server's buffer size.")
+    var block: Int?
+
+    @Option(help: ArgumentHelp("embedded (no server) or jack (a running server in freewheel mode).", valueName: "ENGINE"))
+    var engine: Engine = .embedded
+
+    @Option(help: ArgumentHelp("With --engine jack: the JACK server's name (default: the default server).",
+                               valueName: "NAME"))
+    var server: String?
 
     @Option(help: ArgumentHelp("Output format, instead of the extension's: wav, wav16, wav24, rf64, flac, flac16, ogg, opus, mp3.",
                                valueName: "FORMAT"))
@@ -55,7 +66,15 @@ struct RenderCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        guard (1...8192).contains(block) else { throw ValidationError("--block must be between 1 and 8192 frames") }
+        if let block, !(1...8192).contains(block) {
+            throw ValidationError("--block must be between 1 and 8192 frames")
+        }
+        if engine == .jack && block != nil {
+            throw ValidationError("with --engine jack the block size is the server's buffer size; leave out --block")
+        }
+        if engine == .embedded && server != nil {
+            throw ValidationError("--server needs --engine jack")
+        }
         guard rate > 0 else { throw ValidationError("--rate must be positive") }
         _ = try Duration.seconds(parsing: tail, option: "--tail")
     }
@@ -66,8 +85,13 @@ struct RenderCommand: ParsableCommand {
         let patch = try source.load(inputChannels: firstInput?.channels ?? 2)
         let plugins = Plugins()
         let graph = try PatchLoader(units: plugins.provider).graph(for: patch)
-        let sampleRate = try PatchLoader.sampleRate(of: graph) ?? firstInput?.sampleRate ?? rate
-        let plan = try graph.compile(format: RenderFormat(sampleRate: sampleRate, maxBlockFrames: block, mode: .offline))
+        // A bounce through JACK renders blocks of the server's buffer size at its rate.
+        let freewheel = try engine == .jack ? FreewheelRenderer(server: server, clientName: "fxhost-render") : nil
+        let sampleRate = try PatchLoader.sampleRate(of: graph) ?? firstInput?.sampleRate
+            ?? freewheel.map { Double($0.sampleRate) } ?? rate
+        let blockFrames = freewheel?.bufferSize ?? block ?? 512
+        let plan = try graph.compile(format: RenderFormat(sampleRate: sampleRate, maxBlockFrames: blockFrames,
+                                                          mode: .offline))
 
         var options = OfflineRenderer.Options()
         options.maximumTailSeconds = try Duration.seconds(parsing: tail, option: "--tail")
@@ -89,8 +113,18 @@ struct RenderCommand: ParsableCommand {
         let progress = ProgressReporter(enabled: !quiet && !json)
         options.progress = { progress.report($0) }
 
-        let renderer = try OfflineRenderer(plan: plan, options: options)
-        let summary = try renderer.run()
+        let summary: RenderSummary
+        if let freewheel {
+            let session = try RenderSession(plan: plan, options: options)
+            do {
+                summary = try freewheel.render(session)
+            } catch {
+                progress.finish()
+                throw error
+            }
+        } else {
+            summary = try OfflineRenderer(plan: plan, options: options).run()
+        }
         progress.finish()
         if json { return try Terminal.printJSON(summary) }
         if !quiet { SummaryPrinter.print(summary) }

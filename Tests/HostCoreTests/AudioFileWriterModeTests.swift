@@ -119,6 +119,7 @@ final class AudioFileWriterModeTests: XCTestCase {
             XCTAssertGreaterThanOrEqual(output[0].count, 2 * sampleRate, "\(format): \(output[0].count) frames")
             if format == .flac24 {
                 XCTAssertNil(reader.frames, "a killed FLAC's header leaves the length unknown")
+                XCTAssertEqual(try reader.lengthInFrames(), output[0].count, "so its length is counted")
             }
             XCTAssertLessThanOrEqual(output[0].count, 3 * sampleRate + 2257, "\(format)")
             if format == .wavFloat {

@@ -17,6 +17,7 @@ final class ReferenceHostTests: XCTestCase {
                           "-o", folder.appendingPathComponent("out.wav").path, "--tail", "0", "--quiet"])
         let output = try Audio.read(folder.appendingPathComponent("out.wav").path)
         XCTAssertEqual(output.frames, input.frames)
+        XCTAssertEqual(output.channels.count, 1, "a mono chain writes a mono file")
         let factor = 0.501187  // 10^(-6/20)
         for (out, inp) in zip(output.channels[0], input.channels[0]) {
             XCTAssertEqual(Double(out), Double(inp) * factor, accuracy: 1e-6 * abs(Double(inp)) + 1e-9)

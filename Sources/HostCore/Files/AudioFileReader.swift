@@ -85,6 +85,22 @@ public final class AudioFileReader {
     }
 
     /// Moves the read position to `frame` (from the start).
+    /// Length in frames: the header's, or, when the header does not say (a
+    /// FLAC whose writer was killed), counted by reading the whole file; the
+    /// reader is then back at the start.
+    public func lengthInFrames() throws(AudioFileError) -> Int {
+        if let frames { return frames }
+        try seek(toFrame: 0)
+        var count = 0
+        while true {
+            let got = Int(sf_readf_float(file, scratch, sf_count_t(scratchFrames)))
+            if got <= 0 { break }
+            count += got
+        }
+        try seek(toFrame: 0)
+        return count
+    }
+
     public func seek(toFrame frame: Int) throws(AudioFileError) {
         guard sf_seek(file, sf_count_t(frame), SEEK_SET) == sf_count_t(frame) else {
             throw .seekFailed(path: path, frame: frame)

@@ -30,7 +30,8 @@ public final class AudioGraph {
         try add(GraphNode(name: name, kind: .input(channels: channels, ports: ports), location: location))
     }
 
-    /// An output: JACK ports when live, a file (`-o`) offline.
+    /// An output: JACK ports when live, a file (`-o`) offline. `channels`
+    /// 0 (`EndpointPorts.asWideAsInput`): as wide as what feeds it.
     @discardableResult
     public func addOutput(_ name: String, channels: Int, ports: [String] = [],
                           location: SourceLocation? = nil) throws(PatchError) -> GraphNode {
@@ -69,6 +70,8 @@ public final class AudioGraph {
             throw PatchError("there is already a node named `\(node.name)`", at: node.location)
         }
         switch node.kind {
+        case .output(let channels, _) where channels == EndpointPorts.asWideAsInput:
+            break
         case .input(let channels, _), .output(let channels, _), .mixer(let channels):
             guard channels > 0 else {
                 throw PatchError("node `\(node.name)` needs at least one channel", at: node.location)
@@ -96,7 +99,9 @@ public final class AudioGraph {
     /// connections into one input are summed; one output may feed many.
     public func connect(_ source: GraphNode, _ sourcePort: PortSelector = .all,
                         to destination: GraphNode, _ destinationPort: PortSelector = .all,
-                        gainDecibels: Double = 0, location: SourceLocation? = nil) throws(PatchError) {
+                        gainDecibels: Double = 0, location: SourceLocation? = nil,
+                        sourceLocation: SourceLocation? = nil,
+                        destinationLocation: SourceLocation? = nil) throws(PatchError) {
         try requireMember(source, location)
         try requireMember(destination, location)
         guard source.name != destination.name else {
@@ -112,7 +117,9 @@ public final class AudioGraph {
         }
         connections.append(GraphConnection(source: source.name, sourcePort: sourcePort,
                                            destination: destination.name, destinationPort: destinationPort,
-                                           gainDecibels: gainDecibels, location: location))
+                                           gainDecibels: gainDecibels, location: location,
+                                           sourceLocation: sourceLocation ?? location,
+                                           destinationLocation: destinationLocation ?? location))
     }
 
     /// Records `node`'s output (or one of its channels) to `file` while the graph runs.
@@ -191,6 +198,9 @@ public struct GraphConnection {
     public var destinationPort: PortSelector
     public var gainDecibels: Double
     public var location: SourceLocation?
+    /// Where each end was written, for errors about that end's port.
+    public var sourceLocation: SourceLocation?
+    public var destinationLocation: SourceLocation?
 }
 
 public struct GraphTap {

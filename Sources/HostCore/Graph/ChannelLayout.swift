@@ -47,9 +47,9 @@ struct ChannelResolver {
                 let sourceIndex = index(of: connection.source)
                 let sourceLayout = layouts[sourceIndex]!
                 let sourceChannels = try self.channels(of: nodes[sourceIndex], connection.sourcePort, side: .output,
-                                                  layout: sourceLayout, at: connection.location)
+                                                  layout: sourceLayout, at: connection.sourceLocation)
                 let destinationChannels = try self.channels(of: node, connection.destinationPort, side: .input,
-                                                            layout: layout, at: connection.location)
+                                                            layout: layout, at: connection.destinationLocation)
                 for (source, destination) in try pair(sourceChannels, destinationChannels, connection, node) {
                     contributions[destination].append(Contribution(sourceNode: sourceIndex, sourceChannel: source,
                                                               gainDecibels: connection.gainDecibels))
@@ -67,6 +67,9 @@ struct ChannelResolver {
             return NodeLayout(inputWidth: 0, outputWidth: channels, instances: 1)
         case .filePlayer(let file):
             return NodeLayout(inputWidth: 0, outputWidth: file.pan == nil ? file.channels : 2, instances: 1)
+        case .output(let channels, _) where channels == EndpointPorts.asWideAsInput:
+            let width = max(1, incoming.map { streamWidth($0, layouts) }.max() ?? 1)
+            return NodeLayout(inputWidth: width, outputWidth: width, instances: 1)
         case .output(let channels, _), .mixer(let channels):
             return NodeLayout(inputWidth: channels, outputWidth: channels, instances: 1)
         case .gain:

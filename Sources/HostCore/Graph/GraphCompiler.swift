@@ -3,6 +3,13 @@ import Foundation
 /// Turns an `AudioGraph` into a `RenderPlan`: schedules nodes, resolves
 /// channel widths, emits ops over virtual buffers, then maps those onto as few
 /// real buffers as their lifetimes allow.
+///
+/// Latency compensation: every node's output latency is the largest latency
+/// among everything feeding it plus its own (a plugin's reported latency).
+/// Shorter feeds are delayed to match before they are summed, so parallel
+/// branches line up to the sample; then every output and tap is delayed to
+/// the plan's latency (the largest of them), so a driver that drops that many
+/// frames gets all of them aligned with the input.
 struct GraphCompiler {
     let graph: AudioGraph
     let format: RenderFormat
@@ -15,8 +22,10 @@ struct GraphCompiler {
         var builder = ProgramBuilder()
         var nodeOutputs = [[VirtualBuffer]](repeating: [], count: graph.nodes.count)
         var nodeInputs = [[VirtualBuffer]](repeating: [], count: graph.nodes.count)
+        /// Frames from the sources to each node's output.
+        var nodeLatency = [Int](repeating: 0, count: graph.nodes.count)
         var sources: [(node: String, kind: PlanSource.Kind, buffers: [VirtualBuffer])] = []
-        var outputs: [(node: String, ports: [String], buffers: [VirtualBuffer])] = []
+        var outputs: [(node: String, ports: [String], buffers: [VirtualBuffer], latency: Int)] = []
         var planNodes: [PlanNode] = []
         var units: [any ProcessingUnit] = []
         var bypassSlots: [String: Int] = [:]
@@ -24,11 +33,15 @@ struct GraphCompiler {
         for nodeIndex in order {
             let node = graph.nodes[nodeIndex]
             let layout = layouts[nodeIndex]
+            // Every channel of every input waits for the latest feed.
+            let inputLatency = inputs[nodeIndex].joined().map { nodeLatency[$0.sourceNode] }.max() ?? 0
             let inputBuffers = (0..<layout.inputWidth).map { channel in
                 builder.sum(inputs[nodeIndex][channel].map {
-                    (nodeOutputs[$0.sourceNode][$0.sourceChannel], $0.gainDecibels)
+                    (builder.delayed(nodeOutputs[$0.sourceNode][$0.sourceChannel],
+                                     by: inputLatency - nodeLatency[$0.sourceNode]), $0.gainDecibels)
                 })
             }
+            nodeLatency[nodeIndex] = inputLatency
             nodeInputs[nodeIndex] = inputBuffers
             var summary: String
             var latency = 0
@@ -44,11 +57,11 @@ struct GraphCompiler {
                 let raw = (0..<file.channels).map { _ in builder.newBuffer(pinned: true) }
                 sources.append((node.name, .file(file), raw))
                 nodeOutputs[nodeIndex] = builder.filePlayerStage(raw, gainDecibels: file.gainDecibels, pan: file.pan)
-            case .output(let channels, let ports):
+            case .output(_, let ports):
+                let channels = layout.inputWidth
                 summary = ports.isEmpty ? "output, \(channels) channel\(channels == 1 ? "" : "s")"
                     : "output to \(ports.joined(separator: ", "))"
-                for buffer in inputBuffers { builder.pin(buffer) }
-                outputs.append((node.name, ports, inputBuffers))
+                outputs.append((node.name, ports, inputBuffers, inputLatency))
                 nodeOutputs[nodeIndex] = inputBuffers
             case .mixer(let channels):
                 summary = "mix bus, \(channels) channel\(channels == 1 ? "" : "s")"
@@ -68,9 +81,10 @@ struct GraphCompiler {
                 bypassSlots[node.name] = slot
                 nodeOutputs[nodeIndex] = builder.unitStage(kernels: Array(kernels.prefix(layout.instances)),
                                                            inputs: inputBuffers, outputWidth: layout.outputWidth,
-                                                           bypassFlag: slot)
+                                                           bypassFlag: slot, latencyFrames: unit.latencyFrames)
                 units.append(unit)
                 latency = unit.latencyFrames
+                nodeLatency[nodeIndex] += latency
                 summary = "plugin \(unit.displayName)" + (layout.instances > 1 ? " ×\(layout.instances) (one per channel)" : "")
                     + (bypass ? ", bypassed" : "")
             }
@@ -83,16 +97,29 @@ struct GraphCompiler {
                             + (contribution.gainDecibels == 0 ? "" : " (\(Self.formatDecibels(contribution.gainDecibels)))")
                     }
                 },
-                latencyFrames: latency))
+                latencyFrames: latency, outputLatencyFrames: nodeLatency[nodeIndex]))
+        }
+
+        // Outputs and taps all come out at the plan's latency.
+        var tapNodes: [(tap: GraphTap, node: Int, channels: [Int])] = []
+        for tap in graph.taps {
+            let nodeIndex = resolver.index(of: tap.node)
+            let channels = try resolver.channels(of: graph.nodes[nodeIndex], tap.port, side: .output,
+                                                 layout: layouts[nodeIndex], at: tap.location)
+            tapNodes.append((tap, nodeIndex, channels))
+        }
+        let planLatency = (outputs.map(\.latency) + tapNodes.map { nodeLatency[$0.node] }).max() ?? 0
+        outputs = outputs.map { output in
+            let aligned = output.buffers.map { builder.delayed($0, by: planLatency - output.latency) }
+            for buffer in aligned { builder.pin(buffer) }
+            return (output.node, output.ports, aligned, planLatency)
         }
 
         var taps: [(tap: GraphTap, buffers: [VirtualBuffer])] = []
-        for tap in graph.taps {
-            let nodeIndex = resolver.index(of: tap.node)
-            let node = graph.nodes[nodeIndex]
-            let channels = try resolver.channels(of: node, tap.port, side: .output, layout: layouts[nodeIndex],
-                                                 at: tap.location)
-            let buffers = channels.map { nodeOutputs[nodeIndex][$0] }
+        for (tap, nodeIndex, channels) in tapNodes {
+            let buffers = channels.map {
+                builder.delayed(nodeOutputs[nodeIndex][$0], by: planLatency - nodeLatency[nodeIndex])
+            }
             for buffer in buffers { builder.pin(buffer) }
             taps.append((tap, buffers))
         }
@@ -101,10 +128,11 @@ struct GraphCompiler {
         return RenderPlan(
             format: format, memory: lowered.memory,
             sources: sources.map { PlanSource(node: $0.node, kind: $0.kind, channels: $0.buffers.map(lowered.pointer)) },
-            outputs: outputs.map { PlanOutput(node: $0.node, ports: $0.ports, channels: $0.buffers.map(lowered.pointer)) },
+            outputs: outputs.map { PlanOutput(node: $0.node, ports: $0.ports, channels: $0.buffers.map(lowered.pointer),
+                                              latencyFrames: $0.latency) },
             taps: taps.map { PlanTap(node: $0.tap.node, file: $0.tap.file, location: $0.tap.location,
                                      channels: $0.buffers.map(lowered.pointer)) },
-            nodes: planNodes, units: units,
+            nodes: planNodes, latencyFrames: planLatency, units: units,
             bypassFlags: bypassSlots.mapValues { lowered.memory.flags.baseAddress! + $0 })
     }
 

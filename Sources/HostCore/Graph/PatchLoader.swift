@@ -31,7 +31,8 @@ public struct PatchLoader {
                 throw unknownNode(connection.to, graph)
             }
             try graph.connect(source, connection.from.port, to: destination, connection.to.port,
-                              gainDecibels: connection.gainDecibels, location: connection.location)
+                              gainDecibels: connection.gainDecibels, location: connection.location,
+                              sourceLocation: connection.from.location, destinationLocation: connection.to.location)
         }
         for tap in patch.taps {
             guard let node = graph.node(named: tap.at.node) else { throw unknownNode(tap.at, graph) }
@@ -139,6 +140,6 @@ public struct FileShape: Sendable, Equatable {
     /// Reads a file's header.
     public static func read(_ path: String) throws(AudioFileError) -> FileShape {
         let reader = try AudioFileReader(path: path)
-        return FileShape(channels: reader.channels, sampleRate: Double(reader.sampleRate), frames: reader.frames ?? 0)
+        return FileShape(channels: reader.channels, sampleRate: Double(reader.sampleRate), frames: try reader.lengthInFrames())
     }
 }

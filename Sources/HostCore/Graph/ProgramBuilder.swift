@@ -19,12 +19,15 @@ struct ProgramBuilder {
         case hook(KernelHook)
         case skipIfSet(flag: Int, count: Int)
         case skipIfClear(flag: Int, count: Int)
+        /// Delays a buffer in place through delay line `line`.
+        case delay(VirtualBuffer, line: Int)
 
         var reads: [VirtualBuffer] {
             switch self {
             case .copy(let source, _, _): return [source]
             case .add(let source, let destination, _): return [source, destination]
             case .run(_, _, let reads, _): return reads
+            case .delay(let buffer, _): return [buffer]
             default: return []
             }
         }
@@ -34,6 +37,7 @@ struct ProgramBuilder {
             case .clear(let buffer): return [buffer]
             case .copy(_, let destination, _), .add(_, let destination, _): return [destination]
             case .run(_, _, _, let writes): return writes
+            case .delay(let buffer, _): return [buffer]
             default: return []
             }
         }
@@ -44,6 +48,16 @@ struct ProgramBuilder {
     private var pinned: Set<Int> = []
     private var gains: [Float] = []
     private var flags: [UInt8] = []
+    /// Length of each delay line, in frames.
+    private var delayLengths: [Int] = []
+    /// Delayed copies already made, so a source feeding several nodes with
+    /// the same delay is delayed once.
+    private var delayedCopies: [DelayKey: VirtualBuffer] = [:]
+
+    private struct DelayKey: Hashable {
+        let buffer: VirtualBuffer
+        let frames: Int
+    }
     private var connections: [(handle: UnsafeMutableRawPointer?, connect: KernelConnectFunction, port: UInt32,
                                 buffer: VirtualBuffer)] = []
 
@@ -89,6 +103,24 @@ struct ProgramBuilder {
         return result
     }
 
+    /// `buffer` delayed by `frames` (latency compensation): a delayed copy,
+    /// made once per buffer and length; the buffer itself when `frames` is 0.
+    mutating func delayed(_ buffer: VirtualBuffer, by frames: Int) -> VirtualBuffer {
+        guard frames > 0, buffer != .silence else { return buffer }
+        let key = DelayKey(buffer: buffer, frames: frames)
+        if let made = delayedCopies[key] { return made }
+        let result = newBuffer()
+        ops.append(.copy(buffer, result, gain: nil))
+        ops.append(.delay(result, line: newDelayLine(frames)))
+        delayedCopies[key] = result
+        return result
+    }
+
+    private mutating func newDelayLine(_ frames: Int) -> Int {
+        delayLengths.append(frames)
+        return delayLengths.count - 1
+    }
+
     /// A file player's gain and pan. A mono file with pan becomes stereo by a
     /// constant-power law (-3 dB each side at centre); a stereo file with pan
     /// is balanced (the far side is turned down linearly).
@@ -107,9 +139,12 @@ struct ProgramBuilder {
     }
 
     /// A plugin node: its kernels' runs, skipped in favour of a passthrough
-    /// copy while its bypass flag is set. Returns the node's output buffers.
+    /// copy while its bypass flag is set. The passthrough is delayed by the
+    /// plugin's latency, so bypassing never shifts the node's timing (the
+    /// compensation elsewhere in the plan counts on it). Returns the node's
+    /// output buffers.
     mutating func unitStage(kernels: [ProcessorKernel], inputs: [VirtualBuffer], outputWidth: Int,
-                            bypassFlag: Int) -> [VirtualBuffer] {
+                            bypassFlag: Int, latencyFrames: Int = 0) -> [VirtualBuffer] {
         let outputs = (0..<outputWidth).map { _ in newBuffer() }
         var runOps: [Op] = []
         var inputCursor = 0, outputCursor = 0
@@ -129,8 +164,12 @@ struct ProgramBuilder {
             if let hook = kernel.afterRun { runOps.append(.hook(hook)) }
         }
         // Bypassed: output k carries input k (wrapping when there are fewer inputs).
-        let passthrough: [Op] = outputs.enumerated().map { index, output in
-            inputs.isEmpty ? .clear(output) : .copy(inputs[index % inputs.count], output, gain: nil)
+        var passthrough: [Op] = []
+        for (index, output) in outputs.enumerated() {
+            passthrough.append(inputs.isEmpty ? .clear(output) : .copy(inputs[index % inputs.count], output, gain: nil))
+            if latencyFrames > 0 && !inputs.isEmpty {
+                passthrough.append(.delay(output, line: newDelayLine(latencyFrames)))
+            }
         }
         ops.append(.skipIfSet(flag: bypassFlag, count: runOps.count + 1))
         ops += runOps
@@ -182,7 +221,7 @@ struct ProgramBuilder {
 
         let memory = PlanMemory(bufferCount: physicalCount, frames: frames, opCount: ops.count,
                                 connectionCount: connections.count, gainCount: gains.count,
-                                flagCount: flags.count, delayLengths: [])
+                                flagCount: flags.count, delayLengths: delayLengths)
         let lowered = Lowered(memory: memory, assignment: assignment)
         for (index, value) in gains.enumerated() { memory.gains[index] = value }
         for (index, value) in flags.enumerated() { memory.flags[index] = value }
@@ -209,6 +248,8 @@ struct ProgramBuilder {
                 real = .skipIfSet(flag: flagBase! + flag, count: count)
             case .skipIfClear(let flag, let count):
                 real = .skipIfClear(flag: flagBase! + flag, count: count)
+            case .delay(let buffer, let line):
+                real = .delay(memory.delayLines.baseAddress! + line, buffer: lowered.pointer(buffer))
             }
             (memory.ops.baseAddress! + index).initialize(to: real)
         }

@@ -1,171 +1,30 @@
 import Foundation
 
-/// The embedded offline driver: feeds a plan from files, renders it block by
-/// block as fast as the plugins allow and writes its outputs and taps.
-/// Outputs and taps are written under temporary names and renamed only when
-/// the whole render succeeded.
+/// The embedded offline driver: renders a `RenderSession` block by block
+/// on the calling thread, as fast as the plugins allow.
 public final class OfflineRenderer {
-    public struct Options {
-        /// Files for live input nodes, by node name.
-        public var inputFiles: [String: String] = [:]
-        /// Files for output nodes, by node name.
-        public var outputFiles: [String: OutputFile] = [:]
-        /// The longest tail after the sources end; the tail stops earlier once
-        /// every output stays below -90 dBFS for half a second. 0: stop with the sources.
-        public var maximumTailSeconds: Double = 10
-        /// Called about ten times a second with the progress so far.
-        public var progress: ((RenderProgress) -> Void)?
-
-        public init() {}
-    }
-
-    public struct OutputFile {
-        public var path: String
-        public var format: AudioFileFormat
-
-        public init(path: String, format: AudioFileFormat) {
-            self.path = path
-            self.format = format
-        }
-    }
+    public typealias Options = RenderOptions
+    public typealias OutputFile = RenderOutputFile
 
     /// Below this, the tail counts as silence: -90 dBFS.
-    public static let silenceThreshold = Float(Decibels.toLinear(-90))
+    public static var silenceThreshold: Float { RenderSession.silenceThreshold }
 
-    private let plan: RenderPlan
-    private let options: Options
-    private let feeds: [SourceFeed]
-    private var writers: [(output: PlanOutput, writer: AudioFileWriter, channels: UnsafeMutableBufferPointer<UnsafePointer<Float>>)] = []
-    private var recorders: [(tap: PlanTap, recorder: TapRecorder, channels: UnsafeMutableBufferPointer<UnsafePointer<Float>>)] = []
-    private let sourceFrames: Int
+    private let session: RenderSession
 
     /// Opens every input and output; nothing is rendered yet.
     public init(plan: RenderPlan, options: Options) throws(RenderError) {
-        self.plan = plan
-        self.options = options
-        let sampleRate = plan.format.sampleRate
-        var feeds: [SourceFeed] = []
-        for source in plan.sources {
-            switch source.kind {
-            case .file(let file):
-                let start = Int((file.startSeconds * sampleRate).rounded())
-                feeds.append(try SourceFeed(path: file.path, node: source.node, buffers: source.channels,
-                                            startFrame: start, sampleRate: sampleRate))
-            case .input:
-                guard let path = options.inputFiles[source.node] else {
-                    throw RenderError.missingInput(node: source.node)
-                }
-                feeds.append(try SourceFeed(path: path, node: source.node, buffers: source.channels,
-                                            startFrame: 0, sampleRate: sampleRate))
-            }
-        }
-        self.feeds = feeds
-        sourceFrames = feeds.map(\.endFrame).max() ?? 0
-        do {
-            for output in plan.outputs {
-                guard let file = options.outputFiles[output.node] else { continue }
-                let writer = try AudioFileWriter(path: file.path, format: file.format, channels: output.channels.count,
-                                                 sampleRate: Int(sampleRate), mode: .atomic)
-                writers.append((output, writer, Self.channelList(output.channels)))
-            }
-            for tap in plan.taps {
-                let format = try AudioFileFormat(path: tap.file)
-                let recorder = try TapRecorder(path: tap.file, format: format, channels: tap.channels.count,
-                                               sampleRate: Int(sampleRate), mode: .atomic, policy: .waitWhenFull)
-                recorders.append((tap, recorder, Self.channelList(tap.channels)))
-            }
-        } catch {
-            abort()
-            throw RenderError.file(error)
-        }
-    }
-
-    deinit {
-        for writer in writers { writer.channels.deallocate() }
-        for recorder in recorders { recorder.channels.deallocate() }
-    }
-
-    private static func channelList(_ channels: [UnsafeMutablePointer<Float>]) -> UnsafeMutableBufferPointer<UnsafePointer<Float>> {
-        let list = UnsafeMutableBufferPointer<UnsafePointer<Float>>.allocate(capacity: channels.count)
-        for (index, channel) in channels.enumerated() { list[index] = UnsafePointer(channel) }
-        return list
+        session = try RenderSession(plan: plan, options: options)
     }
 
     /// Frames the sources span (longest source plus its start offset).
-    public var contentFrames: Int { sourceFrames }
+    public var contentFrames: Int { session.contentFrames }
 
     /// Renders to the end (sources plus tail) and finishes every file.
     public func run() throws(RenderError) -> RenderSummary {
-        let started = DispatchTime.now()
-        let block = plan.format.maxBlockFrames
-        let sampleRate = plan.format.sampleRate
-        let tailLimit = Int((options.maximumTailSeconds * sampleRate).rounded())
-        let silenceNeeded = Int(sampleRate / 2)
-        var meters = plan.outputs.map { [PeakMeter](repeating: PeakMeter(), count: $0.channels.count) }
-        var position = 0
-        var quietFrames = 0
-        var lastReport = started
-        plan.connectPorts()
-        do {
-            for recorder in recorders { try recorder.recorder.start() }
-            while true {
-                let end = sourceFrames + tailLimit
-                if position >= end { break }
-                if position >= sourceFrames && quietFrames >= silenceNeeded { break }
-                let frames = min(block, end - position)
-                for feed in feeds { feed.fill(timelineFrame: position, frames: frames) }
-                plan.program.render(frames: frames)
-                var blockPeak: Float = 0
-                for (outputIndex, output) in plan.outputs.enumerated() {
-                    for (channel, buffer) in output.channels.enumerated() {
-                        let peak = meters[outputIndex][channel].measure(buffer, frames: frames)
-                        blockPeak = max(blockPeak, peak)
-                    }
-                }
-                for writer in writers {
-                    try writer.writer.write(channels: UnsafeBufferPointer(writer.channels), frames: frames)
-                }
-                for recorder in recorders {
-                    _ = recorder.recorder.input.push(channels: UnsafeBufferPointer(recorder.channels), frames: frames)
-                }
-                position += frames
-                if position > sourceFrames {
-                    quietFrames = blockPeak < Self.silenceThreshold ? quietFrames + frames : 0
-                }
-                let now = DispatchTime.now()
-                if let progress = options.progress, now.uptimeNanoseconds - lastReport.uptimeNanoseconds > 100_000_000 {
-                    lastReport = now
-                    progress(RenderProgress(framesDone: position, framesExpected: sourceFrames, sampleRate: sampleRate,
-                                            elapsedSeconds: Self.seconds(since: started), inTail: position > sourceFrames))
-                }
-            }
-            for writer in writers { try writer.writer.finish() }
-            for recorder in recorders { try recorder.recorder.finish() }
-        } catch {
-            abort()
-            throw RenderError.file(error)
-        }
-        let elapsed = Self.seconds(since: started)
-        options.progress?(RenderProgress(framesDone: position, framesExpected: sourceFrames, sampleRate: sampleRate,
-                                         elapsedSeconds: elapsed, inTail: false, finished: true))
-        return RenderSummary(
-            frames: position, sampleRate: sampleRate, elapsedSeconds: elapsed,
-            outputs: plan.outputs.enumerated().map { index, output in
-                RenderSummary.Output(node: output.node, file: options.outputFiles[output.node]?.path,
-                                     peaks: meters[index].map(\.peak))
-            },
-            taps: recorders.map { RenderSummary.Tap(node: $0.tap.node, file: $0.tap.file,
-                                                    frames: $0.recorder.framesWritten) })
-    }
-
-    /// Removes every partial file.
-    private func abort() {
-        for writer in writers { writer.writer.abort() }
-        for recorder in recorders { recorder.recorder.abort() }
-    }
-
-    private static func seconds(since start: DispatchTime) -> Double {
-        Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        try session.start()
+        let block = session.plan.format.maxBlockFrames
+        while !session.isFinished { try session.renderNextBlock(maxFrames: block) }
+        return try session.finish()
     }
 }
 
@@ -181,8 +40,10 @@ final class SourceFeed {
 
     init(path: String, node: String, buffers: [UnsafeMutablePointer<Float>], startFrame: Int,
          sampleRate: Double) throws(RenderError) {
+        let length: Int
         do {
             reader = try AudioFileReader(path: path)
+            length = try reader.lengthInFrames()
         } catch {
             throw RenderError.file(error)
         }
@@ -197,7 +58,7 @@ final class SourceFeed {
         self.node = node
         self.buffers = buffers
         self.startFrame = startFrame
-        endFrame = startFrame + (reader.frames ?? 0)
+        endFrame = startFrame + length
         targets = .allocate(capacity: reader.channels)
     }
 
@@ -278,6 +139,8 @@ public struct RenderSummary: Sendable, Codable {
     public var frames: Int
     public var sampleRate: Double
     public var elapsedSeconds: Double
+    /// Latency compensated: frames dropped at the start and rendered on at the end.
+    public var latencyFrames: Int
     public var outputs: [Output]
     public var taps: [Tap]
 

@@ -4,14 +4,15 @@
 /// value is a number, `true`/`false`, or a label (double-quote it to include
 /// spaces). The result is an input node `in`, the plugins in order, named
 /// after their short names (`overdrive`, `overdrive2`, …), and an output node
-/// `out`, chained. Errors point at a column of the chain text, as
-/// `--chain:1:COLUMN`.
+/// `out`, chained; `out` is as wide as what the last plugin gives unless
+/// `outputChannels` says otherwise. Errors point at a column of the chain
+/// text, as `--chain:1:COLUMN`.
 public enum ChainSpec {
     /// The file name used in error locations.
     public static let sourceName = "--chain"
 
-    public static func patch(from text: String, inputChannels: Int = 2, outputChannels: Int = 2) throws(PatchError) -> Patch {
-        for (count, what) in [(inputChannels, "input"), (outputChannels, "output")] where !(1...PatchDocumentReader.channelLimit).contains(count) {
+    public static func patch(from text: String, inputChannels: Int = 2, outputChannels: Int? = nil) throws(PatchError) -> Patch {
+        for (count, what) in [(inputChannels, "input"), (outputChannels ?? 1, "output")] where !(1...PatchDocumentReader.channelLimit).contains(count) {
             throw PatchError("the chain's \(what) needs 1 to \(PatchDocumentReader.channelLimit) channels, got \(count)")
         }
         let segments = try split(text)
@@ -22,7 +23,7 @@ public enum ChainSpec {
             let name = uniqueName(for: spec.plugin, used: &used)
             nodes.append(NodeDeclaration(name: name, kind: .plugin(spec), location: spec.pluginLocation))
         }
-        nodes.append(NodeDeclaration(name: "out", kind: .output(.channels(outputChannels)),
+        nodes.append(NodeDeclaration(name: "out", kind: .output(.channels(outputChannels ?? EndpointPorts.asWideAsInput)),
                                      location: location(text.unicodeScalars.count + 1)))
         var connections: [ConnectionDeclaration] = []
         for (from, to) in zip(nodes, nodes.dropFirst()) {

@@ -63,6 +63,7 @@ public enum PatchGraphviz {
     private static func endpointLabel(_ ports: EndpointPorts) -> String {
         switch ports {
         case .ports(let names): return names.joined(separator: ", ")
+        case .channels(EndpointPorts.asWideAsInput): return "as wide as its input"
         case .channels(let count): return "\(count) ch"
         }
     }

@@ -13,13 +13,18 @@ public final class RenderPlan {
     public let taps: [PlanTap]
     /// Every node as resolved, in schedule order, for `check` and status.
     public let nodes: [PlanNode]
+    /// Frames between a source sample and the same sample at every output
+    /// and tap (they are aligned to one another). Offline drivers drop this
+    /// many frames at the start and render as many more at the end; a live
+    /// driver reports it to the server.
+    public let latencyFrames: Int
 
     private let memory: PlanMemory
     private let units: [any ProcessingUnit]
     private let bypassFlags: [String: UnsafeMutablePointer<UInt8>]
 
     init(format: RenderFormat, memory: PlanMemory, sources: [PlanSource], outputs: [PlanOutput],
-         taps: [PlanTap], nodes: [PlanNode], units: [any ProcessingUnit],
+         taps: [PlanTap], nodes: [PlanNode], latencyFrames: Int, units: [any ProcessingUnit],
          bypassFlags: [String: UnsafeMutablePointer<UInt8>]) {
         self.format = format
         self.memory = memory
@@ -28,6 +33,7 @@ public final class RenderPlan {
         self.outputs = outputs
         self.taps = taps
         self.nodes = nodes
+        self.latencyFrames = latencyFrames
         self.units = units
         self.bypassFlags = bypassFlags
     }
@@ -58,6 +64,8 @@ public struct PlanOutput {
     public let node: String
     public let ports: [String]
     public let channels: [UnsafeMutablePointer<Float>]
+    /// Frames from the sources to this output (the plan's latency: outputs are aligned).
+    public let latencyFrames: Int
 }
 
 public struct PlanTap {
@@ -78,7 +86,10 @@ public struct PlanNode {
     public let instances: Int
     /// Per input channel, what feeds it: "drive:1", "vox:2 (-12 dB)".
     public let inputs: [[String]]
+    /// The node's own latency (a plugin's reported latency; 0 for built-in nodes).
     public let latencyFrames: Int
+    /// Frames from the sources to this node's output: the latest feed plus its own.
+    public let outputLatencyFrames: Int
 }
 
 /// All memory a plan owns, freed together.

@@ -1,0 +1,255 @@
+import Foundation
+
+/// What a render reads, writes and how long its tail may last: the same for
+/// the embedded driver and a JACK freewheel bounce.
+public struct RenderOptions {
+    /// Files for live input nodes, by node name.
+    public var inputFiles: [String: String] = [:]
+    /// Files for output nodes, by node name.
+    public var outputFiles: [String: RenderOutputFile] = [:]
+    /// The longest tail after the sources end; the tail stops earlier once
+    /// every output stays below -90 dBFS for half a second. 0: stop with the sources.
+    public var maximumTailSeconds: Double = 10
+    /// Called about ten times a second with the progress so far, on the
+    /// thread that renders.
+    public var progress: ((RenderProgress) -> Void)?
+
+    public init() {}
+}
+
+public struct RenderOutputFile {
+    public var path: String
+    public var format: AudioFileFormat
+
+    public init(path: String, format: AudioFileFormat) {
+        self.path = path
+        self.format = format
+    }
+}
+
+/// One render to files, block by block: fills the sources, renders the
+/// plan, meters and writes its outputs and taps, decides when the tail is
+/// over and reports progress. A driver calls `start()`, then
+/// `renderNextBlock` from one thread until `isFinished`, then `finish()`
+/// (or `abort()`). The embedded driver loops on it; a JACK freewheel
+/// process callback calls it once per cycle.
+///
+/// Latency: the plan's outputs and taps lag the sources by
+/// `plan.latencyFrames`. The session drops that many frames at the start
+/// and renders as many more at the end, so the first source sample is
+/// output sample 0 and nothing is cut off.
+///
+/// Outputs and taps are written under temporary names and renamed only
+/// when the whole render succeeded.
+public final class RenderSession {
+    /// Below this, the tail counts as silence: -90 dBFS.
+    public static let silenceThreshold = Float(Decibels.toLinear(-90))
+
+    public let plan: RenderPlan
+    private let options: RenderOptions
+    private let feeds: [SourceFeed]
+    private var writers: [(output: PlanOutput, writer: AudioFileWriter, channels: ChannelList)] = []
+    private var recorders: [(tap: PlanTap, recorder: TapRecorder, channels: ChannelList)] = []
+    /// Frames the sources span (longest source plus its start offset).
+    public let contentFrames: Int
+    private let tailLimit: Int
+    private let silenceNeeded: Int
+
+    /// Frames rendered, counted at the plan's inputs.
+    public private(set) var renderedFrames = 0
+    /// Frames written to every output and tap.
+    public private(set) var outputFrames = 0
+    public private(set) var isFinished = false
+    private var quietFrames = 0
+    private var meters: [[PeakMeter]]
+    private var portsConnected = false
+    private var started: DispatchTime?
+    private var lastReport = DispatchTime.now()
+
+    /// Opens every input and output; nothing is rendered yet.
+    public init(plan: RenderPlan, options: RenderOptions) throws(RenderError) {
+        self.plan = plan
+        self.options = options
+        let sampleRate = plan.format.sampleRate
+        var feeds: [SourceFeed] = []
+        for source in plan.sources {
+            switch source.kind {
+            case .file(let file):
+                let start = Int((file.startSeconds * sampleRate).rounded())
+                feeds.append(try SourceFeed(path: file.path, node: source.node, buffers: source.channels,
+                                            startFrame: start, sampleRate: sampleRate))
+            case .input:
+                guard let path = options.inputFiles[source.node] else {
+                    throw RenderError.missingInput(node: source.node)
+                }
+                feeds.append(try SourceFeed(path: path, node: source.node, buffers: source.channels,
+                                            startFrame: 0, sampleRate: sampleRate))
+            }
+        }
+        self.feeds = feeds
+        contentFrames = feeds.map(\.endFrame).max() ?? 0
+        tailLimit = Int((options.maximumTailSeconds * sampleRate).rounded())
+        silenceNeeded = Int(sampleRate / 2)
+        meters = plan.outputs.map { [PeakMeter](repeating: PeakMeter(), count: $0.channels.count) }
+        do {
+            for output in plan.outputs {
+                guard let file = options.outputFiles[output.node] else { continue }
+                let writer = try AudioFileWriter(path: file.path, format: file.format, channels: output.channels.count,
+                                                 sampleRate: Int(sampleRate), mode: .atomic)
+                writers.append((output, writer, ChannelList(output.channels)))
+            }
+            for tap in plan.taps {
+                let format = try AudioFileFormat(path: tap.file)
+                let recorder = try TapRecorder(path: tap.file, format: format, channels: tap.channels.count,
+                                               sampleRate: Int(sampleRate), mode: .atomic, policy: .waitWhenFull)
+                recorders.append((tap, recorder, ChannelList(tap.channels)))
+            }
+        } catch {
+            abort()
+            throw RenderError.file(error)
+        }
+        isFinished = contentFrames + tailLimit == 0
+    }
+
+    deinit {
+        for writer in writers { writer.channels.deallocate() }
+        for recorder in recorders { recorder.channels.deallocate() }
+    }
+
+    /// Starts the tap writers and the clock. Call once, before the first block.
+    public func start() throws(RenderError) {
+        do {
+            for recorder in recorders { try recorder.recorder.start() }
+        } catch {
+            abort()
+            throw RenderError.file(error)
+        }
+        started = DispatchTime.now()
+        lastReport = started!
+    }
+
+    /// Renders the next block of at most `maxFrames` (1…the plan's block
+    /// size) and returns how many frames it rendered (0 once finished). The
+    /// first call connects the plan's ports, so call it always from the same
+    /// thread. On a write error the partial files are removed and it throws.
+    @discardableResult
+    public func renderNextBlock(maxFrames: Int) throws(RenderError) -> Int {
+        guard !isFinished else { return 0 }
+        if !portsConnected {
+            plan.connectPorts()
+            portsConnected = true
+        }
+        let latency = plan.latencyFrames
+        let renderEnd = contentFrames + tailLimit + latency
+        let frames = min(maxFrames, plan.format.maxBlockFrames, renderEnd - renderedFrames)
+        for feed in feeds { feed.fill(timelineFrame: renderedFrames, frames: frames) }
+        plan.program.render(frames: frames)
+        // The first `latency` frames come before the first source sample: drop them.
+        let skip = min(max(latency - renderedFrames, 0), frames)
+        let kept = frames - skip
+        renderedFrames += frames
+        if kept > 0 {
+            try write(from: skip, frames: kept)
+            outputFrames += kept
+        }
+        if outputFrames >= contentFrames + tailLimit || (outputFrames >= contentFrames && quietFrames >= silenceNeeded) {
+            isFinished = true
+        }
+        reportProgress(finished: false)
+        return frames
+    }
+
+    /// Meters and writes `frames` frames of every output and tap from `offset` in the plan's buffers.
+    private func write(from offset: Int, frames: Int) throws(RenderError) {
+        var blockPeak: Float = 0
+        for (outputIndex, output) in plan.outputs.enumerated() {
+            for (channel, buffer) in output.channels.enumerated() {
+                blockPeak = max(blockPeak, meters[outputIndex][channel].measure(buffer + offset, frames: frames))
+            }
+        }
+        do {
+            for writer in writers {
+                try writer.writer.write(channels: writer.channels.pointers(from: offset), frames: frames)
+            }
+        } catch {
+            abort()
+            throw RenderError.file(error)
+        }
+        for recorder in recorders {
+            _ = recorder.recorder.input.push(channels: recorder.channels.pointers(from: offset), frames: frames)
+        }
+        if outputFrames + frames > contentFrames {
+            quietFrames = blockPeak < Self.silenceThreshold ? quietFrames + frames : 0
+        }
+    }
+
+    private func reportProgress(finished: Bool) {
+        guard let progress = options.progress, let started else { return }
+        let now = DispatchTime.now()
+        guard finished || now.uptimeNanoseconds - lastReport.uptimeNanoseconds > 100_000_000 else { return }
+        lastReport = now
+        progress(RenderProgress(framesDone: outputFrames, framesExpected: contentFrames,
+                                sampleRate: plan.format.sampleRate, elapsedSeconds: Self.seconds(since: started),
+                                inTail: !finished && outputFrames > contentFrames, finished: finished))
+    }
+
+    /// Finishes every file (after the last block) and sums the render up.
+    public func finish() throws(RenderError) -> RenderSummary {
+        do {
+            for writer in writers { try writer.writer.finish() }
+            for recorder in recorders { try recorder.recorder.finish() }
+        } catch {
+            abort()
+            throw RenderError.file(error)
+        }
+        let elapsed = started.map(Self.seconds(since:)) ?? 0
+        reportProgress(finished: true)
+        return RenderSummary(
+            frames: outputFrames, sampleRate: plan.format.sampleRate, elapsedSeconds: elapsed,
+            latencyFrames: plan.latencyFrames,
+            outputs: plan.outputs.enumerated().map { index, output in
+                RenderSummary.Output(node: output.node, file: options.outputFiles[output.node]?.path,
+                                     peaks: meters[index].map(\.peak))
+            },
+            taps: recorders.map { RenderSummary.Tap(node: $0.tap.node, file: $0.tap.file,
+                                                    frames: $0.recorder.framesWritten) })
+    }
+
+    /// Removes every partial file. Safe to call more than once.
+    public func abort() {
+        isFinished = true
+        for writer in writers { writer.writer.abort() }
+        for recorder in recorders { recorder.recorder.abort() }
+    }
+
+    private static func seconds(since start: DispatchTime) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    }
+}
+
+/// A stream's channel pointers, and a second list to hand out the same
+/// channels from an offset into the block.
+struct ChannelList {
+    private let base: UnsafeMutableBufferPointer<UnsafePointer<Float>>
+    private let shifted: UnsafeMutableBufferPointer<UnsafePointer<Float>>
+
+    init(_ channels: [UnsafeMutablePointer<Float>]) {
+        base = .allocate(capacity: channels.count)
+        shifted = .allocate(capacity: channels.count)
+        for (index, channel) in channels.enumerated() {
+            base[index] = UnsafePointer(channel)
+            shifted[index] = UnsafePointer(channel)
+        }
+    }
+
+    func pointers(from offset: Int) -> UnsafeBufferPointer<UnsafePointer<Float>> {
+        if offset == 0 { return UnsafeBufferPointer(base) }
+        for index in base.indices { shifted[index] = base[index] + offset }
+        return UnsafeBufferPointer(shifted)
+    }
+
+    func deallocate() {
+        base.deallocate()
+        shifted.deallocate()
+    }
+}

@@ -1,0 +1,37 @@
+import HostCore
+
+/// Why a freewheel bounce failed, in one sentence. The server is back in
+/// realtime mode whenever one of these reaches the caller.
+public enum FreewheelError: Error, CustomStringConvertible, UserFacingError {
+    case jack(JackError)
+    case render(RenderError)
+    /// JACK refused jack_set_freewheel.
+    case freewheelRefused(server: String?, code: Int32)
+    /// SIGINT or SIGTERM arrived mid-bounce; nothing was kept.
+    case interrupted(signal: Int32, framesDone: Int)
+    /// The server went away mid-bounce.
+    case serverShutDown(server: String?)
+    /// The plan's block size differs from the server's buffer size.
+    case blockSizeMismatch(planFrames: Int, serverFrames: Int)
+    case sampleRateMismatch(planRate: Double, serverRate: Int)
+
+    public var description: String {
+        switch self {
+        case .jack(let error):
+            return error.description
+        case .render(let error):
+            return error.description
+        case .freewheelRefused(let server, let code):
+            return "JACK server `\(server ?? "default")` refused to enter freewheel mode (error \(code))"
+        case .interrupted(let signal, let framesDone):
+            let name = signal == 2 ? "SIGINT" : signal == 15 ? "SIGTERM" : "signal \(signal)"
+            return "the bounce was interrupted by \(name) after \(framesDone) frames; no output was kept and the server is back in realtime mode"
+        case .serverShutDown(let server):
+            return "JACK server `\(server ?? "default")` shut down during the bounce; no output was kept"
+        case .blockSizeMismatch(let planFrames, let serverFrames):
+            return "the plan renders blocks of \(planFrames) frames but the server's buffer is \(serverFrames) frames; compile it with the server's buffer size"
+        case .sampleRateMismatch(let planRate, let serverRate):
+            return "the patch runs at \(Int(planRate)) Hz but the JACK server runs at \(serverRate) Hz; fxhost does not resample, so restart the server at \(Int(planRate)) Hz or convert the files"
+        }
+    }
+}

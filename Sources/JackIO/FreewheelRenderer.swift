@@ -1,0 +1,205 @@
+import CJack
+import Glibc
+import HostCore
+import Synchronization
+
+/// Bounces a `RenderSession` through a running JACK server in freewheel
+/// mode: the server runs cycles as fast as its clients allow, and this
+/// client's process callback renders one block of the session per cycle,
+/// waiting for disk where it must (nothing is dropped). It opens a client of
+/// its own with no ports, so a live session on the same server can bounce
+/// through it too (muting its own outputs meanwhile).
+///
+/// The server is always switched back to realtime before `render` returns
+/// or throws: when the render ends, when a file fails, when the server
+/// reports an error, and on SIGINT or SIGTERM, which `render` catches for
+/// as long as it runs (the handler only sets a flag; this thread stops).
+public final class FreewheelRenderer {
+    public let client: JackClient
+    private let state: UnsafeMutablePointer<FreewheelState>
+
+    /// Joins the server named `server` (nil: the default one); never starts one.
+    public init(server: String?, clientName: String = "fxhost-bounce") throws(FreewheelError) {
+        do {
+            client = try JackClient(name: clientName, server: server)
+        } catch {
+            throw .jack(error)
+        }
+        state = .allocate(capacity: 1)
+        state.initialize(to: FreewheelState())
+        do {
+            try installCallbacks()
+        } catch {
+            client.close()
+            state.deinitialize(count: 1)
+            state.deallocate()
+            throw .jack(error)
+        }
+    }
+
+    deinit {
+        client.close()
+        state.pointee.wake.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    /// The server's rate and buffer size: compile the plan with these (the
+    /// plan's block size must be the buffer size, so that a bounce renders
+    /// the same blocks as the embedded driver at that block size).
+    public var sampleRate: Int { client.sampleRate }
+    public var bufferSize: Int { client.bufferSize }
+
+    /// Freewheel notifications seen (on and off) during the last render.
+    public var freewheelChanges: Int { state.pointee.freewheelChanges.load(ordering: .relaxed) }
+
+    /// Renders `session` to the end and finishes its files. The session must
+    /// be fresh (not started).
+    public func render(_ session: RenderSession) throws(FreewheelError) -> RenderSummary {
+        let format = session.plan.format
+        guard Int(format.sampleRate) == sampleRate else {
+            throw .sampleRateMismatch(planRate: format.sampleRate, serverRate: sampleRate)
+        }
+        guard format.maxBlockFrames == bufferSize else {
+            throw .blockSizeMismatch(planFrames: format.maxBlockFrames, serverFrames: bufferSize)
+        }
+        let handle: OpaquePointer
+        do { handle = try client.handle() } catch { throw .jack(error) }
+
+        let signals = FreewheelSignals()
+        defer { signals.restore() }
+        do { try session.start() } catch { throw .render(error) }
+        let cycle = BounceCycle(session: session, state: state)
+        state.pointee.reset()
+        state.pointee.cycle = Unmanaged.passUnretained(cycle).toOpaque()
+        defer { state.pointee.cycle = nil }
+
+        var freewheeling = false
+        // Idempotent: every way out of here passes through it before the session is finished or aborted.
+        func stop() {
+            state.pointee.running.store(false, ordering: .releasing)
+            if freewheeling { jack_set_freewheel(handle, 0) }
+            freewheeling = false
+            client.deactivate() // when this returns, no callback is running
+        }
+        defer { stop() }
+
+        do { try client.activate() } catch {
+            session.abort()
+            throw .jack(error)
+        }
+        let code = jack_set_freewheel(handle, 1)
+        guard code == 0 else {
+            stop()
+            session.abort()
+            throw .freewheelRefused(server: client.serverName, code: code)
+        }
+        freewheeling = true
+        state.pointee.running.store(true, ordering: .releasing)
+
+        var caught: Int32?
+        while !state.pointee.finished.load(ordering: .acquiring) {
+            if let signal = signals.caught {
+                caught = signal
+                break
+            }
+            if state.pointee.serverShutDown.load(ordering: .acquiring) { break }
+            _ = state.pointee.wake.wait(seconds: 0.05)
+        }
+        stop()
+
+        if let caught {
+            session.abort()
+            throw .interrupted(signal: caught, framesDone: session.outputFrames)
+        }
+        if let error = cycle.error { throw .render(error) } // the session removed its files already
+        if !session.isFinished {
+            session.abort()
+            throw .serverShutDown(server: client.serverName)
+        }
+        do { return try session.finish() } catch { throw .render(error) }
+    }
+
+    private func installCallbacks() throws(JackError) {
+        let handle = try client.handle()
+        let context = UnsafeMutableRawPointer(state)
+        let process: JackProcessCallback = { frames, context in
+            let state = context!.assumingMemoryBound(to: FreewheelState.self)
+            // Cycles before the switch and after the stop request do nothing.
+            guard state.pointee.running.load(ordering: .acquiring),
+                  !state.pointee.finished.load(ordering: .acquiring),
+                  let cycle = state.pointee.cycle else { return 0 }
+            Unmanaged<BounceCycle>.fromOpaque(cycle).takeUnretainedValue().render(frames: Int(frames))
+            return 0
+        }
+        guard jack_set_process_callback(handle, process, context) == 0 else {
+            throw .callbackSetupFailed(callback: "process")
+        }
+        let freewheel: JackFreewheelCallback = { _, context in
+            context!.assumingMemoryBound(to: FreewheelState.self).pointee.freewheelChanges
+                .wrappingAdd(1, ordering: .relaxed)
+        }
+        guard jack_set_freewheel_callback(handle, freewheel, context) == 0 else {
+            throw .callbackSetupFailed(callback: "freewheel")
+        }
+        // Only a flag and a wake-up: closing the client here is not allowed.
+        let shutdown: JackShutdownCallback = { context in
+            let state = context!.assumingMemoryBound(to: FreewheelState.self)
+            state.pointee.serverShutDown.store(true, ordering: .releasing)
+            state.pointee.wake.signal()
+        }
+        jack_on_shutdown(handle, shutdown, context)
+    }
+}
+
+/// What the callbacks share with the thread waiting in `render`.
+struct FreewheelState: ~Copyable {
+    /// Set once freewheel is on, cleared before it is switched off.
+    let running = Atomic<Bool>(false)
+    /// The session ended (or failed): the waiting thread may stop.
+    let finished = Atomic<Bool>(false)
+    let serverShutDown = Atomic<Bool>(false)
+    let freewheelChanges = Atomic<Int>(0)
+    /// Posted when `finished` or `serverShutDown` is set.
+    let wake = PosixSemaphore()
+    /// The `BounceCycle` of the render under way, unretained (`render` keeps it alive).
+    var cycle: UnsafeMutableRawPointer?
+
+    func reset() {
+        running.store(false, ordering: .relaxed)
+        finished.store(false, ordering: .relaxed)
+        serverShutDown.store(false, ordering: .relaxed)
+        freewheelChanges.store(0, ordering: .relaxed)
+        while wake.tryWait() {}
+    }
+}
+
+/// The process callback's work while freewheeling: render the session's
+/// next blocks for the frames of this cycle (one block when the plan's
+/// block size is the buffer size). Not realtime code: freewheel drops
+/// realtime scheduling and lets the callback wait.
+final class BounceCycle {
+    let session: RenderSession
+    private let state: UnsafeMutablePointer<FreewheelState>
+    private(set) var error: RenderError?
+
+    init(session: RenderSession, state: UnsafeMutablePointer<FreewheelState>) {
+        self.session = session
+        self.state = state
+    }
+
+    func render(frames: Int) {
+        var done = 0
+        do {
+            while done < frames && !session.isFinished {
+                done += try session.renderNextBlock(maxFrames: frames - done)
+            }
+        } catch {
+            self.error = error
+        }
+        if session.isFinished || error != nil {
+            state.pointee.finished.store(true, ordering: .releasing)
+            state.pointee.wake.signal()
+        }
+    }
+}
