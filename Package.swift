@@ -66,7 +66,8 @@ let package = Package(
         // `swift test` builds it anyway, and the tests find it next to themselves.
         .executableTarget(name: "rtsan-probe", dependencies: ["JackIO", "HostCore", "CShim"],
                           linkerSettings: realtimeSanitizer),
-        .testTarget(name: "JackIOTests", dependencies: ["JackIO", "HostCore", "CShim", "CJack"],
+        // LV2Bridge: live sessions with real plugins run under the sanitizer in-process.
+        .testTarget(name: "JackIOTests", dependencies: ["JackIO", "HostCore", "LV2Bridge", "CShim", "CJack"],
                     linkerSettings: realtimeSanitizer),
         // JackIO and CJack: freewheel tests run a private server and watch it with a client of their own.
         .testTarget(name: "IntegrationTests", dependencies: ["HostCore", "LV2Bridge", "JackIO", "CJack", "fxhost"]),

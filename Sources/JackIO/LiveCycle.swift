@@ -6,7 +6,8 @@ import Synchronization
 
 /// One JACK cycle: apply queued commands, swap in a published program, then
 /// render `frameCount` frames in chunks of at most the program's block size,
-/// copying JACK inputs in and outputs out around each chunk.
+/// copying JACK inputs and file feeds in before each chunk, and outputs out,
+/// taps and meters after it.
 @_noLocks
 func runLiveCycle(_ state: UnsafeMutablePointer<LiveEngineState>, frameCount: Int) {
     _unsafePerformance { fxhost_rtsan_enter() }
@@ -24,6 +25,9 @@ func runLiveCycle(_ state: UnsafeMutablePointer<LiveEngineState>, frameCount: In
         let program = slot.pointee.program
         let inputs = slot.pointee.inputs
         let outputs = slot.pointee.outputs
+        let feeds = slot.pointee.feeds
+        let taps = slot.pointee.taps
+        let meters = slot.pointee.meters
         let blockLimit = max(program.maxBlockFrames, 1)
         var offset = 0
         while offset < frameCount {
@@ -36,9 +40,12 @@ func runLiveCycle(_ state: UnsafeMutablePointer<LiveEngineState>, frameCount: In
                     UnsafeMutableRawPointer(inputs[index]).copyMemory(from: source, byteCount: byteCount)
                 }
             }
+            for feed in feeds { feed.fill(frames: chunk) }
             let renderStart = monotonicNanoseconds()
             program.render(frames: chunk)
             renderTime += monotonicNanoseconds() - renderStart
+            for tap in taps { tap.push(frames: chunk) }
+            for meter in meters { meter.measure(frames: chunk) }
             for index in 0..<outputs.count {
                 let port = state.pointee.outputPorts[index]
                 _unsafePerformance {

@@ -74,7 +74,8 @@ public final class LiveEngine {
         _ = outputHandles.initialize(from: outputPorts.map(\.handle))
         state = .allocate(capacity: 1)
         state.initialize(to: LiveEngineState(inputPorts: inputHandles, outputPorts: outputHandles,
-                                             commandCapacity: commandCapacity, bufferSize: client.bufferSize))
+                                             commandCapacity: commandCapacity, bufferSize: client.bufferSize,
+                                             sampleRate: client.sampleRate))
         do {
             try installCallbacks()
         } catch {
@@ -113,6 +114,16 @@ public final class LiveEngine {
         }
         guard jack_set_buffer_size_callback(handle, bufferSize, context) == 0 else {
             throw .callbackSetupFailed(callback: "buffer size")
+        }
+        // JACK2 calls this once at once with the current rate: only a different one counts.
+        let sampleRate: JackSampleRateCallback = { rate, context in
+            let state = context!.assumingMemoryBound(to: LiveEngineState.self)
+            let previous = state.pointee.sampleRate.exchange(Int(rate), ordering: .acquiringAndReleasing)
+            if previous != Int(rate) { state.pointee.sampleRateChanged.store(true, ordering: .releasing) }
+            return 0
+        }
+        guard jack_set_sample_rate_callback(handle, sampleRate, context) == 0 else {
+            throw .callbackSetupFailed(callback: "sample rate")
         }
         // Only a flag: closing the client here is not allowed.
         let shutdown: JackShutdownCallback = { context in
@@ -211,6 +222,12 @@ public final class LiveEngine {
     public func takeBufferSizeChange() -> Int? {
         guard state.pointee.bufferSizeChanged.exchange(false, ordering: .acquiringAndReleasing) else { return nil }
         return state.pointee.bufferSize.load(ordering: .acquiring)
+    }
+
+    /// The new sample rate if JACK changed it since the last call, else nil.
+    public func takeSampleRateChange() -> Int? {
+        guard state.pointee.sampleRateChanged.exchange(false, ordering: .acquiringAndReleasing) else { return nil }
+        return state.pointee.sampleRate.load(ordering: .acquiring)
     }
 
     /// True once JACK has told the client the server went away.

@@ -28,12 +28,16 @@ struct LiveEngineState: ~Copyable {
     let bufferSizeChanged = Atomic<Bool>(false)
     let bufferSize = Atomic<Int>(0)
     let serverShutDown = Atomic<Bool>(false)
+    /// Set by the sample-rate callback when the rate differs from the one at start.
+    let sampleRateChanged = Atomic<Bool>(false)
+    let sampleRate = Atomic<Int>(0)
 
     init(inputPorts: UnsafeMutableBufferPointer<OpaquePointer>, outputPorts: UnsafeMutableBufferPointer<OpaquePointer>,
-         commandCapacity: Int, bufferSize: Int) {
+         commandCapacity: Int, bufferSize: Int, sampleRate: Int) {
         self.inputPorts = inputPorts
         self.outputPorts = outputPorts
         commands = LiveCommandQueue(capacity: commandCapacity)
         self.bufferSize.store(bufferSize, ordering: .relaxed)
+        self.sampleRate.store(sampleRate, ordering: .relaxed)
     }
 }

@@ -12,13 +12,22 @@ public struct LiveProgram {
     /// it alive until the realtime thread has let go of the program, then
     /// releases it on a control thread.
     public var owner: AnyObject?
+    /// File sources to fill before each chunk is rendered.
+    public var feeds: [LiveFeed]
+    /// Taps to push, and output meters to update, after each chunk.
+    public var taps: [LiveTap]
+    public var meters: [LiveMeter]
 
     public init(program: RenderProgram, inputs: [UnsafeMutablePointer<Float>],
-                outputs: [UnsafeMutablePointer<Float>], owner: AnyObject?) {
+                outputs: [UnsafeMutablePointer<Float>], owner: AnyObject?,
+                feeds: [LiveFeed] = [], taps: [LiveTap] = [], meters: [LiveMeter] = []) {
         self.program = program
         self.inputs = inputs
         self.outputs = outputs
         self.owner = owner
+        self.feeds = feeds
+        self.taps = taps
+        self.meters = meters
     }
 }
 
@@ -28,6 +37,9 @@ struct ProgramSlot {
     var program: RenderProgram
     var inputs: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>
     var outputs: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>
+    var feeds: UnsafeMutableBufferPointer<LiveFeed>
+    var taps: UnsafeMutableBufferPointer<LiveTap>
+    var meters: UnsafeMutableBufferPointer<LiveMeter>
     /// A retained `owner`, opaque so that copying the slot on the realtime
     /// thread never touches a reference count.
     var owner: UnsafeMutableRawPointer?
@@ -37,9 +49,16 @@ struct ProgramSlot {
         _ = inputs.initialize(from: live.inputs)
         let outputs = UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>.allocate(capacity: live.outputs.count)
         _ = outputs.initialize(from: live.outputs)
+        let feeds = UnsafeMutableBufferPointer<LiveFeed>.allocate(capacity: live.feeds.count)
+        _ = feeds.initialize(from: live.feeds)
+        let taps = UnsafeMutableBufferPointer<LiveTap>.allocate(capacity: live.taps.count)
+        _ = taps.initialize(from: live.taps)
+        let meters = UnsafeMutableBufferPointer<LiveMeter>.allocate(capacity: live.meters.count)
+        _ = meters.initialize(from: live.meters)
         let owner = live.owner.map { Unmanaged.passRetained($0).toOpaque() }
         let slot = UnsafeMutablePointer<ProgramSlot>.allocate(capacity: 1)
-        slot.initialize(to: ProgramSlot(program: live.program, inputs: inputs, outputs: outputs, owner: owner))
+        slot.initialize(to: ProgramSlot(program: live.program, inputs: inputs, outputs: outputs,
+                                    feeds: feeds, taps: taps, meters: meters, owner: owner))
         return slot
     }
 
@@ -50,6 +69,9 @@ struct ProgramSlot {
         let owner = slot.pointee.owner
         slot.pointee.inputs.deallocate()
         slot.pointee.outputs.deallocate()
+        slot.pointee.feeds.deallocate()
+        slot.pointee.taps.deallocate()
+        slot.pointee.meters.deallocate()
         slot.deinitialize(count: 1)
         slot.deallocate()
         if let owner { Unmanaged<AnyObject>.fromOpaque(owner).release() }

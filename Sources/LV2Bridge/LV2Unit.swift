@@ -31,6 +31,8 @@ public final class LV2Unit: ProcessingUnit {
     private var instances: [LV2Instance] = []
     /// The last preset with plugin state, restored into instances made later.
     private var presetState: OpaquePointer?
+    /// Set while `presetParameterValues` reads a preset: port values land here, not in `controls`.
+    private var collectedPresetValues: [String: Float]?
 
     /// Checks that this host can run the plugin; instances come with `prepareInstances`.
     public init(plugin: PluginDescription, catalog: PluginCatalog) throws(UnitError) {
@@ -79,6 +81,18 @@ public final class LV2Unit: ProcessingUnit {
         controls[Int(parameterPorts[symbol]!)] = number
     }
 
+    public func controlPointer(symbol: String) -> UnsafeMutablePointer<Float>? {
+        parameterPorts[symbol].map { controls + Int($0) }
+    }
+
+    public func checkedValue(_ symbol: String, _ value: ParameterValue) throws(UnitError) -> Float {
+        guard let index = parameters.firstIndex(where: { $0.symbol == symbol }) else {
+            throw UnitError("`\(displayName)` has no parameter `\(symbol)`",
+                            suggestion: Suggestion.didYouMean(symbol, in: parameters.map(\.symbol)))
+        }
+        return try ParameterRules.check(value, for: parameters[index])
+    }
+
     public func parameterValue(_ symbol: String) -> Float? {
         parameterPorts[symbol].map { controls[Int($0)] }
     }
@@ -96,19 +110,9 @@ public final class LV2Unit: ProcessingUnit {
     // MARK: Presets
 
     public func applyPreset(_ name: String) throws(UnitError) {
-        let preset = try findPreset(name)
-        let node = lilv_new_uri(world.world, preset.uri)
-        defer { lilv_node_free(node) }
-        lilv_world_load_resource(world.world, node)
-        guard let state = lilv_state_new_from_world(world.world, world.uridFeatures.map, node) else {
-            throw UnitError("preset \"\(preset.label)\" of `\(displayName)` could not be loaded from \(preset.uri)")
-        }
+        let state = try loadPresetState(findPreset(name))
         // Port values go to the shared controls; plugin state goes to each instance.
-        lilv_state_restore(state, nil, { symbol, context, value, size, type in
-            guard let symbol, let context, let value else { return }
-            Unmanaged<LV2Unit>.fromOpaque(context).takeUnretainedValue()
-                .setPortValue(String(cString: symbol), value: value, size: size, type: type)
-        }, Unmanaged.passUnretained(self).toOpaque(), 0, nil)
+        restorePortValues(state)
         if let presetState { lilv_state_free(presetState) }
         presetState = nil
         if lilv_state_get_num_properties(state) > 0 {
@@ -117,6 +121,37 @@ public final class LV2Unit: ProcessingUnit {
         } else {
             lilv_state_free(state)
         }
+    }
+
+    /// A preset's parameter values, without applying them, for a live host
+    /// to store through its realtime queue; `carriesState` when the preset
+    /// also holds plugin state, which only `applyPreset` restores.
+    public func presetParameterValues(_ name: String) throws(UnitError) -> (values: [String: Float], carriesState: Bool)? {
+        let state = try loadPresetState(findPreset(name))
+        defer { lilv_state_free(state) }
+        collectedPresetValues = [:]
+        restorePortValues(state)
+        let values = collectedPresetValues ?? [:]
+        collectedPresetValues = nil
+        return (values, lilv_state_get_num_properties(state) > 0)
+    }
+
+    private func loadPresetState(_ preset: PresetDescription) throws(UnitError) -> OpaquePointer {
+        let node = lilv_new_uri(world.world, preset.uri)
+        defer { lilv_node_free(node) }
+        lilv_world_load_resource(world.world, node)
+        guard let state = lilv_state_new_from_world(world.world, world.uridFeatures.map, node) else {
+            throw UnitError("preset \"\(preset.label)\" of `\(displayName)` could not be loaded from \(preset.uri)")
+        }
+        return state
+    }
+
+    private func restorePortValues(_ state: OpaquePointer) {
+        lilv_state_restore(state, nil, { symbol, context, value, size, type in
+            guard let symbol, let context, let value else { return }
+            Unmanaged<LV2Unit>.fromOpaque(context).takeUnretainedValue()
+                .setPortValue(String(cString: symbol), value: value, size: size, type: type)
+        }, Unmanaged.passUnretained(self).toOpaque(), 0, nil)
     }
 
     private func findPreset(_ name: String) throws(UnitError) -> PresetDescription {
@@ -145,7 +180,11 @@ public final class LV2Unit: ProcessingUnit {
         case urids.map(LV2URI.atomBool) where size >= 4: number = value.loadUnaligned(as: Int32.self) != 0 ? 1 : 0
         default: return
         }
-        controls[Int(index)] = number
+        if collectedPresetValues != nil {
+            collectedPresetValues![symbol] = number
+        } else {
+            controls[Int(index)] = number
+        }
     }
 
     // MARK: Instances

@@ -34,6 +34,30 @@ public protocol ProcessingUnit: AnyObject {
 
     /// Processing latency in frames as the plugin last reported it.
     var latencyFrames: Int { get }
+
+    /// Live control: the memory every instance reads an input control from,
+    /// so a realtime command can store a new value between blocks. nil when
+    /// the unit has no such parameter (or keeps no shared memory).
+    func controlPointer(symbol: String) -> UnsafeMutablePointer<Float>?
+    /// The number `setParameter` would store for `value`, checked the same
+    /// way, without storing it (the live host stores it on the realtime thread).
+    func checkedValue(_ symbol: String, _ value: ParameterValue) throws(UnitError) -> Float
+    /// Live control: a preset's parameter values by symbol, without applying
+    /// them, and whether it also carries plugin state (which only
+    /// `applyPreset` restores, between runs). nil when the unit cannot tell.
+    func presetParameterValues(_ name: String) throws(UnitError) -> (values: [String: Float], carriesState: Bool)?
+}
+
+extension ProcessingUnit {
+    public func controlPointer(symbol: String) -> UnsafeMutablePointer<Float>? { nil }
+
+    public func checkedValue(_ symbol: String, _ value: ParameterValue) throws(UnitError) -> Float {
+        throw UnitError("`\(displayName)` cannot change parameters while it plays")
+    }
+
+    public func presetParameterValues(_ name: String) throws(UnitError) -> (values: [String: Float], carriesState: Bool)? {
+        nil
+    }
 }
 
 /// Sample rate and block limits every unit in one plan shares.

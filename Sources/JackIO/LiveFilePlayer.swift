@@ -1,0 +1,121 @@
+import Foundation
+import HostCore
+import Synchronization
+
+/// Plays a file source in realtime: a disk thread reads ahead into a ring
+/// that the callback drains through a `LiveFeed`, so the callback never
+/// touches the disk. A start offset is leading silence written through the
+/// same ring, so the ring is the feed's only clock.
+///
+/// Life cycle: `init` (opens the file) → `prime()` (fills the ring before the
+/// client starts) → `start()` (the disk thread keeps it full) → `stop()`.
+final class LiveFilePlayer: @unchecked Sendable {
+    let node: String
+    let path: String
+    let ring: SPSCFloatRing
+    let counters: UnsafeMutablePointer<LiveFeedCounters>
+    let sampleRate: Int
+
+    private let reader: AudioFileReader
+    private let chunkFrames = 4096
+    private let scratch: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>
+    /// Frames of silence still to write before the file starts.
+    private var leadingSilence: Int
+    private var reachedEnd = false
+    private let stopRequested = Atomic<Bool>(false)
+    private let threadExited = DispatchSemaphore(value: 0)
+    private var running = false
+
+    /// Opens `source.path`; its rate must be the server's (fxhost does not resample).
+    init(node: String, source: FilePlayerSource, sampleRate: Int, ringSeconds: Double = 2) throws(LiveSessionError) {
+        let reader: AudioFileReader
+        do {
+            reader = try AudioFileReader(path: source.path)
+        } catch {
+            throw .file(error)
+        }
+        guard reader.sampleRate == sampleRate else {
+            throw .fileRateMismatch(node: node, path: source.path, fileRate: reader.sampleRate, serverRate: sampleRate)
+        }
+        self.reader = reader
+        self.node = node
+        self.path = source.path
+        self.sampleRate = sampleRate
+        ring = SPSCFloatRing(channels: reader.channels, capacity: max(Int(ringSeconds * Double(sampleRate)), 2 * 4096))
+        counters = .allocate(capacity: 1)
+        counters.initialize(to: LiveFeedCounters())
+        scratch = .allocate(capacity: reader.channels)
+        for channel in 0..<reader.channels {
+            let buffer = UnsafeMutablePointer<Float>.allocate(capacity: chunkFrames)
+            buffer.initialize(repeating: 0, count: chunkFrames)
+            scratch[channel] = buffer
+        }
+        leadingSilence = max(0, Int((source.startSeconds * Double(sampleRate)).rounded()))
+    }
+
+    deinit {
+        stop()
+        for buffer in scratch { buffer.deallocate() }
+        scratch.deallocate()
+        ring.deallocate()
+        counters.deinitialize(count: 1)
+        counters.deallocate()
+    }
+
+    var channels: Int { ring.channels }
+    var underrunFrames: Int { counters.pointee.underrunFrames.load(ordering: .relaxed) }
+    var playedFrames: Int { counters.pointee.playedFrames.load(ordering: .relaxed) }
+    var finished: Bool { counters.pointee.finished.load(ordering: .relaxed) && ring.readableFrames == 0 }
+
+    /// Fills the ring as far as it goes, on this thread.
+    func prime() {
+        while !reachedEnd && ring.writableFrames >= chunkFrames { readChunk() }
+    }
+
+    func start() {
+        guard !running else { return }
+        running = true
+        let thread = Thread { [self] in
+            while !stopRequested.load(ordering: .acquiring) && !reachedEnd {
+                if ring.writableFrames >= chunkFrames {
+                    readChunk()
+                } else {
+                    usleep(5_000)  // the ring holds seconds; a few ms of polling is plenty
+                }
+            }
+            threadExited.signal()
+        }
+        thread.name = "fxhost disk \(node)"
+        thread.start()
+    }
+
+    func stop() {
+        guard running else { return }
+        stopRequested.store(true, ordering: .releasing)
+        threadExited.wait()
+        running = false
+    }
+
+    /// One chunk of leading silence or file into the ring (which has room for it).
+    private func readChunk() {
+        let frames: Int
+        var endOfFile = false
+        if leadingSilence > 0 {
+            frames = min(leadingSilence, chunkFrames)
+            for buffer in scratch { buffer.update(repeating: 0, count: frames) }
+            leadingSilence -= frames
+        } else {
+            frames = reader.read(into: UnsafeBufferPointer(scratch), frames: chunkFrames)
+            endOfFile = frames < chunkFrames  // a short read is the end of the file
+        }
+        if frames > 0 {
+            scratch.withMemoryRebound(to: UnsafePointer<Float>.self) { pointers in
+                _ = ring.write(channels: UnsafeBufferPointer(pointers), frames: frames)
+            }
+        }
+        if endOfFile {
+            reachedEnd = true
+            counters.pointee.finished.store(true, ordering: .releasing)
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import HostCore
+
+/// Changes while the session plays. Parameters and bypass go to the realtime
+/// thread as commands; taps and wiring are graph edits that swap in a new plan.
+extension LiveSession {
+    /// Checks `value` against the parameter's range off the realtime thread,
+    /// then has the realtime thread store it between blocks. Returns the
+    /// number stored.
+    @discardableResult
+    public func setParameter(node: String, symbol: String, value: ParameterValue) throws(LiveSessionError) -> Float {
+        let unit = try unit(named: node)
+        let number: Float
+        do {
+            number = try unit.checkedValue(symbol, value)
+        } catch {
+            throw .unit(node: node, error)
+        }
+        guard let pointer = unit.controlPointer(symbol: symbol) else {
+            throw .unit(node: node, UnitError("`\(unit.displayName)` cannot change `\(symbol)` while it plays"))
+        }
+        try send(.setFloat(pointer, number))
+        return number
+    }
+
+    /// Bypassed, a plugin node passes its input through (as the plan wires it).
+    public func setBypass(node: String, _ on: Bool) throws(LiveSessionError) {
+        _ = try unit(named: node)
+        guard let flag = plan.bypassFlag(of: node) else { throw .notAPlugin(node: node) }
+        try send(.setFlag(flag, on ? 1 : 0))
+        setBypassState(node, on)
+    }
+
+    public func isBypassed(node: String) -> Bool? {
+        plan.bypassFlag(of: node).map { $0.pointee != 0 }
+    }
+
+    /// Applies an LV2 preset by label or URI. Its parameter values reach the
+    /// realtime thread as commands, like `setParameter`. A preset that also
+    /// carries plugin state can only be restored between runs: the realtime
+    /// thread plays a silent program for the few blocks that takes.
+    public func applyPreset(node: String, name: String) throws(LiveSessionError) {
+        let unit = try unit(named: node)
+        let preset: (values: [String: Float], carriesState: Bool)?
+        do {
+            preset = try unit.presetParameterValues(name)
+        } catch {
+            throw .unit(node: node, error)
+        }
+        if let preset, !preset.carriesState {
+            for (symbol, value) in preset.values.sorted(by: { $0.key < $1.key }) {
+                guard let pointer = unit.controlPointer(symbol: symbol) else { continue }
+                try send(.setFloat(pointer, value))
+            }
+            return
+        }
+        try whileSilent { () throws(LiveSessionError) in
+            do throws(UnitError) {
+                try unit.applyPreset(name)
+            } catch {
+                throw .unit(node: node, error)
+            }
+        }
+    }
+
+    /// Starts recording `reference` (a node, or `node:N`) to `file`; the
+    /// format follows the extension. The tap starts at a block boundary.
+    public func startTap(_ reference: PortReference, file: String) throws(LiveSessionError) {
+        try requireNode(reference.node)
+        guard !activeTapFiles.contains(file) else { throw .alreadyTapped(file: file) }
+        var edit = rewrite()
+        edit.taps.append(GraphRewrite.Tap(at: reference, file: file))
+        try replaceGraph(with: try rebuilt(edit))
+    }
+
+    /// Stops every tap on `node` and finalises their files; returns them.
+    @discardableResult
+    public func stopTaps(node: String) throws(LiveSessionError) -> [LiveStatus.Tap] {
+        try requireNode(node)
+        var edit = rewrite()
+        let files = Set(edit.taps.filter { $0.at.node == node }.map(\.file))
+        guard !files.isEmpty else { throw .noTap(node: node, tapped: Array(Set(edit.taps.map(\.at.node))).sorted()) }
+        edit.taps.removeAll { $0.at.node == node }
+        try replaceGraph(with: try rebuilt(edit))
+        return taps.filter { files.contains($0.file) && !$0.recording }
+    }
+
+    /// Adds a connection (summed with whatever already feeds `to`).
+    public func connect(_ from: PortReference, to: PortReference, gainDecibels: Double = 0) throws(LiveSessionError) {
+        try requireNode(from.node)
+        try requireNode(to.node)
+        var edit = rewrite()
+        edit.connections.append(GraphRewrite.Connection(from: from, to: to, gainDecibels: gainDecibels))
+        try replaceGraph(with: try rebuilt(edit))
+    }
+
+    /// Removes the connections from `from` to `to`; a bare node name on
+    /// either side matches every port of that node.
+    public func disconnect(_ from: PortReference, to: PortReference) throws(LiveSessionError) {
+        try requireNode(from.node)
+        try requireNode(to.node)
+        var edit = rewrite()
+        let before = edit.connections.count
+        edit.connections.removeAll {
+            $0.from.node == from.node && $0.to.node == to.node
+                && (from.port == .all || from.port == $0.from.port) && (to.port == .all || to.port == $0.to.port)
+        }
+        guard edit.connections.count < before else { throw .noConnection(from: from.description, to: to.description) }
+        try replaceGraph(with: try rebuilt(edit))
+    }
+
+    private func rebuilt(_ edit: GraphRewrite) throws(LiveSessionError) -> AudioGraph {
+        do {
+            return try edit.apply(to: graph)
+        } catch {
+            throw .patch(error)
+        }
+    }
+
+    private func send(_ command: LiveCommand) throws(LiveSessionError) {
+        guard !serverHasShutDown else { throw .serverGone }
+        do {
+            try engine.send(command)
+        } catch {
+            throw .engine(error)
+        }
+    }
+}

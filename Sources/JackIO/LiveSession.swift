@@ -1,0 +1,442 @@
+import Foundation
+import HostCore
+import Synchronization
+
+/// A patch's graph running live on a JACK server: one input port per
+/// channel of each live input node, one output port per output channel,
+/// file sources streamed from disk, taps recorded, and the whole thing
+/// editable while it plays (parameters, bypass, presets, taps, wiring).
+///
+/// Control methods are for one control thread at a time. The realtime side
+/// is `LiveEngine`'s callback; every change reaches it as a command or as a
+/// new program swapped in at a block boundary.
+public final class LiveSession {
+    public struct Options {
+        /// The JACK client name to ask for.
+        public var clientName = "fxhost"
+        /// nil: the default server (or `JACK_DEFAULT_SERVER`, which libjack reads).
+        public var server: String?
+        /// Seconds to wait for the realtime thread to take a new program.
+        public var swapTimeout: Double = 2
+
+        public init() {}
+    }
+
+    /// One JACK port of the session and the node channel behind it.
+    public struct Port {
+        public let node: String
+        /// From 1.
+        public let channel: Int
+        public let port: JackPort
+    }
+
+    public private(set) var engine: LiveEngine
+    public var client: JackClient { engine.client }
+    public private(set) var inputs: [Port]
+    public private(set) var outputs: [Port]
+    public private(set) var graph: AudioGraph
+    public private(set) var plan: RenderPlan
+    public private(set) var format: RenderFormat
+    public private(set) var isRunning = false
+
+    private let options: Options
+    private var players: [String: LiveFilePlayer] = [:]
+    /// Taps recording now, by file.
+    private var recorders: [String: TapRecorder] = [:]
+    /// The node each tap file records.
+    private var tapNodes: [String: String] = [:]
+    /// Taps stopped during the session, for the summary.
+    private var stoppedTaps: [LiveStatus.Tap] = []
+    private var bypass: [String: Bool] = [:]
+    /// One peak per output channel, written by the realtime thread.
+    private let peaks: UnsafeMutablePointer<Atomic<UInt32>>
+    private var maximumPeaks: [Float]
+    /// Frames, xruns and swaps of the engines before a reconnect.
+    private var earlierFrames = 0, earlierXruns = 0, earlierSwaps = 0
+
+    /// Opens the client, compiles `graph` at the server's rate and block
+    /// size, registers the ports, opens file sources and taps, and publishes
+    /// the program. Nothing plays until `start()`.
+    public init(graph: AudioGraph, options: Options = Options()) throws(LiveSessionError) {
+        self.options = options
+        let client: JackClient
+        do {
+            client = try JackClient(name: options.clientName, server: options.server)
+        } catch {
+            throw .jack(error)
+        }
+        format = RenderFormat(sampleRate: Double(client.sampleRate), maxBlockFrames: client.bufferSize, mode: .live)
+        do {
+            plan = try graph.compile(format: format)
+        } catch {
+            throw .patch(error)
+        }
+        self.graph = graph
+        (engine, inputs, outputs) = try Self.makeEngine(client: client, plan: plan)
+        peaks = .allocate(capacity: max(outputs.count, 1))
+        for index in 0..<max(outputs.count, 1) { (peaks + index).initialize(to: Atomic(0)) }
+        maximumPeaks = [Float](repeating: 0, count: outputs.count)
+        for node in graph.nodes {
+            if case .unit(_, let bypassed) = node.kind { bypass[node.name] = bypassed }
+        }
+        for source in plan.sources {
+            guard case .file(let file) = source.kind else { continue }
+            players[source.node] = try LiveFilePlayer(node: source.node, source: file, sampleRate: client.sampleRate)
+        }
+        try openRecorders(for: plan)
+        do {
+            try engine.publish(program(for: plan))
+        } catch {
+            for recorder in recorders.values { recorder.abort() }
+            recorders = [:]
+            throw .engine(error)
+        }
+    }
+
+    deinit {
+        engine.stop()
+        for player in players.values { player.stop() }
+        for recorder in recorders.values { recorder.abort() }
+        peaks.deinitialize(count: max(outputs.count, 1))
+        peaks.deallocate()
+    }
+
+    /// Registers the plan's ports on `client` and installs the callbacks.
+    private static func makeEngine(client: JackClient, plan: RenderPlan) throws(LiveSessionError)
+        -> (LiveEngine, [Port], [Port]) {
+        var inputNames: [(node: String, channel: Int, name: String)] = []
+        for source in plan.sources {
+            guard case .input = source.kind else { continue }
+            inputNames += portNames(node: source.node, channels: source.channels.count)
+        }
+        let outputNames = plan.outputs.flatMap { portNames(node: $0.node, channels: $0.channels.count) }
+        let engine: LiveEngine
+        do {
+            engine = try LiveEngine(client: client, inputs: inputNames.map(\.name), outputs: outputNames.map(\.name))
+        } catch {
+            throw .jack(error)
+        }
+        return (engine,
+                zip(inputNames, engine.inputPorts).map { Port(node: $0.node, channel: $0.channel, port: $1) },
+                zip(outputNames, engine.outputPorts).map { Port(node: $0.node, channel: $0.channel, port: $1) })
+    }
+
+    /// After the server shut down: joins it again once it is back (throws
+    /// `.jack(.noServer)` until then) and resumes the same graph, with the
+    /// same units, file positions and taps (which hold a gap for the time
+    /// without a server). A server back at another rate or block size gets
+    /// a plan rebuilt for it. Ports must be connected again.
+    public func reconnect() throws(LiveSessionError) {
+        guard serverHasShutDown else { return }
+        // Close the dead client before opening another: libjack keeps
+        // per-process state that a new server connection replaces, and
+        // closing the old client after that crashes inside libjack.
+        engine.client.close()
+        let client: JackClient
+        do {
+            client = try JackClient(name: options.clientName, server: options.server)
+        } catch {
+            throw .jack(error)
+        }
+        let newFormat = RenderFormat(sampleRate: Double(client.sampleRate), maxBlockFrames: client.bufferSize, mode: .live)
+        if newFormat != format {
+            do {
+                let current = try rewrite().apply(to: graph)
+                plan = try current.compile(format: newFormat)
+                graph = current
+            } catch {
+                throw .patch(error)
+            }
+            format = newFormat
+        }
+        let previous = engine.statistics
+        (engine, inputs, outputs) = try Self.makeEngine(client: client, plan: plan)
+        earlierFrames += previous.frames
+        earlierXruns += previous.xruns
+        earlierSwaps += previous.programSwaps
+        do {
+            try engine.publish(program(for: plan))
+            try engine.start()
+        } catch let error as LiveEngineError {
+            throw .engine(error)
+        } catch let error as JackError {
+            throw .jack(error)
+        } catch {
+            throw .serverGone
+        }
+    }
+
+    /// `node` for a mono node, `node_1`, `node_2`… otherwise.
+    static func portNames(node: String, channels: Int) -> [(node: String, channel: Int, name: String)] {
+        channels == 1 ? [(node, 1, node)] : (1...channels).map { (node, $0, "\(node)_\($0)") }
+    }
+
+    // MARK: Running
+
+    /// Fills the file sources' rings, starts the disk and tap writer threads,
+    /// then activates the client.
+    public func start() throws(LiveSessionError) {
+        guard !isRunning else { return }
+        for player in players.values {
+            player.prime()
+            player.start()
+        }
+        do {
+            for recorder in recorders.values { try recorder.start() }
+        } catch {
+            throw .file(error)
+        }
+        do {
+            try engine.start()
+        } catch {
+            throw .jack(error)
+        }
+        isRunning = true
+    }
+
+    /// Connects every port to what the patch names (exact names or patterns).
+    public func connectPorts() throws(LiveSessionError) {
+        do {
+            for source in plan.sources {
+                guard case .input(let specs) = source.kind else { continue }
+                let ports = inputs.filter { $0.node == source.node }
+                for (spec, port) in zip(specs, ports) { try client.connect(spec, to: port.port.name) }
+            }
+            for output in plan.outputs {
+                let ports = outputs.filter { $0.node == output.node }
+                for (spec, port) in zip(output.ports, ports) { try client.connect(port.port.name, to: spec) }
+            }
+        } catch {
+            throw .jack(error)
+        }
+    }
+
+    /// Housekeeping for the control thread, a few times a second: frees
+    /// retired programs and rebuilds the plan when JACK changed the block size.
+    public func poll() throws(LiveSessionError) {
+        engine.collectRetired()
+        if let rate = engine.takeSampleRateChange(), Double(rate) != format.sampleRate, !serverHasShutDown {
+            var newFormat = format
+            newFormat.sampleRate = Double(rate)
+            try changeFormat(to: newFormat)
+            if let player = players.values.first {
+                // Files are not resampled: say so (the session goes on).
+                throw .fileRateMismatch(node: player.node, path: player.path, fileRate: player.sampleRate, serverRate: rate)
+            }
+        }
+        if let frames = engine.takeBufferSizeChange(), frames != format.maxBlockFrames, !serverHasShutDown {
+            var newFormat = format
+            newFormat.maxBlockFrames = frames
+            try changeFormat(to: newFormat)
+        }
+    }
+
+    public var serverHasShutDown: Bool { engine.serverHasShutDown }
+
+    /// Stops the client, then the disk threads, and finalises every tap.
+    /// Returns the closing status; throws the first tap that failed to finish
+    /// (every other tap is still finished).
+    @discardableResult
+    public func finish() throws(LiveSessionError) -> LiveStatus {
+        let closing = status()
+        if !serverHasShutDown { engine.stop() }
+        isRunning = false
+        for player in players.values { player.stop() }
+        var failure: AudioFileError?
+        for (file, recorder) in recorders.sorted(by: { $0.key < $1.key }) {
+            do {
+                try recorder.finish()
+            } catch {
+                if failure == nil { failure = error }
+            }
+            stoppedTaps.append(tapStatus(file: file, recorder: recorder, recording: false))
+        }
+        recorders = [:]
+        if let failure { throw .file(failure) }
+        var final = closing
+        final.taps = stoppedTaps
+        return final
+    }
+
+    // MARK: Status
+
+    /// A snapshot; output peaks are those since the previous call.
+    public func status() -> LiveStatus {
+        let statistics = engine.statistics
+        var outputStatus: [LiveStatus.Output] = []
+        var index = 0
+        for output in plan.outputs {
+            var peakDecibels: [Double?] = [], maximumDecibels: [Double?] = []
+            for _ in output.channels {
+                let peak = Float(bitPattern: peaks[index].exchange(0, ordering: .relaxed))
+                maximumPeaks[index] = max(maximumPeaks[index], peak)
+                peakDecibels.append(LiveStatus.decibels(peak))
+                maximumDecibels.append(LiveStatus.decibels(maximumPeaks[index]))
+                index += 1
+            }
+            outputStatus.append(LiveStatus.Output(node: output.node,
+                                                  ports: outputs.filter { $0.node == output.node }.map(\.port.name),
+                                                  peakDecibels: peakDecibels, maximumDecibels: maximumDecibels))
+        }
+        let rate = Double(format.sampleRate)
+        return LiveStatus(
+            client: client.name, server: options.server, sampleRate: Int(format.sampleRate),
+            bufferFrames: format.maxBlockFrames, seconds: Double(earlierFrames + statistics.frames) / rate,
+            dspLoadPercent: serverHasShutDown ? 0 : client.dspLoadPercent, xruns: earlierXruns + statistics.xruns,
+            hostMicrosecondsPerCycle: statistics.hostOverheadNanosecondsPerCycle / 1000,
+            renderMicrosecondsPerCycle: statistics.cycles == 0 ? 0
+                : Double(statistics.renderNanoseconds) / Double(statistics.cycles) / 1000,
+            programSwaps: earlierSwaps + statistics.programSwaps, outputs: outputStatus,
+            taps: taps,
+            files: players.values.sorted(by: { $0.node < $1.node }).map {
+                LiveStatus.FileSource(node: $0.node, file: $0.path, seconds: Double($0.playedFrames) / rate,
+                                      underrunFrames: $0.underrunFrames, finished: $0.finished)
+            },
+            serverShutDown: serverHasShutDown)
+    }
+
+    /// Taps stopped so far, then those recording.
+    public var taps: [LiveStatus.Tap] {
+        stoppedTaps + recorders.sorted(by: { $0.key < $1.key }).map {
+            tapStatus(file: $0.key, recorder: $0.value, recording: true)
+        }
+    }
+
+    private func tapStatus(file: String, recorder: TapRecorder, recording: Bool) -> LiveStatus.Tap {
+        LiveStatus.Tap(node: tapNodes[file] ?? "", file: file, seconds: recorder.secondsRecorded,
+                              droppedFrames: recorder.framesDropped, recording: recording)
+    }
+
+    // MARK: Programs
+
+    func program(for plan: RenderPlan) -> LiveProgram {
+        LivePlanOwner.program(for: plan, players: players, recorders: recorders, peaks: peaks)
+    }
+
+    /// Opens (and, when running, starts) a recorder for every tap of `plan`
+    /// that has none yet; returns the files it opened.
+    @discardableResult
+    func openRecorders(for plan: RenderPlan) throws(LiveSessionError) -> [String] {
+        var opened: [String] = []
+        do {
+            for tap in plan.taps where recorders[tap.file] == nil {
+                let recorder = try TapRecorder(path: tap.file, format: try AudioFileFormat(path: tap.file),
+                                               channels: tap.channels.count, sampleRate: Int(format.sampleRate),
+                                               mode: .recording, policy: .dropWhenFull)
+                recorders[tap.file] = recorder
+                tapNodes[tap.file] = tap.node
+                opened.append(tap.file)
+                if isRunning { try recorder.start() }
+            }
+        } catch {
+            for file in opened { recorders.removeValue(forKey: file)?.abort() }
+            throw .file(error)
+        }
+        return opened
+    }
+
+    /// Publishes `live` and, while the client runs, waits until the realtime
+    /// thread has swapped it in (so whatever the old program used is free).
+    func publishAndWait(_ live: LiveProgram) throws(LiveSessionError) {
+        do {
+            try engine.publish(live)
+        } catch {
+            throw .engine(error)
+        }
+        guard isRunning else { return }
+        guard engine.waitUntilPublishedProgramRuns(timeout: options.swapTimeout) else {
+            throw serverHasShutDown ? .serverGone : .programNotTaken(seconds: options.swapTimeout)
+        }
+    }
+
+    /// Replaces the running graph by `newGraph` (same nodes, same units):
+    /// compiles it, opens recorders for new taps, swaps it in at a block
+    /// boundary, then finalises the taps it no longer has. On failure the
+    /// old graph keeps playing, unchanged.
+    func replaceGraph(with newGraph: AudioGraph) throws(LiveSessionError) {
+        guard !serverHasShutDown else { throw .serverGone }
+        let newPlan: RenderPlan
+        do {
+            newPlan = try newGraph.compile(format: format)
+        } catch {
+            throw .patch(error)
+        }
+        let opened = try openRecorders(for: newPlan)
+        do {
+            try publishAndWait(program(for: newPlan))
+        } catch {
+            for file in opened { recorders.removeValue(forKey: file)?.abort() }
+            throw error
+        }
+        graph = newGraph
+        plan = newPlan
+        let kept = Set(newPlan.taps.map(\.file))
+        for (file, recorder) in recorders.sorted(by: { $0.key < $1.key }) where !kept.contains(file) {
+            recorders[file] = nil
+            do {
+                try recorder.finish()
+            } catch {
+                stoppedTaps.append(tapStatus(file: file, recorder: recorder, recording: false))
+                throw .file(error)
+            }
+            stoppedTaps.append(tapStatus(file: file, recorder: recorder, recording: false))
+        }
+    }
+
+    /// A new sample rate or block size: plugin instances are made for one
+    /// format, so the realtime thread first runs a silent program while the
+    /// units make new instances, then takes the rebuilt plan. Plugin state
+    /// (reverb tails, delay lines) starts afresh; taps get the silence.
+    func changeFormat(to newFormat: RenderFormat) throws(LiveSessionError) {
+        try publishAndWait(LivePlanOwner.idleProgram(inputs: inputs.count, outputs: outputs.count,
+                                                     frames: newFormat.maxBlockFrames))
+        format = newFormat
+        let newPlan: RenderPlan
+        do {
+            // Rewritten, so bypass toggles made live carry over.
+            let current = try rewrite().apply(to: graph)
+            newPlan = try current.compile(format: newFormat)
+            graph = current
+        } catch {
+            throw .patch(error)
+        }
+        try publishAndWait(program(for: newPlan))
+        plan = newPlan
+    }
+
+    /// Runs `body` while the realtime thread plays a silent program and so
+    /// runs no plugin, then puts the current plan back.
+    func whileSilent(_ body: () throws(LiveSessionError) -> Void) throws(LiveSessionError) {
+        guard !serverHasShutDown else { throw .serverGone }
+        try publishAndWait(LivePlanOwner.idleProgram(inputs: inputs.count, outputs: outputs.count,
+                                                     frames: format.maxBlockFrames))
+        do {
+            try body()
+        } catch {
+            try publishAndWait(program(for: plan))
+            throw error
+        }
+        try publishAndWait(program(for: plan))
+    }
+
+    // MARK: Edits helpers
+
+    func rewrite() -> GraphRewrite { GraphRewrite(of: graph, bypass: bypass) }
+
+    func setBypassState(_ node: String, _ on: Bool) { bypass[node] = on }
+
+    func unit(named node: String) throws(LiveSessionError) -> any ProcessingUnit {
+        guard let found = graph.node(named: node) else {
+            throw .unknownNode(node, suggestion: Suggestion.didYouMean(node, in: graph.nodes.map(\.name)))
+        }
+        guard case .unit(let unit, _) = found.kind else { throw .notAPlugin(node: node) }
+        return unit
+    }
+
+    func requireNode(_ node: String) throws(LiveSessionError) {
+        guard graph.node(named: node) == nil else { return }
+        throw .unknownNode(node, suggestion: Suggestion.didYouMean(node, in: graph.nodes.map(\.name)))
+    }
+
+    var activeTapFiles: Set<String> { Set(recorders.keys) }
+}

@@ -1,0 +1,50 @@
+import HostCore
+
+/// Why a live session could not start or a live command was refused: one
+/// sentence a user can act on.
+public enum LiveSessionError: Error, CustomStringConvertible, UserFacingError {
+    case jack(JackError)
+    case engine(LiveEngineError)
+    case patch(PatchError)
+    case file(AudioFileError)
+    case fileRateMismatch(node: String, path: String, fileRate: Int, serverRate: Int)
+    case unknownNode(String, suggestion: String?)
+    case notAPlugin(node: String)
+    case unit(node: String, UnitError)
+    case noTap(node: String, tapped: [String])
+    case alreadyTapped(file: String)
+    case noConnection(from: String, to: String)
+    case programNotTaken(seconds: Double)
+    case serverGone
+
+    public var description: String {
+        switch self {
+        case .jack(let error): return error.description
+        case .engine(let error): return error.description
+        case .patch(let error): return error.description
+        case .file(let error): return error.description
+        case .fileRateMismatch(let node, let path, let fileRate, let serverRate):
+            return "`\(path)` (node `\(node)`) is at \(fileRate) Hz but the JACK server runs at \(serverRate) Hz; fxhost does not resample, so convert it first (e.g. `sox \(path) -r \(serverRate) converted.wav`)"
+        case .unknownNode(let name, let suggestion):
+            return "there is no node named `\(name)`" + (suggestion.map { " (\($0))" } ?? "")
+        case .notAPlugin(let node):
+            return "node `\(node)` is not a plugin, so it has no parameters, presets or bypass"
+        case .unit(let node, let error):
+            return "node `\(node)`: \(error.description)"
+        case .noTap(let node, let tapped):
+            return "node `\(node)` has no tap" + (tapped.isEmpty ? "; nothing is being recorded"
+                : "; the tapped nodes are " + tapped.map { "`\($0)`" }.joined(separator: ", "))
+        case .alreadyTapped(let file):
+            return "`\(file)` is already being recorded by another tap; give this one another file"
+        case .noConnection(let from, let to):
+            return "there is no connection from `\(from)` to `\(to)`"
+        case .programNotTaken(let seconds):
+            return "the JACK process thread did not take the new graph within \(seconds) s; is the server running?"
+        case .serverGone:
+            return "the JACK server has shut down"
+        }
+    }
+}
+
+extension JackError: UserFacingError {}
+extension LiveEngineError: UserFacingError {}

@@ -1,0 +1,68 @@
+import CJack
+import HostCore
+
+/// A snapshot of a live session, for the status line, `status --json` and
+/// the summary at exit.
+public struct LiveStatus: Codable, Sendable {
+    public struct Output: Codable, Sendable {
+        public var node: String
+        /// The JACK ports, one per channel.
+        public var ports: [String]
+        /// Peak per channel since the previous snapshot, in dBFS (nil: silence).
+        public var peakDecibels: [Double?]
+        /// Peak per channel since the session started, in dBFS (nil: silence).
+        public var maximumDecibels: [Double?]
+    }
+
+    public struct Tap: Codable, Sendable {
+        public var node: String
+        public var file: String
+        public var seconds: Double
+        /// Frames lost because the writer fell behind (the ring was full).
+        public var droppedFrames: Int
+        /// False once the tap is stopped and its file finalised.
+        public var recording: Bool
+    }
+
+    public struct FileSource: Codable, Sendable {
+        public var node: String
+        public var file: String
+        public var seconds: Double
+        /// Frames played as silence because the disk thread was late.
+        public var underrunFrames: Int
+        public var finished: Bool
+    }
+
+    public var client: String
+    public var server: String?
+    public var sampleRate: Int
+    public var bufferFrames: Int
+    /// Seconds of audio the session has processed.
+    public var seconds: Double
+    /// JACK's DSP load estimate, percent of the cycle.
+    public var dspLoadPercent: Double
+    public var xruns: Int
+    /// Host time per cycle outside the program's render (ports, feeds, taps, meters), in microseconds.
+    public var hostMicrosecondsPerCycle: Double
+    /// Time per cycle inside the program's render (plugins and the plan's mixing), in microseconds.
+    public var renderMicrosecondsPerCycle: Double
+    public var programSwaps: Int
+    public var outputs: [Output]
+    public var taps: [Tap]
+    public var files: [FileSource]
+    /// True once the server has gone away.
+    public var serverShutDown: Bool
+
+    /// Peak in dBFS from a linear value; nil for silence (JSON has no -infinity).
+    static func decibels(_ linear: Float) -> Double? {
+        linear > 0 ? Decibels.fromLinear(Double(linear)) : nil
+    }
+}
+
+extension JackClient {
+    /// JACK's DSP load estimate in percent (0 once the client is closed).
+    public var dspLoadPercent: Double {
+        guard let handle = try? handle() else { return 0 }
+        return Double(jack_cpu_load(handle))
+    }
+}

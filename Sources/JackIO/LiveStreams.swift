@@ -1,0 +1,103 @@
+import HostCore
+import Synchronization
+
+/// What a file feed's disk thread and the callback share, in raw memory so
+/// the callback touches no class reference.
+public struct LiveFeedCounters: ~Copyable {
+    /// Set by the disk thread once the whole file (and its leading silence)
+    /// is in the ring: an empty ring after that is the end, not an underrun.
+    public let finished = Atomic<Bool>(false)
+    /// Frames the callback had to play as silence because the disk thread was late.
+    public let underrunFrames = Atomic<Int>(0)
+    /// Frames the callback took from the ring: where the file is on the timeline.
+    public let playedFrames = Atomic<Int>(0)
+
+    public init() {}
+}
+
+/// A file source as the callback sees it: before each chunk it moves frames
+/// from the disk thread's ring into the plan's buffers for the source.
+public struct LiveFeed {
+    public var ring: SPSCFloatRing
+    /// `ring.channels` buffers of the plan, one per file channel.
+    public var buffers: UnsafePointer<UnsafeMutablePointer<Float>>
+    public var counters: UnsafeMutablePointer<LiveFeedCounters>
+
+    public init(ring: SPSCFloatRing, buffers: UnsafePointer<UnsafeMutablePointer<Float>>,
+                counters: UnsafeMutablePointer<LiveFeedCounters>) {
+        self.ring = ring
+        self.buffers = buffers
+        self.counters = counters
+    }
+
+    /// Fills `frames` frames; silence where the ring runs dry.
+    @_noLocks
+    func fill(frames: Int) {
+        // Read the flag first: if it was set, everything is already in the ring.
+        let finished = counters.pointee.finished.load(ordering: .acquiring)
+        let channels = ring.channels
+        var done = 0
+        while done < frames {
+            let region = ring.readableRegion()
+            let count = min(region.count / channels, frames - done)
+            guard count > 0, let base = region.baseAddress else { break }
+            for channel in 0..<channels {
+                let target = buffers[channel] + done
+                var source = base + channel
+                for frame in 0..<count {
+                    target[frame] = source.pointee
+                    source += channels
+                }
+            }
+            ring.consume(frames: count)
+            done += count
+        }
+        if done > 0 { counters.pointee.playedFrames.wrappingAdd(done, ordering: .relaxed) }
+        guard done < frames else { return }
+        for channel in 0..<channels {
+            (buffers[channel] + done).update(repeating: 0, count: frames - done)
+        }
+        if !finished { counters.pointee.underrunFrames.wrappingAdd(frames - done, ordering: .relaxed) }
+    }
+}
+
+/// A tap as the callback sees it: after each chunk it pushes the tapped
+/// buffers into the recorder's ring (dropping and counting when full).
+public struct LiveTap {
+    public var input: TapRecorder.Input
+    public var channels: UnsafeBufferPointer<UnsafePointer<Float>>
+
+    public init(input: TapRecorder.Input, channels: UnsafeBufferPointer<UnsafePointer<Float>>) {
+        self.input = input
+        self.channels = channels
+    }
+
+    @_noLocks
+    func push(frames: Int) {
+        _ = input.push(channels: channels, frames: frames)
+    }
+}
+
+/// A peak meter on one output channel. The peak is kept as the bit pattern
+/// of a non-negative Float, whose order is the order of the integers, so an
+/// atomic integer `max` keeps it without a compare-exchange loop; the
+/// control thread reads and resets it with `exchange`.
+public struct LiveMeter {
+    public var buffer: UnsafePointer<Float>
+    public var peakBits: UnsafeMutablePointer<Atomic<UInt32>>
+
+    public init(buffer: UnsafePointer<Float>, peakBits: UnsafeMutablePointer<Atomic<UInt32>>) {
+        self.buffer = buffer
+        self.peakBits = peakBits
+    }
+
+    @_noLocks
+    func measure(frames: Int) {
+        var peak: Float = 0
+        for frame in 0..<frames {
+            let magnitude = abs(buffer[frame])
+            if magnitude > peak { peak = magnitude }  // NaN never wins
+        }
+        peakBits.pointee.max(peak.bitPattern, ordering: .relaxed)
+    }
+}

@@ -1,0 +1,143 @@
+import HostCore
+
+/// One line typed on the console while `fxhost run` plays, parsed.
+enum ConsoleCommand: Equatable {
+    case set(node: String, parameter: String, value: ParameterValue)
+    case bypass(node: String, on: Bool)
+    case preset(node: String, name: String)
+    case tap(PortReference, file: String)
+    case untap(node: String)
+    case connect(from: PortReference, to: PortReference, gainDecibels: Double)
+    case disconnect(from: PortReference, to: PortReference)
+    case status(json: Bool)
+    case help
+    case quit
+
+    static let usage = """
+        commands:
+          set NODE PARAM VALUE      change a plugin parameter (checked against its range)
+          bypass NODE on|off        pass a plugin node's input straight through, or not
+          preset NODE NAME          apply an LV2 preset by label or URI
+          tap NODE[:N] FILE         start recording a node's output (format from the extension)
+          untap NODE                stop recording a node and finalise its files
+          connect FROM TO [GAIN]    add a connection (NODE, NODE:N or NODE:symbol; GAIN like -6dB)
+          disconnect FROM TO        remove connections between two nodes (or ports)
+          status [--json]           levels, DSP load, xruns, taps
+          help                      this list
+          quit                      finalise every tap and exit
+        """
+
+    static let names = ["set", "bypass", "preset", "tap", "untap", "connect", "disconnect", "status", "help", "quit"]
+
+    /// nil for a blank line or a comment.
+    static func parse(_ line: String) throws(ConsoleError) -> ConsoleCommand? {
+        let words = try ConsoleWords.split(line)
+        guard let name = words.first?.lowercased() else { return nil }
+        if name.hasPrefix("#") { return nil }
+        let arguments = Array(words.dropFirst())
+        func expect(_ count: ClosedRange<Int>, _ form: String) throws(ConsoleError) {
+            guard count.contains(arguments.count) else { throw ConsoleError("usage: \(form)") }
+        }
+        switch name {
+        case "set":
+            try expect(3...3, "set NODE PARAM VALUE")
+            return .set(node: arguments[0], parameter: arguments[1], value: parameterValue(arguments[2]))
+        case "bypass":
+            try expect(1...2, "bypass NODE on|off")
+            let state = arguments.count == 2 ? arguments[1].lowercased() : "on"
+            guard let on = ["on": true, "off": false, "true": true, "false": false, "1": true, "0": false][state] else {
+                throw ConsoleError("bypass takes on or off, not `\(arguments[1])`")
+            }
+            return .bypass(node: arguments[0], on: on)
+        case "preset":
+            guard arguments.count >= 2 else { throw ConsoleError("usage: preset NODE NAME") }
+            return .preset(node: arguments[0], name: arguments.dropFirst().joined(separator: " "))
+        case "tap":
+            try expect(2...2, "tap NODE[:N] FILE")
+            return .tap(try port(arguments[0]), file: arguments[1])
+        case "untap":
+            try expect(1...1, "untap NODE")
+            return .untap(node: arguments[0])
+        case "connect":
+            try expect(2...3, "connect FROM TO [GAIN]")
+            let gain = try arguments.count == 3 ? decibels(arguments[2]) : 0
+            return .connect(from: try port(arguments[0]), to: try port(arguments[1]), gainDecibels: gain)
+        case "disconnect":
+            try expect(2...2, "disconnect FROM TO")
+            return .disconnect(from: try port(arguments[0]), to: try port(arguments[1]))
+        case "status":
+            guard arguments.isEmpty || arguments == ["--json"] else { throw ConsoleError("usage: status [--json]") }
+            return .status(json: !arguments.isEmpty)
+        case "help", "?":
+            return .help
+        case "quit", "exit":
+            return .quit
+        default:
+            let hint = Suggestion.didYouMean(name, in: names).map { " (\($0))" } ?? "; type `help` for the list"
+            throw ConsoleError("there is no command `\(name)`\(hint)")
+        }
+    }
+
+    /// A number, a toggle word, or an option label.
+    static func parameterValue(_ text: String) -> ParameterValue {
+        switch text.lowercased() {
+        case "true", "on": return .toggle(true)
+        case "false", "off": return .toggle(false)
+        default: return Double(text).map(ParameterValue.number) ?? .label(text)
+        }
+    }
+
+    /// `node`, `node:N` or `node:symbol`.
+    static func port(_ text: String) throws(ConsoleError) -> PortReference {
+        let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        guard let node = parts.first, !node.isEmpty else { throw ConsoleError("`\(text)` names no node") }
+        guard parts.count == 2 else { return PortReference(node: node) }
+        if let channel = Int(parts[1]) {
+            guard channel >= 1 else { throw ConsoleError("channels are counted from 1, so `\(text)` names none") }
+            return PortReference(node: node, port: .channel(channel))
+        }
+        guard !parts[1].isEmpty else { throw ConsoleError("nothing follows the `:` in `\(text)`") }
+        return PortReference(node: node, port: .symbol(parts[1]))
+    }
+
+    /// "-6", "-6dB", "-6 dB".
+    static func decibels(_ text: String) throws(ConsoleError) -> Double {
+        var trimmed = text.lowercased()
+        if trimmed.hasSuffix("db") { trimmed.removeLast(2) }
+        guard let value = Double(trimmed), value.isFinite else {
+            throw ConsoleError("a gain is a number of decibels such as -6dB, not `\(text)`")
+        }
+        return value
+    }
+}
+
+/// A console line that could not be understood, in one sentence.
+struct ConsoleError: Error, UserFacingError {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Splits a line into words; double quotes group words with spaces.
+enum ConsoleWords {
+    static func split(_ line: String) throws(ConsoleError) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var quoted = false, inWord = false
+        for character in line {
+            if character == "\"" {
+                quoted.toggle()
+                inWord = true
+            } else if character.isWhitespace && !quoted {
+                if inWord { words.append(current) }
+                current = ""
+                inWord = false
+            } else {
+                current.append(character)
+                inWord = true
+            }
+        }
+        guard !quoted else { throw ConsoleError("a quote is not closed") }
+        if inWord { words.append(current) }
+        return words
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import HostCore
+import JackIO
+
+/// Carries out console commands on a live session, on the run loop's
+/// thread: answers go to stdout, refusals to stderr as one sentence, and the
+/// session keeps playing either way.
+struct ConsoleInterpreter {
+    let session: LiveSession
+
+    enum Outcome { case keepRunning, quit }
+
+    func execute(_ line: String) -> Outcome {
+        do {
+            guard let command = try ConsoleCommand.parse(line) else { return .keepRunning }
+            return try execute(command)
+        } catch let error as any UserFacingError {
+            Terminal.error(error.description)
+        } catch {
+            Terminal.error("\(error)")
+        }
+        return .keepRunning
+    }
+
+    private func execute(_ command: ConsoleCommand) throws -> Outcome {
+        switch command {
+        case .set(let node, let parameter, let value):
+            let stored = try session.setParameter(node: node, symbol: parameter, value: value)
+            answer("\(node):\(parameter) = \(stored)")
+        case .bypass(let node, let on):
+            try session.setBypass(node: node, on)
+            answer("\(node) \(on ? "bypassed" : "active")")
+        case .preset(let node, let name):
+            try session.applyPreset(node: node, name: name)
+            answer("\(node): preset \"\(name)\" applied")
+        case .tap(let reference, let file):
+            try session.startTap(reference, file: file)
+            answer("tap \(reference) → \(file): recording")
+        case .untap(let node):
+            for tap in try session.stopTaps(node: node) {
+                answer("tap \(tap.node) → \(tap.file): \(ProgressReporter.clock(tap.seconds)) written"
+                       + (tap.droppedFrames > 0 ? ", \(tap.droppedFrames) frames dropped" : ""))
+            }
+        case .connect(let from, let to, let gain):
+            try session.connect(from, to: to, gainDecibels: gain)
+            answer("connected \(from) → \(to)" + (gain == 0 ? "" : String(format: " (%+.1f dB)", gain)))
+        case .disconnect(let from, let to):
+            try session.disconnect(from, to: to)
+            answer("disconnected \(from) → \(to)")
+        case .status(let json):
+            let status = session.status()
+            if json {
+                try Terminal.printJSON(status)
+            } else {
+                answer(LiveStatusLine.text(status))
+            }
+        case .help:
+            answer(ConsoleCommand.usage)
+        case .quit:
+            return .quit
+        }
+        return .keepRunning
+    }
+
+    private func answer(_ text: String) {
+        print(text)
+        fflush(stdout)
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import Synchronization
+
+/// Reads console lines from stdin on a thread of its own, so the run loop
+/// never blocks on the user; the run loop takes them with `takeLines()`.
+/// Only started when stdin is a terminal or a pipe (not /dev/null, not a file).
+final class ConsoleReader: Sendable {
+    private let lines = Mutex<[String]>([])
+    private let ended = Atomic<Bool>(false)
+
+    static var standardInputIsConsole: Bool {
+        var info = stat()
+        guard fstat(STDIN_FILENO, &info) == 0 else { return false }
+        let type = info.st_mode & S_IFMT
+        return isatty(STDIN_FILENO) == 1 || type == S_IFIFO || type == S_IFSOCK
+    }
+
+    func start() {
+        let thread = Thread { [self] in
+            while let line = readLine() { lines.withLock { $0.append(line) } }
+            ended.store(true, ordering: .releasing)
+        }
+        thread.name = "fxhost console"
+        thread.start()
+    }
+
+    func takeLines() -> [String] {
+        lines.withLock { taken in
+            defer { taken = [] }
+            return taken
+        }
+    }
+
+    /// True once stdin has closed (the session keeps playing).
+    var hasEnded: Bool { ended.load(ordering: .acquiring) }
+}

@@ -1,0 +1,201 @@
+import ArgumentParser
+import Foundation
+import HostCore
+import JackIO
+
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Play a patch live on a running JACK server, controlled from the console while it plays.",
+        discussion: """
+            fxhost becomes a JACK client with one input port per channel of each live input node \
+            (named NODE, or NODE_1, NODE_2… for several channels) and one output port per output \
+            channel, connected to the ports the patch names (exact names or patterns) unless \
+            --no-connect. File sources play in realtime from their start offsets. The server is \
+            --server, else $JACK_DEFAULT_SERVER, else the default one; fxhost never starts one.
+
+            Taps (from the patch, --tap or the console) record while it plays; their files stay \
+            readable even if fxhost is killed. Ctrl-C (SIGINT) or SIGTERM finalises every tap and \
+            exits 0; if the server shuts down, the taps are finalised and fxhost exits 1 (with \
+            --reconnect it waits for the server instead, and carries on where it was).
+
+            While it plays, type commands on stdin (a terminal or a pipe); `help` lists them:
+              set drive drive 0.8      bypass room on       preset eq "Bass boost"
+              tap drive take.flac      untap drive          connect vox verb -12dB
+              disconnect vox verb      status --json        quit
+
+            Examples:
+              fxhost run Presets/guitar-crunch.yaml
+              fxhost run live.yaml --server studio --tap main=take1.wav
+              fxhost run --chain "mda/Overdrive drive=0.6 ! mda/Ambience" --no-connect
+              echo "set amp gain -6" | fxhost run amp.yaml --duration 10s --quiet
+            """)
+
+    @OptionGroup var source: PatchOptions
+
+    @Option(help: ArgumentHelp("The JACK server to join (default: $JACK_DEFAULT_SERVER, else the default server).",
+                               valueName: "NAME"))
+    var server: String?
+
+    @Option(name: .customLong("name"), help: ArgumentHelp("The JACK client name.", valueName: "CLIENT"))
+    var clientName = "fxhost"
+
+    @Option(help: ArgumentHelp("Stop by itself after this long (e.g. 30s, 500ms).", valueName: "DURATION"))
+    var duration: String?
+
+    @Option(name: .customLong("tap"), help: ArgumentHelp(
+        "Record a node's output (NODE or NODE:N) to FILE while it plays; repeatable.", valueName: "NODE=FILE"))
+    var taps: [String] = []
+
+    @Flag(help: "If the server shuts down, wait for it to return and resume the same patch (taps keep recording).")
+    var reconnect = false
+
+    @Flag(help: "Register the ports but connect nothing.")
+    var noConnect = false
+
+    @Flag(help: "No status line and no summary on stderr.")
+    var quiet = false
+
+    @Flag(help: "Print the closing status as JSON on stdout.")
+    var json = false
+
+    func validate() throws {
+        if let duration { _ = try Duration.seconds(parsing: duration, option: "--duration") }
+        for tap in taps where !tap.contains("=") {
+            throw ValidationError("--tap takes NODE=FILE, such as --tap drive=take.wav, not `\(tap)`")
+        }
+    }
+
+    func run() throws {
+        // Before any thread exists, so every thread (libjack's too) inherits
+        // the mask and the signals wait for the run loop's sigtimedwait.
+        let signals = StopSignals()
+
+        let patch = try source.load(inputChannels: 2)
+        let plugins = Plugins()
+        let graph = try PatchLoader(units: plugins.provider).graph(for: patch)
+        for tap in taps {
+            let (reference, file) = try Self.tapArgument(tap)
+            guard let node = graph.node(named: reference.node) else {
+                throw CommandLineError("`--tap \(tap)` names no node of this patch"
+                    + (Suggestion.didYouMean(reference.node, in: graph.nodes.map(\.name)).map { " (\($0))" } ?? ""))
+            }
+            try graph.installTap(on: node, reference.port, file: file)
+        }
+
+        var options = LiveSession.Options()
+        options.clientName = clientName
+        options.server = server ?? ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"]
+        let session = try LiveSession(graph: graph, options: options)
+        try session.start()
+        if !noConnect { try session.connectPorts() }
+
+        let reason = runLoop(session, signals: signals)
+        let status = try session.finish()
+        if json { try Terminal.printJSON(status) }
+        if !quiet { LiveStatusLine.printSummary(status) }
+        if reason == .serverShutDown { throw LiveRunError.serverShutDown(taps: status.taps.count) }
+    }
+
+    enum StopReason { case signal, duration, quit, serverShutDown }
+
+    private func runLoop(_ session: LiveSession, signals: StopSignals) -> StopReason {
+        let console = ConsoleReader.standardInputIsConsole ? ConsoleReader() : nil
+        console?.start()
+        let interpreter = ConsoleInterpreter(session: session)
+        let statusLine = !quiet && Terminal.standardErrorIsTerminal
+        let limit = duration.flatMap { try? Duration.seconds(parsing: $0, option: "--duration") }
+        let started = Date()
+        var lastStatus = Date.distantPast
+        defer { if statusLine { Terminal.statusLine("") } }
+        while true {
+            if signals.wait(seconds: 0.02) { return .signal }
+            if let limit, Date().timeIntervalSince(started) >= limit { return .duration }
+            for line in console?.takeLines() ?? [] {
+                if statusLine { Terminal.statusLine("") }
+                if interpreter.execute(line) == .quit { return .quit }
+            }
+            if session.serverHasShutDown {
+                guard reconnect else { return .serverShutDown }
+                if statusLine { Terminal.statusLine("") }
+                Terminal.warning("the JACK server shut down; waiting for it to return (--reconnect)")
+                guard waitForServer(session, signals: signals) else { return .signal }
+                continue
+            }
+            do {
+                try session.poll()
+            } catch {
+                Terminal.warning(error.description)
+            }
+            if statusLine && Date().timeIntervalSince(lastStatus) >= 0.2 {
+                lastStatus = Date()
+                Terminal.statusLine(LiveStatusLine.text(session.status()))
+            }
+        }
+    }
+
+    /// Tries to rejoin the server twice a second until it is back (true) or
+    /// a stop signal comes (false).
+    private func waitForServer(_ session: LiveSession, signals: StopSignals) -> Bool {
+        while true {
+            if signals.wait(seconds: 0.5) { return false }
+            do {
+                try session.reconnect()
+            } catch LiveSessionError.jack(.noServer) {
+                continue
+            } catch {
+                Terminal.warning("\(error)")
+                continue
+            }
+            Terminal.status("reconnected to the JACK server; playing again")
+            if !noConnect {
+                do {
+                    try session.connectPorts()
+                } catch {
+                    Terminal.warning("\(error)")
+                }
+            }
+            return true
+        }
+    }
+
+    /// `NODE=FILE` or `NODE:N=FILE`.
+    static func tapArgument(_ text: String) throws -> (PortReference, String) {
+        let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2, !parts[1].isEmpty else {
+            throw CommandLineError("--tap takes NODE=FILE, such as --tap drive=take.wav, not `\(text)`")
+        }
+        return (try ConsoleCommand.port(parts[0]), parts[1])
+    }
+}
+
+/// SIGINT and SIGTERM, blocked for every thread and taken synchronously by
+/// the run loop: no work ever happens in a signal handler.
+struct StopSignals {
+    private var set = sigset_t()
+
+    init() {
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
+    /// Waits up to `seconds` for one of them; true when one came.
+    func wait(seconds: Double) -> Bool {
+        var pending = set
+        var timeout = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
+        return sigtimedwait(&pending, nil, &timeout) > 0
+    }
+}
+
+enum LiveRunError: UserFacingError {
+    case serverShutDown(taps: Int)
+
+    var description: String {
+        switch self {
+        case .serverShutDown(let taps):
+            return "the JACK server shut down, so fxhost stopped" + (taps > 0 ? " (every tap was finalised and is readable)" : "")
+        }
+    }
+}

@@ -1,0 +1,319 @@
+import Foundation
+import HostCore
+import JackIO
+import XCTest
+
+/// `fxhost run` as users run it: the built binary on a private dummy JACK
+/// server this test starts, controlled through stdin and signals, judged by
+/// what its taps hold.
+final class LiveRunTests: XCTestCase {
+    /// The live tap of a file-driven patch holds the same samples as the
+    /// offline render of that patch, once aligned: the offset is found by an
+    /// exact match of the render's opening samples.
+    func testALiveRunTapsTheSameSamplesAsTheOfflineRender() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 128)
+        let folder = try Tools.temporaryFolder()
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        try Audio.noise(channels: 2, frames: 48_000, amplitude: 0.4, seed: 11).write(path("noise.wav"))
+        try """
+        fxhost: 1
+        nodes:
+          src: { file: noise.wav, start: 100ms }
+          drive: { plugin: http://drobilla.net/plugins/mda/Overdrive, params: { drive: 0.7, muffle: 0.3 } }
+          main: { output: 2 }
+        chain: [src, drive, main]
+        """.write(toFile: path("patch.yaml"), atomically: true, encoding: .utf8)
+
+        try Tools.fxhost(["render", path("patch.yaml"), "-o", path("offline.wav"), "--tail", "0", "--block", "128",
+                          "--quiet"])
+        let run = try LiveRun(["run", path("patch.yaml"), "--server", server.name, "--duration", "2s",
+                               "--tap", "main=\(path("live.wav"))", "--quiet"])
+        XCTAssertEqual(run.waitForExit(seconds: 20), 0, run.stderr)
+
+        let offline = try Audio.read(path("offline.wav"))
+        let live = try Audio.read(path("live.wav"))
+        let opening = 4_800 + 0  // the file starts 100 ms in
+        let probe = Array(offline.channels[0][opening..<(opening + 256)])
+        guard let found = (0...(live.frames - probe.count)).first(where: { start in
+            live.channels[0][start] == probe[0] && Array(live.channels[0][start..<(start + probe.count)]) == probe
+        }) else {
+            return XCTFail("the render's opening is nowhere in the live tap")
+        }
+        let offset = found - opening
+        XCTAssertGreaterThanOrEqual(offset, 0)
+        let overlap = min(offline.frames, live.frames - offset)
+        XCTAssertGreaterThan(overlap, 48_000, "the whole file played live")
+        let aligned = Audio(channels: live.channels.map { Array($0[offset..<(offset + overlap)]) }, sampleRate: 48_000)
+        let expected = Audio(channels: offline.channels.map { Array($0[0..<overlap]) }, sampleRate: 48_000)
+        XCTAssertIdentical(aligned, expected)
+    }
+
+    /// `set amp gain -6` on eg-amp halves the level (-6 dB = ×0.501), and
+    /// `bypass amp on` brings it back, measured on a tap of the amp.
+    func testConsoleCommandsChangeWhatIsHeard() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder()
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        try writeAmpPatch(folder, seconds: 8)
+        let run = try LiveRun(["run", path("amp.yaml"), "--server", server.name, "--quiet"], console: true)
+        XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 0.7))
+        run.type("set amp gian 3")
+        run.type("set amp gain -6")
+        XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 1.4))
+        run.type("bypass amp on")
+        XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 2.1))
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 10), 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("amp:gain = -6.0"), run.stdout)
+        XCTAssertTrue(run.stderr.contains("has no parameter `gian` (did you mean `gain`?)"), run.stderr)
+
+        let take = try Audio.read(path("take.wav")).channels[0]
+        let halved = 0.5 * Float(pow(10, -6.0 / 20))
+        let runs = Self.runs(of: take)
+        XCTAssertEqual(runs.count, 3, "full level, -6 dB, bypassed: \(runs.map { ($0.value, $0.count) })")
+        guard runs.count == 3 else { return }
+        XCTAssertEqual(runs[0].value, 0.5)
+        XCTAssertEqual(runs[1].value, halved, accuracy: 1e-6)
+        XCTAssertEqual(runs[2].value, 0.5)
+        XCTAssertGreaterThan(runs[0].count, 24_000)
+        XCTAssertGreaterThan(runs[1].count, 24_000)
+        XCTAssertGreaterThan(runs[2].count, 24_000)
+    }
+
+    /// `preset amp Quiet` applies a preset whose only value is gain -6 dB
+    /// (from a bundle this test writes) while the amp plays.
+    func testAPresetFromTheConsoleChangesWhatIsHeard() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder()
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        try writeAmpPatch(folder, seconds: 8)
+        let bundle = folder.appendingPathComponent("lv2/quiet-amp.lv2")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        let preset = """
+            @prefix lv2: <http://lv2plug.in/ns/lv2core#> .
+            @prefix pset: <http://lv2plug.in/ns/ext/presets#> .
+            @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+            <urn:fxhost:test:quiet-amp> a pset:Preset ;
+                lv2:appliesTo <http://lv2plug.in/plugins/eg-amp> ;
+                rdfs:label "Quiet" ;
+                lv2:port [ lv2:symbol "gain" ; pset:value -6.0 ] .
+            """
+        try preset.write(to: bundle.appendingPathComponent("manifest.ttl"), atomically: true, encoding: .utf8)
+        let run = try LiveRun(["run", path("amp.yaml"), "--server", server.name, "--quiet"], console: true,
+                              environment: ["LV2_PATH": folder.appendingPathComponent("lv2").path + ":/usr/lib/lv2"])
+        XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 0.7))
+        run.type("preset amp Loud")
+        run.type("preset amp quiet")
+        XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 1.4))
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 10), 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("has no preset \"Loud\"; its presets are: \"Quiet\""), run.stderr)
+
+        let runs = Self.runs(of: try Audio.read(path("take.wav")).channels[0])
+        XCTAssertEqual(runs.count, 2, "full level, then -6 dB: \(runs.map { ($0.value, $0.count) })")
+        guard runs.count == 2 else { return }
+        XCTAssertEqual(runs[0].value, 0.5)
+        XCTAssertEqual(runs[1].value, 0.5 * Float(pow(10, -6.0 / 20)), accuracy: 1e-6)
+        XCTAssertGreaterThan(runs[1].count, 24_000)
+    }
+
+    /// SIGKILL while recording: the WAV and the FLAC both open and hold all
+    /// but the last second at most.
+    func testSIGKILLDuringATapLeavesReadableFiles() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder()
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        try writeAmpPatch(folder, seconds: 10)
+        let run = try LiveRun(["run", path("amp.yaml"), "--server", server.name, "--quiet",
+                               "--tap", "main=\(path("take.flac"))"])
+        // The files exist from just before the client starts: at most this much audio can be in them.
+        XCTAssertTrue(eventually(within: 10) { FileManager.default.fileExists(atPath: path("take.flac")) })
+        let created = Date()
+        usleep(3_000_000)
+        run.kill(SIGKILL)
+        let played = Date().timeIntervalSince(created)
+        XCTAssertEqual(run.waitForExit(seconds: 10), SIGKILL)
+        for file in ["take.wav", "take.flac"] {
+            let take = try Audio.read(path(file))
+            let seconds = Double(take.frames) / 48_000
+            XCTAssertGreaterThanOrEqual(seconds, played - 1.2, "\(file) lost more than the last second")
+            XCTAssertLessThanOrEqual(seconds, played + 0.1, file)
+            XCTAssertTrue(take.channels[0].allSatisfy { $0 == 0.5 }, "\(file) holds what was played")
+        }
+    }
+
+    /// The server goes away: fxhost finalises its taps, says so in one
+    /// sentence and exits non-zero.
+    func testAServerShutdownEndsTheRunWithAnErrorAndReadableTaps() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder()
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        try writeAmpPatch(folder, seconds: 10)
+        let run = try LiveRun(["run", path("amp.yaml"), "--server", server.name, "--quiet"])
+        XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 1))
+        server.stop()
+        let status = run.waitForExit(seconds: 15)
+        XCTAssertNotEqual(status, 0)
+        XCTAssertNotNil(status, "fxhost did not end after the server died")
+        XCTAssertTrue(run.stderr.contains("fxhost: error: the JACK server shut down"), run.stderr)
+        let take = try Audio.read(path("take.wav"))
+        XCTAssertGreaterThanOrEqual(take.frames, 48_000)
+        XCTAssertTrue(take.channels[0].allSatisfy { $0 == 0.5 })
+    }
+
+    /// With --reconnect the run outlives its server: it waits, joins the
+    /// server when it is back under the same name, and the same tap goes on.
+    func testWithReconnectTheRunResumesWhenTheServerReturns() throws {
+        var server: JackServerProcess? = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let name = server!.name
+        let folder = try Tools.temporaryFolder()
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        try writeAmpPatch(folder, seconds: 10)
+        let run = try LiveRun(["run", path("amp.yaml"), "--server", name, "--reconnect", "--json"])
+        XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 0.5))
+        server!.stop()
+        XCTAssertTrue(eventually(within: 10) { run.stderr.contains("waiting for it to return") }, run.stderr)
+        let before = try Audio.read(path("take.wav")).frames
+        server = try JackServerProcess(name: name, sampleRate: 48_000, bufferFrames: 256)
+        XCTAssertTrue(eventually(within: 10) { run.stderr.contains("reconnected to the JACK server") }, run.stderr)
+        XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: Double(before) / 48_000 + 0.5))
+        run.kill(SIGINT)
+        XCTAssertEqual(run.waitForExit(seconds: 10), 0, run.stderr)
+        let take = try Audio.read(path("take.wav"))
+        XCTAssertGreaterThan(take.frames, before + 24_000)
+        XCTAssertTrue(take.channels[0].allSatisfy { $0 == 0.5 }, "the file resumes where it was, at the same level")
+        let status = try JSONDecoder().decode(LiveStatus.self, from: Data(run.stdout.utf8))
+        XCTAssertEqual(status.seconds, Double(take.frames) / 48_000, accuracy: 0.05,
+                       "the time played counts both servers' cycles")
+        server!.stop()
+    }
+
+    func testSIGINTAndSIGTERMFinaliseEveryTapAndExitZero() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder()
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        try writeAmpPatch(folder, seconds: 10)
+        for signal in [SIGINT, SIGTERM] {
+            try? FileManager.default.removeItem(atPath: path("take.wav"))
+            let run = try LiveRun(["run", path("amp.yaml"), "--server", server.name, "--json"])
+            XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 0.5))
+            run.kill(signal)
+            XCTAssertEqual(run.waitForExit(seconds: 10), 0, run.stderr)
+            let status = try JSONDecoder().decode(LiveStatus.self, from: Data(run.stdout.utf8))
+            let take = try Audio.read(path("take.wav"))
+            XCTAssertEqual(status.taps.map(\.recording), [false])
+            XCTAssertEqual(Double(take.frames) / 48_000, status.taps[0].seconds, "the file holds every frame the tap took")
+            XCTAssertEqual(status.taps[0].droppedFrames, 0)
+            XCTAssertTrue(run.stderr.contains("tap amp → "), run.stderr)
+        }
+    }
+
+    func testWithoutAServerItSaysSoInOneSentence() throws {
+        let folder = try Tools.temporaryFolder()
+        try writeAmpPatch(folder, seconds: 1)
+        let missing = JackServerProcess.uniqueName(prefix: "fxhost-absent")
+        let result = try Tools.run(Tools.fxhost, ["run", folder.appendingPathComponent("amp.yaml").path,
+                                                  "--server", missing])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains(
+            "fxhost: error: no JACK server named `\(missing)` is running (fxhost never starts one by itself)\n"),
+            result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("take.wav").path))
+    }
+
+    // MARK: Helpers
+
+    /// A constant 0.5 through eg-amp (0 dB) to a mono output, the amp tapped to take.wav.
+    private func writeAmpPatch(_ folder: URL, seconds: Int) throws {
+        try Audio.constant([0.5], frames: 48_000 * seconds).write(folder.appendingPathComponent("dc.wav").path)
+        try """
+        fxhost: 1
+        nodes:
+          dc: { file: dc.wav }
+          amp: { plugin: http://lv2plug.in/plugins/eg-amp, params: { gain: 0 } }
+          main: { output: 1 }
+        chain: [dc, amp, main]
+        taps:
+          - { at: amp, file: take.wav }
+        """.write(toFile: folder.appendingPathComponent("amp.yaml").path, atomically: true, encoding: .utf8)
+    }
+
+    /// Runs of equal consecutive values.
+    static func runs(of samples: [Float]) -> [(value: Float, count: Int)] {
+        var result: [(value: Float, count: Int)] = []
+        for sample in samples {
+            if let last = result.last, last.value == sample {
+                result[result.count - 1].count += 1
+            } else {
+                result.append((sample, 1))
+            }
+        }
+        return result
+    }
+}
+
+/// fxhost running in the background: stdin a pipe (the console), stdout and
+/// stderr files, killed at the end of the test if still running.
+final class LiveRun {
+    private let process = Process()
+    private let input = Pipe()
+    private let outputFile: URL
+    private let errorFile: URL
+
+    init(_ arguments: [String], console: Bool = false, environment: [String: String] = [:]) throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("fxhost-live-\(UUID().uuidString)")
+        outputFile = base.appendingPathExtension("out")
+        errorFile = base.appendingPathExtension("err")
+        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        process.executableURL = URL(fileURLWithPath: Tools.fxhost)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardInput = console ? input : FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: outputFile)
+        process.standardError = try FileHandle(forWritingTo: errorFile)
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: outputFile)
+        try? FileManager.default.removeItem(at: errorFile)
+    }
+
+    var stdout: String { (try? String(contentsOf: outputFile, encoding: .utf8)) ?? "" }
+    var stderr: String { (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "" }
+
+    func type(_ line: String) {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    func kill(_ signal: Int32) { Glibc.kill(process.processIdentifier, signal) }
+
+    /// Waits until a recording-mode tap file reads as at least `seconds` long.
+    func waitForTap(_ path: String, seconds: Double, timeout: Double = 15) -> Bool {
+        eventually(within: timeout) {
+            guard let reader = try? AudioFileReader(path: path) else { return false }
+            return Double(reader.frames ?? 0) / Double(reader.sampleRate) >= seconds
+        }
+    }
+
+    /// The exit status (the signal number when killed), or nil after `seconds`.
+    func waitForExit(seconds: Double) -> Int32? {
+        guard eventually(within: seconds, { !process.isRunning }) else { return nil }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
+
+func eventually(within seconds: Double, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() {
+        if Date() >= deadline { return false }
+        usleep(20_000)
+    }
+    return true
+}

@@ -1,0 +1,170 @@
+import CJack
+import CShim
+import Foundation
+import HostCore
+import JackIO
+import XCTest
+
+/// LiveSession on private dummy servers, measured from outside: port names
+/// and connections read back from JACK, audio from loopback clients and taps.
+/// RealtimeSanitizer is linked into this process with halt_on_error, so any
+/// allocation or lock in the callback would end the run.
+final class LiveSessionTests: XCTestCase {
+    func testPortsAreNamedAfterTheNodesAndConnectedAsThePatchSays() throws {
+        let server = try JackServerProcess(bufferFrames: 256)
+        let loopback = try LoopbackClient(server: server.name, constant: 1, channels: 2, capacity: 48_000 * 5)
+        let graph = AudioGraph()
+        // A pattern for the input, exact names for the outputs.
+        let guitar = try graph.addInput("guitar", channels: 1, ports: ["loop.*:source"])
+        let trim = try graph.addGain("trim", decibels: -6)
+        let main = try graph.addOutput("main", channels: 2, ports: ["loopback:record_1", "loopback:record_2"])
+        try graph.connect(guitar, to: trim)
+        try graph.connect(trim, to: main)
+
+        let session = try LiveSession(graph: graph, options: options(server, client: "fx"))
+        XCTAssertEqual(session.inputs.map(\.port.name), ["fx:guitar"])
+        XCTAssertEqual(session.outputs.map(\.port.name), ["fx:main_1", "fx:main_2"])
+        try session.start()
+        XCTAssertEqual(session.inputs.flatMap { session.client.connections(of: $0.port) }, [],
+                       "nothing is connected until connectPorts (what --no-connect skips)")
+        try session.connectPorts()
+        XCTAssertEqual(session.client.connections(of: session.inputs[0].port), ["loopback:source"])
+        XCTAssertEqual(session.client.connections(of: session.outputs[0].port), ["loopback:record_1"])
+        XCTAssertEqual(session.client.connections(of: session.outputs[1].port), ["loopback:record_2"])
+
+        // The constant 1 comes back at -6 dB on both channels.
+        XCTAssertTrue(eventually(within: 5) { (loopback.latestFrame ?? [0, 0]).allSatisfy { $0 != 0 } })
+        let expected = Float(Decibels.toLinear(-6))
+        XCTAssertEqual(loopback.latestFrame!, [expected, expected])
+        try session.finish()
+    }
+
+    /// A file source plays from its start offset in realtime, through the
+    /// disk thread's ring, sample for sample: the tap starts with the
+    /// program's first block, so it holds exactly `start × rate` frames of
+    /// silence and then the file.
+    func testAFileSourcePlaysFromItsStartOffsetSampleForSample() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try temporaryFolder()
+        let ramp = (0..<24_000).map { Float($0 + 1) / 32_768 }
+        let clip = folder.appendingPathComponent("ramp.wav").path
+        try writeWAV(clip, channels: [ramp])
+        let tapFile = folder.appendingPathComponent("tap.wav").path
+
+        let graph = AudioGraph()
+        let player = try graph.addFilePlayer("clip", file: FilePlayerSource(
+            path: clip, channels: 1, sampleRate: 48_000, frames: ramp.count, startSeconds: 0.1))
+        let main = try graph.addOutput("main", channels: 1)
+        try graph.connect(player, to: main)
+        try graph.installTap(on: player, file: tapFile)
+        let session = try LiveSession(graph: graph, options: options(server))
+        try session.start()
+        XCTAssertTrue(eventually(within: 10) { session.taps.first!.seconds >= 0.8 })
+        let status = try session.finish()
+        XCTAssertEqual(status.files.map(\.underrunFrames), [0])
+
+        let recorded = try readWAV(tapFile)[0]
+        XCTAssertGreaterThanOrEqual(recorded.count, 4_800 + ramp.count)
+        XCTAssertEqual(Array(recorded[0..<4_800]), [Float](repeating: 0, count: 4_800))
+        XCTAssertEqual(Array(recorded[4_800..<(4_800 + ramp.count)]), ramp)
+        XCTAssertTrue(recorded[(4_800 + ramp.count)...].allSatisfy { $0 == 0 }, "silence after the file ends")
+    }
+
+    /// JACK changes the period: the plan is rebuilt at the new size off the
+    /// realtime thread, published, and the sound goes on.
+    func testABufferSizeChangeRebuildsThePlanAtTheNewSize() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try temporaryFolder()
+        let level: Float = 0.5
+        let clip = folder.appendingPathComponent("dc.wav").path
+        try writeWAV(clip, channels: [[Float](repeating: level, count: 48_000 * 4)])
+        let tapFile = folder.appendingPathComponent("tap.wav").path
+        let graph = AudioGraph()
+        let player = try graph.addFilePlayer("dc", file: FilePlayerSource(
+            path: clip, channels: 1, sampleRate: 48_000, frames: 48_000 * 4))
+        let trim = try graph.addGain("trim", decibels: -6)
+        let main = try graph.addOutput("main", channels: 1)
+        try graph.connect(player, to: trim)
+        try graph.connect(trim, to: main)
+        try graph.installTap(on: main, file: tapFile)
+        let session = try LiveSession(graph: graph, options: options(server))
+        try session.start()
+        XCTAssertEqual(session.plan.format.maxBlockFrames, 256)
+        XCTAssertTrue(eventually(within: 5) { session.taps.first!.seconds >= 0.3 })
+
+        let other = try JackClient(name: "resizer", server: server.name)
+        XCTAssertEqual(jack_set_buffer_size(try other.handle(), 128), 0)
+        XCTAssertTrue(eventually(within: 5) {
+            try? session.poll()
+            return session.plan.format.maxBlockFrames == 128
+        }, "the plan was not rebuilt at 128 frames")
+        XCTAssertEqual(session.format.maxBlockFrames, 128)
+        let secondsAtChange = session.taps.first!.seconds
+        XCTAssertTrue(eventually(within: 5) { session.taps.first!.seconds >= secondsAtChange + 0.3 })
+        try session.finish()
+
+        let recorded = try readWAV(tapFile)[0]
+        let expected = level * Float(Decibels.toLinear(-6))
+        let tail = recorded.suffix(4_800)
+        XCTAssertEqual(tail.count, 4_800)
+        XCTAssertTrue(tail.allSatisfy { $0 == expected }, "after the change the sound goes on at the same level")
+        XCTAssertEqual(recorded.first, expected)
+    }
+
+    // MARK: Helpers
+
+    func options(_ server: JackServerProcess, client: String = "fxhost") -> LiveSession.Options {
+        var options = LiveSession.Options()
+        options.server = server.name
+        options.clientName = client
+        return options
+    }
+}
+
+/// Polls `condition` every 10 ms; false when `seconds` pass first.
+func eventually(within seconds: Double, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() {
+        if Date() >= deadline { return false }
+        usleep(10_000)
+    }
+    return true
+}
+
+func temporaryFolder(_ name: String = #function) throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fxhost-jackio-\(getpid())")
+        .appendingPathComponent(name.filter { $0.isLetter || $0.isNumber })
+    try? FileManager.default.removeItem(at: folder)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+}
+
+/// 32-bit float WAV at 48 kHz.
+func writeWAV(_ path: String, channels: [[Float]], sampleRate: Int = 48_000) throws {
+    let writer = try AudioFileWriter(path: path, format: AudioFileFormat(path: path), channels: channels.count,
+                                     sampleRate: sampleRate, mode: .atomic)
+    let frames = channels[0].count
+    let pointers = channels.map { channel -> UnsafeMutablePointer<Float> in
+        let pointer = UnsafeMutablePointer<Float>.allocate(capacity: max(frames, 1))
+        pointer.initialize(from: channel, count: frames)
+        return pointer
+    }
+    defer { pointers.forEach { $0.deallocate() } }
+    let list = pointers.map { UnsafePointer($0) }
+    try list.withUnsafeBufferPointer { try writer.write(channels: $0, frames: frames) }
+    try writer.finish()
+}
+
+func readWAV(_ path: String) throws -> [[Float]] {
+    let reader = try AudioFileReader(path: path)
+    var channels = [[Float]](repeating: [], count: reader.channels)
+    let block = 4096
+    let buffers = (0..<reader.channels).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: block) }
+    defer { buffers.forEach { $0.deallocate() } }
+    while true {
+        let got = buffers.withUnsafeBufferPointer { reader.read(into: $0, frames: block) }
+        if got == 0 { break }
+        for channel in 0..<reader.channels { channels[channel] += UnsafeBufferPointer(start: buffers[channel], count: got) }
+    }
+    return channels
+}
