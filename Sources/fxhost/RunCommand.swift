@@ -69,7 +69,7 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         // Before any thread exists, so every thread (libjack's too) inherits
         // the mask and the signals wait for the run loop's sigtimedwait.
-        let signals = StopSignals()
+        let signals = BlockedStopSignals()
 
         let patch = try source.load(inputChannels: 2)
         let plugins = Plugins()
@@ -99,7 +99,7 @@ struct RunCommand: ParsableCommand {
 
     enum StopReason { case signal, duration, quit, serverShutDown }
 
-    private func runLoop(_ session: LiveSession, signals: StopSignals) -> StopReason {
+    private func runLoop(_ session: LiveSession, signals: BlockedStopSignals) -> StopReason {
         let console = ConsoleReader.standardInputIsConsole ? ConsoleReader() : nil
         console?.start()
         let interpreter = ConsoleInterpreter(session: session)
@@ -108,18 +108,23 @@ struct RunCommand: ParsableCommand {
         let started = Date()
         var lastStatus = Date.distantPast
         defer { if statusLine { Terminal.statusLine("") } }
-        while true {
-            if signals.wait(seconds: 0.02) { return .signal }
+        // --duration and the console's `quit` end the run even while it waits for a server.
+        func stopRequested() -> StopReason? {
             if let limit, Date().timeIntervalSince(started) >= limit { return .duration }
             for line in console?.takeLines() ?? [] {
                 if statusLine { Terminal.statusLine("") }
                 if interpreter.execute(line) == .quit { return .quit }
             }
+            return nil
+        }
+        while true {
+            if signals.wait(seconds: 0.02) { return .signal }
+            if let reason = stopRequested() { return reason }
             if session.serverHasShutDown {
                 guard reconnect else { return .serverShutDown }
                 if statusLine { Terminal.statusLine("") }
                 Terminal.warning("the JACK server shut down; waiting for it to return (--reconnect)")
-                guard waitForServer(session, signals: signals) else { return .signal }
+                if let reason = waitForServer(session, signals: signals, stopRequested: stopRequested) { return reason }
                 continue
             }
             do {
@@ -134,11 +139,13 @@ struct RunCommand: ParsableCommand {
         }
     }
 
-    /// Tries to rejoin the server twice a second until it is back (true) or
-    /// a stop signal comes (false).
-    private func waitForServer(_ session: LiveSession, signals: StopSignals) -> Bool {
+    /// Tries to rejoin the server twice a second until it is back (nil) or
+    /// a signal, --duration or `quit` ends the run (the reason).
+    private func waitForServer(_ session: LiveSession, signals: BlockedStopSignals,
+                               stopRequested: () -> StopReason?) -> StopReason? {
         while true {
-            if signals.wait(seconds: 0.5) { return false }
+            if signals.wait(seconds: 0.5) { return .signal }
+            if let reason = stopRequested() { return reason }
             do {
                 try session.reconnect()
             } catch LiveSessionError.jack(.noServer) {
@@ -155,7 +162,7 @@ struct RunCommand: ParsableCommand {
                     Terminal.warning("\(error)")
                 }
             }
-            return true
+            return nil
         }
     }
 
@@ -170,8 +177,10 @@ struct RunCommand: ParsableCommand {
 }
 
 /// SIGINT and SIGTERM, blocked for every thread and taken synchronously by
-/// the run loop: no work ever happens in a signal handler.
-struct StopSignals {
+/// the run loop: no work ever happens in a signal handler. (A render uses
+/// HostCore's StopSignals, a handler that sets a flag, because library code
+/// cannot block signals for a process it does not own; `run` owns it.)
+struct BlockedStopSignals {
     private var set = sigset_t()
 
     init() {

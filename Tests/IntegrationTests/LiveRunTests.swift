@@ -188,6 +188,21 @@ final class LiveRunTests: XCTestCase {
         server!.stop()
     }
 
+    /// Waiting for a server that never returns still ends at --duration,
+    /// with the tap finalised.
+    func testDurationEndsARunWaitingForItsServer() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder()
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        try writeAmpPatch(folder, seconds: 10)
+        let run = try LiveRun(["run", path("amp.yaml"), "--server", server.name, "--reconnect", "--duration", "3s"])
+        XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 0.5))
+        server.stop()
+        XCTAssertTrue(eventually(within: 10) { run.stderr.contains("waiting for it to return") }, run.stderr)
+        XCTAssertEqual(run.waitForExit(seconds: 10), 0, run.stderr)
+        XCTAssertGreaterThan(try Audio.read(path("take.wav")).frames, 24_000)
+    }
+
     func testSIGINTAndSIGTERMFinaliseEveryTapAndExitZero() throws {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
         let folder = try Tools.temporaryFolder()
