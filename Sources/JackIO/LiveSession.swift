@@ -390,7 +390,6 @@ public final class LiveSession {
     func changeFormat(to newFormat: RenderFormat) throws(LiveSessionError) {
         try publishAndWait(LivePlanOwner.idleProgram(inputs: inputs.count, outputs: outputs.count,
                                                      frames: newFormat.maxBlockFrames))
-        format = newFormat
         let newPlan: RenderPlan
         do {
             // Rewritten, so bypass toggles made live carry over.
@@ -398,8 +397,12 @@ public final class LiveSession {
             newPlan = try current.compile(format: newFormat)
             graph = current
         } catch {
+            // Keep playing the old plan rather than silence: it still owns its
+            // instances, and the engine renders it in chunks if blocks grew.
+            try publishAndWait(program(for: plan))
             throw .patch(error)
         }
+        format = newFormat
         try publishAndWait(program(for: newPlan))
         plan = newPlan
     }

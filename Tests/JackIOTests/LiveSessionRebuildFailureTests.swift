@@ -1,0 +1,76 @@
+import CJack
+import Foundation
+import HostCore
+import JackIO
+import LV2Bridge
+import XCTest
+
+/// A unit that cannot be made at some block sizes (as a plugin with a
+/// fixed-block requirement would refuse); otherwise the wrapped unit.
+final class RefusingBlockSize: ProcessingUnit {
+    let inner: any ProcessingUnit
+    let refused: Int
+
+    init(_ inner: any ProcessingUnit, refusing refused: Int) {
+        self.inner = inner
+        self.refused = refused
+    }
+
+    var displayName: String { inner.displayName }
+    var inputPorts: [AudioPortInfo] { inner.inputPorts }
+    var outputPorts: [AudioPortInfo] { inner.outputPorts }
+    var parameters: [ParameterInfo] { inner.parameters }
+    var presetNames: [String] { inner.presetNames }
+    var latencyFrames: Int { inner.latencyFrames }
+    func setParameter(_ symbol: String, to value: ParameterValue) throws(UnitError) { try inner.setParameter(symbol, to: value) }
+    func parameterValue(_ symbol: String) -> Float? { inner.parameterValue(symbol) }
+    func applyPreset(_ name: String) throws(UnitError) { try inner.applyPreset(name) }
+    func prepareInstances(count: Int, format: RenderFormat) throws(UnitError) -> [ProcessorKernel] {
+        if format.maxBlockFrames == refused { throw UnitError("blocks of \(refused) frames are not supported") }
+        return try inner.prepareInstances(count: count, format: format)
+    }
+}
+
+final class LiveSessionRebuildFailureTests: XCTestCase {
+    /// When the plan cannot be rebuilt for JACK's new buffer size, the old
+    /// plan goes on playing (in the new, smaller blocks) instead of silence.
+    func testAFailedRebuildKeepsTheOldPlanPlaying() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try temporaryFolder()
+        let clip = folder.appendingPathComponent("dc.wav").path
+        try writeWAV(clip, channels: [[Float](repeating: 0.5, count: 48_000 * 6)])
+        let tapFile = folder.appendingPathComponent("tap.wav").path
+        let amp = try LV2UnitProvider(catalog: PluginCatalog()).makeUnit("eg-amp")
+        try amp.setParameter("gain", to: .number(-6))
+        let graph = AudioGraph()
+        let player = try graph.addFilePlayer("dc", file: FilePlayerSource(path: clip, channels: 1, sampleRate: 48_000,
+                                                                          frames: 48_000 * 6))
+        let ampNode = try graph.addUnit("amp", RefusingBlockSize(amp, refusing: 128))
+        let main = try graph.addOutput("main", channels: 1)
+        try graph.connect(player, to: ampNode)
+        try graph.connect(ampNode, to: main)
+        try graph.installTap(on: main, file: tapFile)
+        var options = LiveSession.Options()
+        options.server = server.name
+        let session = try LiveSession(graph: graph, options: options)
+        try session.start()
+        XCTAssertTrue(eventually(within: 5) { session.taps.first!.seconds >= 0.3 })
+
+        let other = try JackClient(name: "resizer", server: server.name)
+        XCTAssertEqual(jack_set_buffer_size(try other.handle(), 128), 0)
+        var failure: Error?
+        XCTAssertTrue(eventually(within: 5) {
+            do { try session.poll() } catch { failure = error }
+            return failure != nil
+        }, "the rebuild at 128 frames should fail")
+        XCTAssertTrue("\(failure!)".contains("blocks of 128 frames are not supported"), "\(failure!)")
+        XCTAssertEqual(session.plan.format.maxBlockFrames, 256, "the old plan is kept")
+        let secondsAtFailure = session.taps.first!.seconds
+        XCTAssertTrue(eventually(within: 5) { session.taps.first!.seconds >= secondsAtFailure + 0.3 })
+        try session.finish()
+
+        let recorded = try readWAV(tapFile)[0]
+        let expected = Float(0.5 * Decibels.toLinear(-6))
+        XCTAssertEqual(Double(recorded.last!), Double(expected), accuracy: 1e-6, "still playing through the amp after the failure")
+    }
+}
