@@ -34,14 +34,17 @@ struct GraphRewrite {
         self.bypass = bypass
     }
 
-    func apply(to graph: AudioGraph) throws(PatchError) -> AudioGraph {
+    /// `outputWidths` fixes outputs declared as wide as their input (command-line
+    /// chains) at the width they have now: their JACK ports exist already.
+    func apply(to graph: AudioGraph, outputWidths: [String: Int] = [:]) throws(PatchError) -> AudioGraph {
         let result = AudioGraph()
         for node in graph.nodes {
             switch node.kind {
             case .input(let channels, let ports):
                 try result.addInput(node.name, channels: channels, ports: ports, location: node.location)
             case .output(let channels, let ports):
-                try result.addOutput(node.name, channels: channels, ports: ports, location: node.location)
+                let width = channels == EndpointPorts.asWideAsInput ? outputWidths[node.name] ?? channels : channels
+                try result.addOutput(node.name, channels: width, ports: ports, location: node.location)
             case .filePlayer(let file):
                 try result.addFilePlayer(node.name, file: file, location: node.location)
             case .mixer(let channels):

@@ -68,10 +68,13 @@ public final class LiveSession {
         format = RenderFormat(sampleRate: Double(client.sampleRate), maxBlockFrames: client.bufferSize, mode: .live)
         do {
             plan = try graph.compile(format: format)
+            // The JACK ports are made once: an output as wide as its input
+            // keeps the width it has now through later edits.
+            let widths = Dictionary(plan.outputs.map { ($0.node, $0.channels.count) }, uniquingKeysWith: { first, _ in first })
+            self.graph = try GraphRewrite(of: graph, bypass: [:]).apply(to: graph, outputWidths: widths)
         } catch {
             throw .patch(error)
         }
-        self.graph = graph
         (engine, inputs, outputs) = try Self.makeEngine(client: client, plan: plan)
         peaks = .allocate(capacity: max(outputs.count, 1))
         for index in 0..<max(outputs.count, 1) { (peaks + index).initialize(to: Atomic(0)) }

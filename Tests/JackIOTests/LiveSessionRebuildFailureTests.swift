@@ -74,3 +74,24 @@ final class LiveSessionRebuildFailureTests: XCTestCase {
         XCTAssertEqual(Double(recorded.last!), Double(expected), accuracy: 1e-6, "still playing through the amp after the failure")
     }
 }
+
+final class LiveSessionChainEditTests: XCTestCase {
+    /// A command-line chain's output is as wide as what feeds it; once its
+    /// JACK ports exist, edits keep that width (an output with nothing
+    /// connected would otherwise shrink to one channel).
+    func testEditsKeepTheWidthOfAChainsOutput() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let patch = try ChainSpec.patch(from: "mda/Overdrive", inputChannels: 2)
+        let graph = try PatchLoader(units: LV2UnitProvider(catalog: PluginCatalog())).graph(for: patch)
+        var options = LiveSession.Options()
+        options.server = server.name
+        let session = try LiveSession(graph: graph, options: options)
+        try session.start()
+        XCTAssertEqual(session.plan.outputs[0].channels.count, 2)
+        try session.disconnect(PortReference(node: "overdrive"), to: PortReference(node: "out"))
+        XCTAssertEqual(session.plan.outputs[0].channels.count, 2)
+        try session.connect(PortReference(node: "overdrive"), to: PortReference(node: "out"))
+        XCTAssertEqual(session.plan.outputs[0].channels.count, 2)
+        try session.finish()
+    }
+}
