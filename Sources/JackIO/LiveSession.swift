@@ -360,7 +360,7 @@ public final class LiveSession {
         guard !serverHasShutDown else { throw .serverGone }
         let newPlan: RenderPlan
         do {
-            newPlan = try newGraph.compile(format: format)
+            newPlan = try newGraph.compile(format: format, continuing: plan)
         } catch {
             throw .patch(error)
         }

@@ -179,6 +179,33 @@ final class LatencyCompensationTests: XCTestCase {
         XCTAssertEqual(first + second, (0..<512).map { $0 < 90 ? 0 : Float($0 - 90 + 1) })
     }
 
+    /// A plan that replaces another (a live edit) carries its delay lines
+    /// on: the output goes on exactly as if no edit had happened.
+    func testARecompiledPlanContinuesTheDelayLinesOfThePlanItReplaces() throws {
+        func makeGraph() throws -> AudioGraph {
+            let graph = AudioGraph()
+            let input = try graph.addInput("in", channels: 1)
+            let latent = try graph.addUnit("latent", DelayingUnit(latency: 90))
+            let bus = try graph.addMixer("bus", channels: 1)
+            let output = try graph.addOutput("out", channels: 1)
+            try graph.connect(input, to: latent)
+            try graph.connect(latent, to: bus)
+            try graph.connect(input, to: bus)    // delayed by 90 to meet the latent path
+            try graph.connect(bus, to: output)
+            return graph
+        }
+        let ramp: (Int, Int, Int) -> Float = { _, _, frame in Float(frame + 1) }
+        let unedited = PlanHarness(plan: try makeGraph().compile(format: format)).render(frames: 512, signal: ramp)["out"]![0]
+
+        let graph = try makeGraph()
+        let first = try graph.compile(format: format)
+        let before = PlanHarness(plan: first).render(frames: 256, signal: ramp)["out"]![0]
+        let second = try graph.compile(format: format, continuing: first)
+        let after = PlanHarness(plan: second).render(frames: 256) { _, _, frame in Float(256 + frame + 1) }["out"]![0]
+        XCTAssertEqual(before + after, unedited)
+        XCTAssertNotEqual(unedited[300], 0)
+    }
+
     func testOfflineRenderStartsAtTheFirstInputSampleAndKeepsTheWholeLength() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fxhost-latency-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

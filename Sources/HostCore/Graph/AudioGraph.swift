@@ -151,8 +151,11 @@ public final class AudioGraph {
     // MARK: Compiling
 
     /// Resolves channel widths, checks the wiring and builds a plan for `format`.
-    public func compile(format: RenderFormat) throws(PatchError) -> RenderPlan {
-        try GraphCompiler(graph: self, format: format).compile()
+    /// `continuing`: the plan the new one replaces while audio runs (a live
+    /// edit). Its latency delay lines carry on in the new plan, so an edit
+    /// makes no gap on compensated paths.
+    public func compile(format: RenderFormat, continuing previous: RenderPlan? = nil) throws(PatchError) -> RenderPlan {
+        try GraphCompiler(graph: self, format: format, previous: previous).compile()
     }
 }
 

@@ -13,6 +13,8 @@ import Foundation
 struct GraphCompiler {
     let graph: AudioGraph
     let format: RenderFormat
+    /// The plan this one replaces, whose delay lines carry on (live edits).
+    var previous: RenderPlan?
 
     func compile() throws(PatchError) -> RenderPlan {
         guard format.maxBlockFrames > 0 else { throw PatchError("the block size must be at least one frame") }
@@ -40,7 +42,8 @@ struct GraphCompiler {
             let inputBuffers = (0..<layout.inputWidth).map { channel in
                 builder.sum(inputs[nodeIndex][channel].map {
                     (builder.delayed(nodeOutputs[$0.sourceNode][$0.sourceChannel],
-                                     by: inputLatency - nodeLatency[$0.sourceNode]), $0.gainDecibels)
+                                     by: inputLatency - nodeLatency[$0.sourceNode],
+                                     signal: "\(graph.nodes[$0.sourceNode].name):\($0.sourceChannel + 1)"), $0.gainDecibels)
                 })
             }
             nodeLatency[nodeIndex] = inputLatency
@@ -81,7 +84,7 @@ struct GraphCompiler {
                 }
                 let slot = builder.newFlag(bypass ? 1 : 0)
                 bypassSlots[node.name] = slot
-                nodeOutputs[nodeIndex] = builder.unitStage(kernels: Array(kernels.prefix(layout.instances)),
+                nodeOutputs[nodeIndex] = builder.unitStage(node: node.name, kernels: Array(kernels.prefix(layout.instances)),
                                                            inputs: inputBuffers, outputWidth: layout.outputWidth,
                                                            bypassFlag: slot, latencyFrames: unit.latencyFrames)
                 units.append(unit)
@@ -113,7 +116,9 @@ struct GraphCompiler {
         }
         let planLatency = (outputs.map(\.latency) + tapNodes.map { nodeLatency[$0.node] }).max() ?? 0
         outputs = outputs.map { output in
-            let aligned = output.buffers.map { builder.delayed($0, by: planLatency - output.latency) }
+            let aligned = output.buffers.enumerated().map {
+                builder.delayed($1, by: planLatency - output.latency, signal: "output \(output.node):\($0 + 1)")
+            }
             for buffer in aligned { builder.pin(buffer) }
             return (output.node, output.ports, aligned, planLatency)
         }
@@ -121,13 +126,14 @@ struct GraphCompiler {
         var taps: [(tap: GraphTap, buffers: [VirtualBuffer])] = []
         for (tap, nodeIndex, channels) in tapNodes {
             let buffers = channels.map {
-                builder.delayed(nodeOutputs[nodeIndex][$0], by: planLatency - nodeLatency[nodeIndex])
+                builder.delayed(nodeOutputs[nodeIndex][$0], by: planLatency - nodeLatency[nodeIndex],
+                                signal: "\(tap.node):\($0 + 1)")
             }
             for buffer in buffers { builder.pin(buffer) }
             taps.append((tap, buffers))
         }
 
-        let lowered = builder.lower(frames: format.maxBlockFrames)
+        let lowered = builder.lower(frames: format.maxBlockFrames, previous: previous)
         return RenderPlan(
             format: format, memory: lowered.memory,
             sources: sources.map { PlanSource(node: $0.node, kind: $0.kind, channels: $0.buffers.map(lowered.pointer)) },

@@ -48,8 +48,8 @@ struct ProgramBuilder {
     private var pinned: Set<Int> = []
     private var gains: [Float] = []
     private var flags: [UInt8] = []
-    /// Length of each delay line, in frames.
-    private var delayLengths: [Int] = []
+    /// Each delay line's identity (the signal it delays and by how much) and length.
+    private var delayLines: [(identity: String, length: Int)] = []
     /// Delayed copies already made, so a source feeding several nodes with
     /// the same delay is delayed once.
     private var delayedCopies: [DelayKey: VirtualBuffer] = [:]
@@ -105,20 +105,18 @@ struct ProgramBuilder {
 
     /// `buffer` delayed by `frames` (latency compensation): a delayed copy,
     /// made once per buffer and length; the buffer itself when `frames` is 0.
-    mutating func delayed(_ buffer: VirtualBuffer, by frames: Int) -> VirtualBuffer {
+    /// `signal` names what the buffer carries ("drive:1") so the line can
+    /// carry on in a later plan of the same graph.
+    mutating func delayed(_ buffer: VirtualBuffer, by frames: Int, signal: String) -> VirtualBuffer {
         guard frames > 0, buffer != .silence else { return buffer }
         let key = DelayKey(buffer: buffer, frames: frames)
         if let made = delayedCopies[key] { return made }
         let result = newBuffer()
         ops.append(.copy(buffer, result, gain: nil))
-        ops.append(.delay(result, line: newDelayLine(frames)))
+        delayLines.append(("\(signal) +\(frames)", frames))
+        ops.append(.delay(result, line: delayLines.count - 1))
         delayedCopies[key] = result
         return result
-    }
-
-    private mutating func newDelayLine(_ frames: Int) -> Int {
-        delayLengths.append(frames)
-        return delayLengths.count - 1
     }
 
     /// A file player's gain and pan. A mono file with pan becomes stereo by a
@@ -143,7 +141,7 @@ struct ProgramBuilder {
     /// plugin's latency, so bypassing never shifts the node's timing (the
     /// compensation elsewhere in the plan counts on it). Returns the node's
     /// output buffers.
-    mutating func unitStage(kernels: [ProcessorKernel], inputs: [VirtualBuffer], outputWidth: Int,
+    mutating func unitStage(node: String, kernels: [ProcessorKernel], inputs: [VirtualBuffer], outputWidth: Int,
                             bypassFlag: Int, latencyFrames: Int = 0) -> [VirtualBuffer] {
         let outputs = (0..<outputWidth).map { _ in newBuffer() }
         var runOps: [Op] = []
@@ -166,7 +164,8 @@ struct ProgramBuilder {
         // Bypassed: output k carries input k (wrapping when there are fewer
         // inputs), delayed by the plugin's latency. The delay lines run every
         // block, bypassed or not, so engaging bypass plays the right history.
-        let bypassSources = latencyFrames > 0 ? inputs.map { delayed($0, by: latencyFrames) } : inputs
+        let bypassSources = latencyFrames > 0
+            ? inputs.enumerated().map { delayed($1, by: latencyFrames, signal: "bypass \(node):\($0 + 1)") } : inputs
         let passthrough: [Op] = outputs.enumerated().map { index, output in
             bypassSources.isEmpty ? .clear(output) : .copy(bypassSources[index % bypassSources.count], output, gain: nil)
         }
@@ -175,6 +174,14 @@ struct ProgramBuilder {
         ops.append(.skipIfClear(flag: bypassFlag, count: passthrough.count))
         ops += passthrough
         return outputs
+    }
+
+    private func delayLineBoxes(previous: RenderPlan?) -> [String: DelayLineBox] {
+        var boxes: [String: DelayLineBox] = [:]
+        for (identity, length) in delayLines {
+            boxes[identity] = previous?.delayLine(identity) ?? DelayLineBox(length: length)
+        }
+        return boxes
     }
 
     /// The real program: buffers assigned, pointers filled in.
@@ -188,7 +195,9 @@ struct ProgramBuilder {
         }
     }
 
-    func lower(frames: Int) -> Lowered {
+    /// `previous`: the plan this one replaces; its delay lines of the same
+    /// identity and length are taken over rather than started from silence.
+    func lower(frames: Int, previous: RenderPlan? = nil) -> Lowered {
         // Last op that touches each buffer; pinned buffers live past the end.
         var lastUse = [Int](repeating: -1, count: bufferCount)
         for (index, op) in ops.enumerated() {
@@ -220,7 +229,7 @@ struct ProgramBuilder {
 
         let memory = PlanMemory(bufferCount: physicalCount, frames: frames, opCount: ops.count,
                                 connectionCount: connections.count, gainCount: gains.count,
-                                flagCount: flags.count, delayLengths: delayLengths)
+                                flagCount: flags.count, delayLines: delayLineBoxes(previous: previous))
         let lowered = Lowered(memory: memory, assignment: assignment)
         for (index, value) in gains.enumerated() { memory.gains[index] = value }
         for (index, value) in flags.enumerated() { memory.flags[index] = value }
@@ -248,7 +257,7 @@ struct ProgramBuilder {
             case .skipIfClear(let flag, let count):
                 real = .skipIfClear(flag: flagBase! + flag, count: count)
             case .delay(let buffer, let line):
-                real = .delay(memory.delayLines.baseAddress! + line, buffer: lowered.pointer(buffer))
+                real = .delay(memory.delayLines[delayLines[line].identity]!.line, buffer: lowered.pointer(buffer))
             }
             (memory.ops.baseAddress! + index).initialize(to: real)
         }

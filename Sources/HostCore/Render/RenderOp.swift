@@ -72,3 +72,21 @@ public struct DelayLine {
         }
     }
 }
+
+/// One delay line's memory, shared by the plans that use it: a live edit's
+/// new plan takes over the lines of the plan it replaces (same signal, same
+/// length), so their history carries on and the edit makes no gap.
+final class DelayLineBox {
+    let line: UnsafeMutablePointer<DelayLine>
+
+    init(length: Int) {
+        line = .allocate(capacity: 1)
+        line.initialize(to: DelayLine(length: length))
+    }
+
+    deinit {
+        line.pointee.deallocate()
+        line.deinitialize(count: 1)
+        line.deallocate()
+    }
+}

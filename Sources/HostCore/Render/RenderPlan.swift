@@ -48,6 +48,9 @@ public final class RenderPlan {
     /// one thread from start to end (offline). Live drivers use `program`.
     public func connectPorts() { program.connectPorts() }
 
+    /// A delay line of this plan, by identity (for the plan that replaces it).
+    func delayLine(_ identity: String) -> DelayLineBox? { memory.delayLines[identity] }
+
     /// Number of distinct audio buffers the plan uses (after reuse).
     public var bufferCount: Int { memory.bufferCount }
 }
@@ -106,11 +109,12 @@ final class PlanMemory {
     let connections: UnsafeMutableBufferPointer<PortConnection>
     let gains: UnsafeMutableBufferPointer<Float>
     let flags: UnsafeMutableBufferPointer<UInt8>
-    var delayLines: UnsafeMutableBufferPointer<DelayLine>
+    /// Delay lines by identity ("drive:1 +64"): see `DelayLineBox`.
+    let delayLines: [String: DelayLineBox]
 
     /// Zeroed, touched memory for `bufferCount` buffers of `frames`, plus the rest.
     init(bufferCount: Int, frames: Int, opCount: Int, connectionCount: Int, gainCount: Int, flagCount: Int,
-         delayLengths: [Int]) {
+         delayLines: [String: DelayLineBox]) {
         self.bufferCount = bufferCount
         self.frames = frames
         buffers = .allocate(capacity: max(1, bufferCount * frames))
@@ -123,10 +127,7 @@ final class PlanMemory {
         gains.initialize(repeating: 1)
         flags = .allocate(capacity: flagCount)
         flags.initialize(repeating: 0)
-        delayLines = .allocate(capacity: delayLengths.count)
-        for (index, length) in delayLengths.enumerated() {
-            (delayLines.baseAddress! + index).initialize(to: DelayLine(length: length))
-        }
+        self.delayLines = delayLines
     }
 
     func program(maxBlockFrames: Int) -> RenderProgram {
@@ -141,7 +142,5 @@ final class PlanMemory {
         connections.deallocate()
         gains.deallocate()
         flags.deallocate()
-        for line in delayLines { line.deallocate() }
-        delayLines.deallocate()
     }
 }
