@@ -86,6 +86,7 @@ struct RenderCommand: ParsableCommand {
         let plugins = Plugins()
         let graph = try PatchLoader(units: plugins.provider).graph(for: patch)
         // A bounce through JACK renders blocks of the server's buffer size at its rate.
+        if engine == .jack { JackMessages.silenceUnlessVerbose() }
         let freewheel = try engine == .jack ? FreewheelRenderer(server: server, clientName: "fxhost-render") : nil
         let sampleRate = try PatchLoader.sampleRate(of: graph) ?? firstInput?.sampleRate
             ?? freewheel.map { Double($0.sampleRate) } ?? rate

@@ -70,6 +70,7 @@ struct RunCommand: ParsableCommand {
         // Before any thread exists, so every thread (libjack's too) inherits
         // the mask and the signals wait for the run loop's sigtimedwait.
         let signals = BlockedStopSignals()
+        JackMessages.silenceUnlessVerbose()
 
         let patch = try source.load(inputChannels: 2)
         let plugins = Plugins()
@@ -176,7 +177,7 @@ struct RunCommand: ParsableCommand {
     }
 }
 
-/// SIGINT and SIGTERM, blocked for every thread and taken synchronously by
+/// SIGINT, SIGTERM and SIGHUP, blocked for every thread and taken synchronously by
 /// the run loop: no work ever happens in a signal handler. (A render uses
 /// HostCore's StopSignals, a handler that sets a flag, because library code
 /// cannot block signals for a process it does not own; `run` owns it.)
@@ -187,7 +188,12 @@ struct BlockedStopSignals {
         sigemptyset(&set)
         sigaddset(&set, SIGINT)
         sigaddset(&set, SIGTERM)
+        // The terminal closing ends the run the same way: taps finalised.
+        sigaddset(&set, SIGHUP)
         pthread_sigmask(SIG_BLOCK, &set, nil)
+        // Output piped into a reader that quits (`| head`) must not kill the
+        // process mid-recording: writes fail with EPIPE instead.
+        signal(SIGPIPE, SIG_IGN)
     }
 
     /// Waits up to `seconds` for one of them; true when one came.

@@ -203,12 +203,12 @@ final class LiveRunTests: XCTestCase {
         XCTAssertGreaterThan(try Audio.read(path("take.wav")).frames, 24_000)
     }
 
-    func testSIGINTAndSIGTERMFinaliseEveryTapAndExitZero() throws {
+    func testSIGINTSIGTERMAndSIGHUPFinaliseEveryTapAndExitZero() throws {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
         let folder = try Tools.temporaryFolder()
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
         try writeAmpPatch(folder, seconds: 10)
-        for signal in [SIGINT, SIGTERM] {
+        for signal in [SIGINT, SIGTERM, SIGHUP] {
             try? FileManager.default.removeItem(atPath: path("take.wav"))
             let run = try LiveRun(["run", path("amp.yaml"), "--server", server.name, "--json"])
             XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 0.5))
