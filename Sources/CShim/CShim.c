@@ -19,12 +19,18 @@ jack_client_t *fxhost_jack_client_open(const char *client_name,
 void __rtsan_realtime_enter(void) __attribute__((weak));
 void __rtsan_realtime_exit(void) __attribute__((weak));
 
-void fxhost_rtsan_enter(void) {
+/* Set while this thread is inside a realtime section. The shim is linked
+ * into the executable, so this is initial-exec TLS: no allocation on use. */
+static __thread int fxhost_in_realtime_section;
+
+void fxhost_realtime_enter(void) {
+    fxhost_in_realtime_section = 1;
     if (__rtsan_realtime_enter) __rtsan_realtime_enter();
 }
 
-void fxhost_rtsan_exit(void) {
+void fxhost_realtime_exit(void) {
     if (__rtsan_realtime_exit) __rtsan_realtime_exit();
+    fxhost_in_realtime_section = 0;
 }
 
 int fxhost_rtsan_available(void) { return __rtsan_realtime_enter != NULL; }
@@ -40,8 +46,8 @@ typedef struct {
 static int fxhost_log_vprintf(LV2_Log_Handle handle, LV2_URID type,
                               const char *fmt, va_list ap) {
     FxhostLog *log = (FxhostLog *)handle;
-    if (type == log->urid_trace && !log->show_trace) {
-        log->suppressed++;
+    if (fxhost_in_realtime_section || (type == log->urid_trace && !log->show_trace)) {
+        __atomic_fetch_add(&log->suppressed, 1, __ATOMIC_RELAXED);
         return 0;
     }
     const char *level = type == log->urid_error     ? "error: "
@@ -83,5 +89,5 @@ void fxhost_log_destroy(LV2_Log_Log *feature) {
 }
 
 uint64_t fxhost_log_suppressed(const LV2_Log_Log *feature) {
-    return feature ? ((const FxhostLog *)feature->handle)->suppressed : 0;
+    return feature ? __atomic_load_n(&((const FxhostLog *)feature->handle)->suppressed, __ATOMIC_RELAXED) : 0;
 }

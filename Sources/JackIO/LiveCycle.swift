@@ -10,7 +10,7 @@ import Synchronization
 /// taps and meters after it.
 @_noLocks
 func runLiveCycle(_ state: UnsafeMutablePointer<LiveEngineState>, frameCount: Int) {
-    _unsafePerformance { fxhost_rtsan_enter() }
+    _unsafePerformance { fxhost_realtime_enter() }
     let cycleStart = monotonicNanoseconds()
     var renderTime = 0
 
@@ -69,7 +69,7 @@ func runLiveCycle(_ state: UnsafeMutablePointer<LiveEngineState>, frameCount: In
     state.pointee.frames.wrappingAdd(frameCount, ordering: .relaxed)
     state.pointee.renderNanoseconds.wrappingAdd(renderTime, ordering: .relaxed)
     state.pointee.callbackNanoseconds.wrappingAdd(monotonicNanoseconds() - cycleStart, ordering: .relaxed)
-    _unsafePerformance { fxhost_rtsan_exit() }
+    _unsafePerformance { fxhost_realtime_exit() }
 }
 
 /// Takes a published program when there is somewhere to hand the current one

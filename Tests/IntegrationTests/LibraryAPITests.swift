@@ -112,10 +112,30 @@ final class LibraryAPITests: XCTestCase {
             for (channel, buffer) in plan.sources[0].channels.enumerated() {
                 noise[channel].withUnsafeBufferPointer { buffer.update(from: $0.baseAddress!, count: 256) }
             }
-            fxhost_rtsan_enter()
+            fxhost_realtime_enter()
             program.render(frames: block % 7 == 0 ? 100 : 256)
-            fxhost_rtsan_exit()
+            fxhost_realtime_exit()
         }
         XCTAssertTrue(plan.outputs[0].channels[0][0].isFinite)
+    }
+
+    /// A plugin that logs from run() on the realtime thread must not reach
+    /// stdio there (it may lock or block): the message is counted instead.
+    /// Outside a realtime section it is printed as usual.
+    func testThePluginLogDropsAndCountsInsideARealtimeSection() throws {
+        let log = try XCTUnwrap(fxhost_log_create("test", 1, 2, 3))
+        defer { fxhost_log_destroy(log) }
+        let vprintf = try XCTUnwrap(log.pointee.vprintf)
+        // Made before the section: Swift's string-to-C conversion allocates.
+        let message = try XCTUnwrap(strdup("warning from run(): %d\n"))
+        defer { free(message) }
+        withVaList([42]) { arguments in
+            fxhost_realtime_enter()
+            _ = vprintf(log.pointee.handle, 2, message, arguments)
+            fxhost_realtime_exit()
+        }
+        XCTAssertEqual(fxhost_log_suppressed(log), 1)
+        withVaList([7]) { _ = vprintf(log.pointee.handle, 2, "a warning outside realtime: %d\n", $0) }
+        XCTAssertEqual(fxhost_log_suppressed(log), 1, "printed, not suppressed")
     }
 }

@@ -11,10 +11,12 @@ jack_client_t *fxhost_jack_client_open(const char *client_name,
                                        const char *server_name,
                                        jack_status_t *status);
 
-/// RealtimeSanitizer hooks. Declared weak: they are no-ops unless the
-/// sanitizer runtime is linked (the realtime test targets link it).
-void fxhost_rtsan_enter(void);
-void fxhost_rtsan_exit(void);
+/// Marks the calling thread's realtime section (the JACK process callback).
+/// Inside it, RealtimeSanitizer checks every call when its runtime is linked
+/// (the hooks are weak: no-ops otherwise), and the LV2 log feature does not
+/// print (stdio may lock or block) but counts what it drops.
+void fxhost_realtime_enter(void);
+void fxhost_realtime_exit(void);
 /// 1 when the sanitizer runtime is linked into this process.
 int fxhost_rtsan_available(void);
 
@@ -25,7 +27,8 @@ int fxhost_rtsan_available(void);
 LV2_Log_Log *fxhost_log_create(const char *prefix, uint32_t urid_error,
                                uint32_t urid_warning, uint32_t urid_trace);
 void fxhost_log_destroy(LV2_Log_Log *log);
-/// Lines suppressed so far (trace level is dropped unless FXHOST_LV2_TRACE is set).
+/// Lines suppressed so far: trace level unless FXHOST_LV2_TRACE is set, and
+/// anything logged from inside a realtime section.
 uint64_t fxhost_log_suppressed(const LV2_Log_Log *log);
 
 #endif
