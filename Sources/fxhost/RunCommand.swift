@@ -23,6 +23,13 @@ struct RunCommand: ParsableCommand {
               set drive drive 0.8      bypass room on       preset eq "Bass boost"
               tap drive take.flac      untap drive          connect vox verb -12dB
               disconnect vox verb      status --json        quit
+              bounce mix.wav           bounce part.flac --from 30 --to 45        bounce cancel
+
+            `bounce FILE` exports as a DAW does: the live outputs go silent, the server freewheels \
+            while the patch's file sources are rendered to FILE (the same samples as `fxhost render \
+            --block <buffer size>`; live inputs play silence, taps are not written), then the server \
+            returns to realtime and playing resumes where it was. The bounce uses new plugin \
+            instances, so the live ones keep their state. Other edits wait until it ends.
 
             Examples:
               fxhost run Presets/guitar-crunch.yaml
@@ -115,6 +122,7 @@ struct RunCommand: ParsableCommand {
                 if statusLine { Terminal.statusLine("") }
                 if interpreter.execute(line) == .quit { return .quit }
             }
+            interpreter.reportFinishedBounce()
             if session.serverHasShutDown {
                 guard reconnect else { return .serverShutDown }
                 if statusLine { Terminal.statusLine("") }
