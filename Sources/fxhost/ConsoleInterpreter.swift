@@ -57,6 +57,7 @@ struct ConsoleInterpreter {
             let status = session.status()
             if json {
                 try Terminal.printJSON(status)
+                fflush(stdout)  // a pipe or file buffers it otherwise
             } else {
                 answer(LiveStatusLine.text(status))
             }
