@@ -165,4 +165,35 @@ final class LiveBounceTests: XCTestCase {
         XCTAssertFalse(observer.freewheeling)
         XCTAssertEqual(observer.cycleRate(), nominalCycleRate, accuracy: nominalCycleRate * 0.5)
     }
+
+    /// Ctrl-C in mid-bounce ends the run as usual (exit 0, taps finalised),
+    /// with the server out of freewheel and no partial file.
+    func testSigintMidBounceSwitchesFreewheelOffAndKeepsNoFile() throws {
+        try Audio.noise(channels: 1, frames: 48_000, amplitude: 0.5, seed: 3).write(path("noise.wav"))
+        try """
+        fxhost: 1
+        nodes:
+          src:  { file: noise.wav }
+          late: { file: noise.wav, start: 1800s }
+          bus:  { mix: 1 }
+          main: { output: 1 }
+        connect: [src -> bus, late -> bus, bus -> main]
+        """.write(toFile: path("long.yaml"), atomically: true, encoding: .utf8)
+        let observer = try ServerObserver(server: server.name)
+        let run = try LiveRun(["run", path("long.yaml"), "--server", server.name, "--quiet", "--json",
+                               "--tap", "main=\(path("live.wav"))"], console: true)
+        XCTAssertTrue(run.waitForTap(path("live.wav"), seconds: 0.3))
+        run.type("bounce \(path("long.flac"))")
+        XCTAssertTrue(observer.wait(timeout: 10) { observer.freewheelStarts == 1 })
+        XCTAssertGreaterThan(observer.cycleRate(over: 0.3), nominalCycleRate * 5, "freewheeling")
+        run.kill(SIGINT)
+        XCTAssertEqual(run.waitForExit(seconds: 15), 0, run.stderr)
+        XCTAssertTrue(observer.wait(timeout: 2) { observer.freewheelStops == 1 })
+        XCTAssertFalse(observer.freewheeling)
+        XCTAssertEqual(observer.cycleRate(), nominalCycleRate, accuracy: nominalCycleRate * 0.5)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("long.flac") }, [])
+        let status = try JSONDecoder().decode(LiveStatus.self, from: Data(run.stdout.split(separator: "\n", maxSplits: 1)[1].utf8))
+        XCTAssertEqual(status.taps.map(\.recording), [false])
+        XCTAssertNil(status.bounce)
+    }
 }
