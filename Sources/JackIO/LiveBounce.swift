@@ -4,8 +4,9 @@ import Synchronization
 
 /// A bounce started from a live session: a `RenderSession` rendered by a
 /// `FreewheelRenderer` on a thread of its own, so the session's control
-/// thread stays free to answer `status` and to cancel it. The control
-/// thread reads `progress` and, once `isFinished`, takes the `result`.
+/// thread stays free to answer `status` and to cancel it: it reads
+/// `progress`, and once `isFinished` `LiveSession.finishBounce` takes the
+/// result and puts the live plan back.
 public final class LiveBounce: @unchecked Sendable {
     /// The files the patch's outputs are bounced to, in output order.
     public let files: [String]
