@@ -117,9 +117,7 @@ public final class LiveEngine {
         }
         // JACK2 calls this once at once with the current rate: only a different one counts.
         let sampleRate: JackSampleRateCallback = { rate, context in
-            let state = context!.assumingMemoryBound(to: LiveEngineState.self)
-            let previous = state.pointee.sampleRate.exchange(Int(rate), ordering: .acquiringAndReleasing)
-            if previous != Int(rate) { state.pointee.sampleRateChanged.store(true, ordering: .releasing) }
+            LiveEngine.noteSampleRate(Int(rate), in: context!.assumingMemoryBound(to: LiveEngineState.self))
             return 0
         }
         guard jack_set_sample_rate_callback(handle, sampleRate, context) == 0 else {
@@ -248,6 +246,16 @@ public final class LiveEngine {
     }
 
     /// The new sample rate if JACK changed it since the last call, else nil.
+    /// What the sample-rate callback does: records the rate and flags a change.
+    static func noteSampleRate(_ rate: Int, in state: UnsafeMutablePointer<LiveEngineState>) {
+        let previous = state.pointee.sampleRate.exchange(rate, ordering: .acquiringAndReleasing)
+        if previous != rate { state.pointee.sampleRateChanged.store(true, ordering: .releasing) }
+    }
+
+    /// Delivers a sample-rate change as JACK's callback would. JACK's dummy
+    /// driver cannot change its rate, so tests use this to drive the rebuild.
+    func simulateSampleRateCallback(_ rate: Int) { Self.noteSampleRate(rate, in: state) }
+
     public func takeSampleRateChange() -> Int? {
         guard state.pointee.sampleRateChanged.exchange(false, ordering: .acquiringAndReleasing) else { return nil }
         return state.pointee.sampleRate.load(ordering: .acquiring)

@@ -150,9 +150,6 @@ final class LV2Instance {
         let workerInterface = lilv_instance_get_extension_data(instance, LV2URI.workerInterface)?
             .assumingMemoryBound(to: LV2_Worker_Interface.self)
         worker?.attach(interface: workerInterface, plugin: handle)
-        if (description.requiredFeatures + description.optionalFeatures).contains(LV2URI.loadDefaultState) {
-            loadDefaultState(context)
-        }
         lilv_instance_activate(instance)
         isActive = true
     }
@@ -191,7 +188,12 @@ final class LV2Instance {
         lilv_state_restore(state, instance, nil, nil, 0, features)
     }
 
-    private func loadDefaultState(_ context: InstanceContext) {
+    /// Restores the plugin's default state when it asks for it
+    /// (state:loadDefaultState). Done after the latency probe's reset, like a
+    /// preset, so worker requests the restore makes are not discarded.
+    func loadDefaultStateIfRequested(_ context: InstanceContext) {
+        let features = context.description.requiredFeatures + context.description.optionalFeatures
+        guard features.contains(LV2URI.loadDefaultState) else { return }
         let uri = lilv_new_uri(context.world.world, context.description.uri)
         defer { lilv_node_free(uri) }
         guard let state = lilv_state_new_from_world(context.world.world, context.world.uridFeatures.map, uri) else { return }

@@ -203,8 +203,12 @@ public final class LV2Unit: ProcessingUnit {
             log: log)
         while instances.count < count {
             let instance = try LV2Instance(context)
-            if let presetState { instance.restore(presetState) }
+            // The latency probe ends in a reset that drops pending worker
+            // requests, so it comes before any state is restored: a restore
+            // may ask the worker to load a file (an impulse response).
             if reportsLatency { measureLatency(instance, frames: format.maxBlockFrames) }
+            instance.loadDefaultStateIfRequested(context)
+            if let presetState { instance.restore(presetState) }
             try instance.startWorker()
             instances.append(instance)
         }

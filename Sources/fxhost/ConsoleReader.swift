@@ -8,14 +8,22 @@ final class ConsoleReader: Sendable {
     private let lines = Mutex<[String]>([])
     private let ended = Atomic<Bool>(false)
 
+    /// A terminal we are in the foreground of, or a pipe. A background job
+    /// (`fxhost run patch.yaml &`) must not read its terminal: the shell
+    /// would stop the whole process, audio included.
     static var standardInputIsConsole: Bool {
         var info = stat()
         guard fstat(STDIN_FILENO, &info) == 0 else { return false }
         let type = info.st_mode & S_IFMT
-        return isatty(STDIN_FILENO) == 1 || type == S_IFIFO || type == S_IFSOCK
+        if isatty(STDIN_FILENO) == 1 { return tcgetpgrp(STDIN_FILENO) == getpgrp() }
+        return type == S_IFIFO || type == S_IFSOCK
     }
 
     func start() {
+        // Moved to the background later (Ctrl-Z, bg), a read would stop the
+        // process with SIGTTIN; ignored, the read fails and the console ends
+        // while the audio plays on.
+        if isatty(STDIN_FILENO) == 1 { signal(SIGTTIN, SIG_IGN) }
         let thread = Thread { [self] in
             while let line = readLine() { lines.withLock { $0.append(line) } }
             ended.store(true, ordering: .releasing)

@@ -90,7 +90,7 @@ final class AudioFileWriterModeTests: XCTestCase {
 
     /// A recording whose process is killed with SIGKILL after 3 s of audio
     /// still opens with at least 2 s. The writer runs in a child process:
-    /// this test binary again, running `testRecordingChildProcess`.
+    /// this test binary again, whose class `setUp` records and waits.
     func testKilledRecordingIsReadable() throws {
         let formats: [(AudioFileFormat, String)] = [
             (.wavFloat, "k.wav"), (.wav16, "k16.wav"), (.rf64, "k.rf64"), (.flac24, "k.flac"),
@@ -102,7 +102,7 @@ final class AudioFileWriterModeTests: XCTestCase {
             let ready = path + ".ready"
             let child = Process()
             child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-            child.arguments = ["HostCoreTests.AudioFileWriterModeTests/testRecordingChildProcess"]
+            child.arguments = ["HostCoreTests.AudioFileWriterModeTests/testKilledRecordingIsReadable"]
             child.environment = ProcessInfo.processInfo.environment.merging(
                 [Self.childVariable: "\(format.rawValue)|\(path)"]) { $1 }
             child.standardOutput = FileHandle.nullDevice
@@ -128,27 +128,31 @@ final class AudioFileWriterModeTests: XCTestCase {
         }
     }
 
-    /// Not a test on its own: the child half of `testKilledRecordingIsReadable`.
-    func testRecordingChildProcess() throws {
-        guard let spec = ProcessInfo.processInfo.environment[Self.childVariable] else {
-            throw XCTSkip("runs only as the child process of testKilledRecordingIsReadable")
-        }
-        // This process is killed, so tearDown never runs: drop setUp's directory now.
-        try? FileManager.default.removeItem(at: directory)
+    /// The child half of `testKilledRecordingIsReadable`: when this binary is
+    /// started as that child, it records here, before any test of the class
+    /// runs, and is killed while it sleeps. Otherwise it does nothing.
+    override class func setUp() {
+        super.setUp()
+        guard let spec = ProcessInfo.processInfo.environment[childVariable] else { return }
         let parts = spec.split(separator: "|", maxSplits: 1).map(String.init)
-        let format = try AudioFileFormat(name: parts[0])
-        let sampleRate = 48000
-        let writer = try AudioFileWriter(path: parts[1], format: format, channels: 2, sampleRate: sampleRate,
-                                         mode: .recording)
-        let input = Self.sine(frames: 3 * sampleRate, sampleRate: sampleRate)
-        // Blocks the size a tap writer drains: 100 ms.
-        for start in stride(from: 0, to: input.count, by: 4800) {
-            let block = Array(input[start..<min(start + 4800, input.count)])
-            try AudioFileTestSupport.withPointers([block, block], offset: 0) {
-                try writer.write(channels: $0, frames: block.count)
+        do {
+            let format = try AudioFileFormat(name: parts[0])
+            let sampleRate = 48000
+            let writer = try AudioFileWriter(path: parts[1], format: format, channels: 2, sampleRate: sampleRate,
+                                             mode: .recording)
+            let input = sine(frames: 3 * sampleRate, sampleRate: sampleRate)
+            // Blocks the size a tap writer drains: 100 ms.
+            for start in stride(from: 0, to: input.count, by: 4800) {
+                let block = Array(input[start..<min(start + 4800, input.count)])
+                try AudioFileTestSupport.withPointers([block, block], offset: 0) {
+                    try writer.write(channels: $0, frames: block.count)
+                }
             }
+            _ = FileManager.default.createFile(atPath: parts[1] + ".ready", contents: nil)
+            _ = sleep(120)   // killed by the parent long before this ends
+        } catch {
+            FileHandle.standardError.write(Data("child recorder failed: \(error)\n".utf8))
         }
-        _ = FileManager.default.createFile(atPath: parts[1] + ".ready", contents: nil)
-        _ = sleep(120)   // killed by the parent long before this ends
+        exit(1)
     }
 }

@@ -169,4 +169,28 @@ final class GraphCompilerTests: XCTestCase {
                            "this Scaler unit is already in the graph as `a`; make a new unit for `b`")
         }
     }
+
+    func testTwoTapsOnOneFileAreRefused() throws {
+        let graph = AudioGraph()
+        let input = try graph.addInput("in", channels: 1)
+        let output = try graph.addOutput("out", channels: 1)
+        try graph.connect(input, to: output)
+        try graph.installTap(on: input, file: "/takes/take.wav")
+        try graph.installTap(on: output, file: "/takes/../takes/take.wav", location: SourceLocation(file: "p.yaml", line: 12, column: 5))
+        XCTAssertThrowsError(try graph.compile(format: format)) { error in
+            XCTAssertEqual("\(error)", "p.yaml:12:5: the tap on `in` and the tap on `out` would both write `/takes/../takes/take.wav`; give each its own file")
+        }
+    }
+
+    func testATapOverAFileBeingPlayedIsRefused() throws {
+        let graph = AudioGraph()
+        let player = try graph.addFilePlayer("vox", file: FilePlayerSource(path: "/stems/vox.wav", channels: 1,
+                                                                          sampleRate: 48000, frames: 100))
+        let output = try graph.addOutput("out", channels: 1)
+        try graph.connect(player, to: output)
+        try graph.installTap(on: output, file: "/stems/vox.wav")
+        XCTAssertThrowsError(try graph.compile(format: format)) { error in
+            XCTAssertEqual("\(error)", "the tap on `out` would overwrite `/stems/vox.wav`, which file source `vox` plays; record to another file")
+        }
+    }
 }

@@ -119,6 +119,18 @@ final class RenderCommandTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["dup.yaml", "in.wav"])
     }
 
+    func testAnOutputOverItsOwnInputIsRefusedAndTheInputKept() throws {
+        let folder = try Tools.temporaryFolder()
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        let input = Audio.noise(channels: 2, frames: 4800)
+        try input.write(path("in.wav"))
+        let result = try Tools.run(Tools.fxhost, ["render", "--chain", "mda/Overdrive", "-i", path("in.wav"), "-o", path("in.wav")])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("output `out` would overwrite `\(path("in.wav"))`, which the file for input `in` plays"),
+                      result.stderr)
+        XCTAssertEqual(try Audio.read(path("in.wav")), input)
+    }
+
     func testInterruptingARenderRemovesItsPartialFiles() throws {
         let folder = try Tools.temporaryFolder()
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }

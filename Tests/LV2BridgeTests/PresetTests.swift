@@ -50,3 +50,26 @@ final class PresetTests: XCTestCase {
         }
     }
 }
+
+/// A preset whose state the plugin loads through its worker (x42's preset
+/// convolver loads its impulse response there) sounds when live too: the
+/// latency probe's reset must not throw that request away.
+final class WorkerStatePresetTests: XCTestCase {
+    func testAStatePresetLoadedThroughTheWorkerPlaysLive() throws {
+        let unit = try Installed.unit("http://gareus.org/oss/lv2/zeroconvolv#Mono")
+        try unit.applyPreset("No-OP Mono")
+        let format = RenderFormat(sampleRate: 48000, maxBlockFrames: 256, mode: .live)
+        let driver = KernelDriver(try unit.prepareInstances(count: 1, format: format)[0], maxBlock: 256)
+        // The worker thread loads the impulse response in the background:
+        // run blocks (as the realtime thread would) until sound comes out.
+        var loudest: Float = 0
+        let deadline = Date().addingTimeInterval(10)
+        while loudest < 0.25 && Date() < deadline {
+            driver.runBlock(frames: 256) { _, buffer in buffer.update(repeating: 0.5, count: 256) }
+            loudest = max(loudest, (0..<256).map { abs(driver.outputs[0][$0]) }.max()!)
+            usleep(2000)
+        }
+        // "No-OP" is a unit impulse: a constant 0.5 comes out as 0.5.
+        XCTAssertEqual(loudest, 0.5, accuracy: 0.01)
+    }
+}

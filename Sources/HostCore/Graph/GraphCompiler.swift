@@ -16,6 +16,7 @@ struct GraphCompiler {
 
     func compile() throws(PatchError) -> RenderPlan {
         guard format.maxBlockFrames > 0 else { throw PatchError("the block size must be at least one frame") }
+        try requireDistinctFiles()
         let order = try Schedule.order(of: graph)
         let resolver = ChannelResolver(graph: graph, order: order)
         let (layouts, inputs) = try resolver.resolve()
@@ -136,6 +137,20 @@ struct GraphCompiler {
                                      channels: $0.buffers.map(lowered.pointer)) },
             nodes: planNodes, latencyFrames: planLatency, units: units, kernelOwners: kernelOwners,
             bypassFlags: bypassSlots.mapValues { lowered.memory.flags.baseAddress! + $0 })
+    }
+
+    /// No two taps on one file, and no tap over a file a source plays.
+    private func requireDistinctFiles() throws(PatchError) {
+        var uses = graph.taps.map {
+            FileConflicts.Use(owner: "the tap on `\($0.node)`", path: $0.file, writes: true, location: $0.location)
+        }
+        for node in graph.nodes {
+            if case .filePlayer(let file) = node.kind {
+                uses.append(FileConflicts.Use(owner: "file source `\(node.name)`", path: file.path, writes: false,
+                                              location: node.location))
+            }
+        }
+        if let conflict = FileConflicts.first(in: uses) { throw PatchError(conflict.message, at: conflict.location) }
     }
 
     static func formatDecibels(_ decibels: Double) -> String {

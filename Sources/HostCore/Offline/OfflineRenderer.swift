@@ -188,8 +188,8 @@ public enum RenderError: Error, CustomStringConvertible {
     case missingInput(node: String)
     case sampleRateMismatch(path: String, fileRate: Int, renderRate: Int)
     case channelMismatch(path: String, fileChannels: Int, node: String, nodeChannels: Int)
-    /// Two outputs or taps would write the same file.
-    case duplicateFile(path: String, first: String, second: String)
+    /// Two outputs or taps would write one file, or one would overwrite a file being played.
+    case fileConflict(String)
     /// SIGINT or SIGTERM stopped the render; its partial files were removed.
     case interrupted(signal: Int32)
     /// A time range that selects nothing; the reason is a sentence's end.
@@ -203,8 +203,8 @@ public enum RenderError: Error, CustomStringConvertible {
             return "the patch's live input `\(node)` has nothing to play: give it a file with `-i \(node)=FILE` (or `-i FILE` for the first input)"
         case .sampleRateMismatch(let path, let fileRate, let renderRate):
             return "`\(path)` is at \(fileRate) Hz but this render runs at \(renderRate) Hz; fxhost does not resample, so convert it first (e.g. `sox \(path) -r \(renderRate) converted.wav`)"
-        case .duplicateFile(let path, let first, let second):
-            return "\(first) and \(second) would both write `\(path)`; give each its own file"
+        case .fileConflict(let message):
+            return message
         case .interrupted(let signal):
             return "interrupted by \(signalName(signal)); no output was kept"
         case .invalidRange(let reason):

@@ -148,17 +148,23 @@ public final class RenderSession {
         return (startFrame, sourcesEnd - startFrame)
     }
 
-    /// Two writers of one file would interleave their blocks in one partial
-    /// file and fail at the second rename.
+    /// Outputs, taps and the files played: see `FileConflicts`.
     private static func requireDistinctFiles(plan: RenderPlan, options: RenderOptions) throws(RenderError) {
-        var owners: [String: String] = [:]
-        let files = plan.outputs.compactMap { output in options.outputFiles[output.node].map { ("output `\(output.node)`", $0.path) } }
-            + plan.taps.map { ("the tap on `\($0.node)`", $0.file) }
-        for (owner, path) in files {
-            let key = URL(fileURLWithPath: path).standardizedFileURL.path
-            if let first = owners[key] { throw .duplicateFile(path: path, first: first, second: owner) }
-            owners[key] = owner
+        var uses = plan.outputs.compactMap { output in
+            options.outputFiles[output.node].map { FileConflicts.Use(owner: "output `\(output.node)`", path: $0.path, writes: true) }
         }
+        uses += plan.taps.map { FileConflicts.Use(owner: "the tap on `\($0.node)`", path: $0.file, writes: true) }
+        for source in plan.sources {
+            switch source.kind {
+            case .file(let file):
+                uses.append(FileConflicts.Use(owner: "file source `\(source.node)`", path: file.path, writes: false))
+            case .input:
+                if let path = options.inputFiles[source.node] {
+                    uses.append(FileConflicts.Use(owner: "the file for input `\(source.node)`", path: path, writes: false))
+                }
+            }
+        }
+        if let conflict = FileConflicts.first(in: uses) { throw .fileConflict(conflict.message) }
     }
 
     deinit {
