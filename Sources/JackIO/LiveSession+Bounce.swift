@@ -28,9 +28,14 @@ extension LiveSession {
         try requireNoBounce()
         guard !serverHasShutDown else { throw .serverGone }
         guard !plan.outputs.isEmpty else { throw .nothingToBounce }
+        let files = Self.bounceFiles(file, outputs: plan.outputs.map(\.node))
+        // The render checks its files against the sources; the live taps are not in its plan.
+        let uses = activeTapFiles.sorted().map { FileConflicts.Use(owner: "a live tap", path: $0, writes: true) }
+            + zip(plan.outputs, files).map { FileConflicts.Use(owner: "the bounce of `\($0.node)`", path: $1, writes: true) }
+        if let conflict = FileConflicts.first(in: uses) { throw .render(.fileConflict(conflict.message)) }
         var renderOptions = RenderOptions()
         do {
-            for (output, path) in zip(plan.outputs, Self.bounceFiles(file, outputs: plan.outputs.map(\.node))) {
+            for (output, path) in zip(plan.outputs, files) {
                 renderOptions.outputFiles[output.node] = RenderOutputFile(path: path, format: try AudioFileFormat(path: path))
             }
         } catch {

@@ -123,6 +123,9 @@ final class LiveBounceTests: XCTestCase {
                       run.stdout + run.stderr)
         run.type("bounce \(path("missing/folder/x.wav"))")
         XCTAssertTrue(eventually(within: 5) { run.stderr.contains("x.wav") }, run.stderr)
+        run.type("bounce \(path("live.wav"))")
+        run.type("bounce \(path("noise.wav"))")
+        XCTAssertTrue(eventually(within: 5) { run.stderr.contains("which file source `src` plays") }, run.stderr)
 
         run.type("bounce \(path("whole.flac"))")
         XCTAssertTrue(observer.wait(timeout: 10) { observer.freewheelStarts == 2 }, "the second bounce freewheels")
@@ -149,6 +152,12 @@ final class LiveBounceTests: XCTestCase {
         XCTAssertTrue(errors.contains { $0.hasPrefix("fxhost: error: cannot create audio file") && $0.contains("x.wav") },
                       run.stderr)
         XCTAssertTrue(errors.contains { $0.hasPrefix("fxhost: error: fxhost is bouncing to") }, "the edit waited: \(run.stderr)")
+        XCTAssertTrue(errors.contains {
+            $0.hasPrefix("fxhost: error: a live tap and the bounce of `main` would both write") && $0.contains("live.wav")
+        }, run.stderr)
+        XCTAssertTrue(errors.contains {
+            $0.hasPrefix("fxhost: error: output `main` would overwrite") && $0.contains("noise.wav")
+        }, run.stderr)
         XCTAssertTrue(errors.contains {
             $0.hasPrefix("fxhost: error: the bounce was stopped after") && $0.hasSuffix("playing live again")
         }, run.stderr)
