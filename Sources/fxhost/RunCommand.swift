@@ -23,7 +23,7 @@ struct RunCommand: ParsableCommand {
               set drive drive 0.8      bypass room on       preset eq "Bass boost"
               tap drive take.flac      untap drive          connect vox verb -12dB
               disconnect vox verb      status --json        quit
-              bounce mix.wav           bounce part.flac --from 30 --to 45        bounce cancel
+              bounce mix.wav           bounce cancel        bounce a.flac --from 30 --to 45
 
             `bounce FILE` exports as a DAW does: the live outputs go silent, the server freewheels \
             while the patch's file sources are rendered to FILE (the same samples as `fxhost render \
