@@ -9,6 +9,8 @@ public enum FreewheelError: Error, CustomStringConvertible, UserFacingError {
     case freewheelRefused(server: String?, code: Int32)
     /// SIGINT or SIGTERM arrived mid-bounce; nothing was kept.
     case interrupted(signal: Int32, framesDone: Int)
+    /// `cancel()` stopped it mid-bounce; nothing was kept.
+    case cancelled(secondsDone: Double)
     /// The server went away mid-bounce.
     case serverShutDown(server: String?)
     /// The plan's block size differs from the server's buffer size.
@@ -26,6 +28,8 @@ public enum FreewheelError: Error, CustomStringConvertible, UserFacingError {
         case .interrupted(let signal, let framesDone):
             let name = signalName(signal)
             return "the bounce was interrupted by \(name) after \(framesDone) frames; no output was kept and the server is back in realtime mode"
+        case .cancelled(let secondsDone):
+            return String(format: "the bounce was stopped after %.1f s of audio; no output was kept and the server is back in realtime mode", secondsDone)
         case .serverShutDown(let server):
             return "JACK server `\(server ?? "default")` shut down during the bounce; no output was kept"
         case .blockSizeMismatch(let planFrames, let serverFrames):

@@ -50,6 +50,15 @@ public final class FreewheelRenderer {
     public var sampleRate: Int { client.sampleRate }
     public var bufferSize: Int { client.bufferSize }
 
+    /// Asks a `render` under way (on another thread) to stop as a signal
+    /// would: freewheel goes off, no output is kept, and it throws
+    /// `.cancelled`. A cancel that comes before `render` starts stops it as
+    /// soon as it does.
+    public func cancel() {
+        state.pointee.cancelled.store(true, ordering: .releasing)
+        state.pointee.wake.signal()
+    }
+
     /// Freewheel notifications seen (on and off) during the last render.
     public var freewheelChanges: Int { state.pointee.freewheelChanges.load(ordering: .relaxed) }
 
@@ -68,6 +77,7 @@ public final class FreewheelRenderer {
 
         let signals = StopSignals()
         defer { signals.restore() }
+        defer { state.pointee.cancelled.store(false, ordering: .relaxed) }
         do { try session.start() } catch { throw .render(error) }
         let cycle = BounceCycle(session: session, state: state)
         state.pointee.reset()
@@ -97,10 +107,14 @@ public final class FreewheelRenderer {
         freewheeling = true
         state.pointee.running.store(true, ordering: .releasing)
 
-        var caught: Int32?
+        var caught: Int32?, cancelled = false
         while !state.pointee.finished.load(ordering: .acquiring) {
             if let signal = signals.caught {
                 caught = signal
+                break
+            }
+            if state.pointee.cancelled.load(ordering: .acquiring) {
+                cancelled = true
                 break
             }
             if state.pointee.serverShutDown.load(ordering: .acquiring) { break }
@@ -111,6 +125,10 @@ public final class FreewheelRenderer {
         if let caught {
             session.abort()
             throw .interrupted(signal: caught, framesDone: session.outputFrames)
+        }
+        if cancelled {
+            session.abort()
+            throw .cancelled(secondsDone: Double(session.outputFrames) / format.sampleRate)
         }
         if let error = cycle.error { throw .render(error) } // the session removed its files already
         if !session.isFinished {
@@ -159,6 +177,8 @@ struct FreewheelState: ~Copyable {
     /// The session ended (or failed): the waiting thread may stop.
     let finished = Atomic<Bool>(false)
     let serverShutDown = Atomic<Bool>(false)
+    /// `cancel()` was called; cleared when `render` returns.
+    let cancelled = Atomic<Bool>(false)
     let freewheelChanges = Atomic<Int>(0)
     /// Posted when `finished` or `serverShutDown` is set.
     let wake = PosixSemaphore()

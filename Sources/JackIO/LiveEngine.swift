@@ -123,6 +123,13 @@ public final class LiveEngine {
         guard jack_set_sample_rate_callback(handle, sampleRate, context) == 0 else {
             throw .callbackSetupFailed(callback: "sample rate")
         }
+        // JACK asks for port latencies on a thread of its own, before activation counts.
+        let latency: JackLatencyCallback = { mode, context in
+            reportLiveLatency(context!.assumingMemoryBound(to: LiveEngineState.self), mode: mode)
+        }
+        guard jack_set_latency_callback(handle, latency, context) == 0 else {
+            throw .callbackSetupFailed(callback: "latency")
+        }
         // Only a flag: closing the client here is not allowed.
         let shutdown: JackShutdownCallback = { context in
             context!.assumingMemoryBound(to: LiveEngineState.self).pointee.serverShutDown.store(true, ordering: .releasing)
@@ -193,11 +200,27 @@ public final class LiveEngine {
         guard queued else { throw .commandQueueFull(capacity: state.pointee.commands.capacity) }
     }
 
-    /// Warms up what the callback uses, then activates the client.
+    /// Warms up what the callback uses, then activates the client and has
+    /// JACK work out the ports' latencies.
     public func start() throws(JackError) {
         touchRealtimeTypes()
         try client.activate()
+        jack_recompute_total_latencies(try client.handle())
     }
+
+    /// The latency of the program now running (frames from an input, or a
+    /// file source, to the outputs) and whether it plays files: what JACK's
+    /// latency callback reports. A change makes JACK recompute the latencies
+    /// of the whole graph. Control threads only.
+    public func reportLatency(frames: Int, playsFiles: Bool) {
+        let oldFrames = state.pointee.latencyFrames.exchange(frames, ordering: .acquiringAndReleasing)
+        let oldFiles = state.pointee.playsFiles.exchange(playsFiles, ordering: .acquiringAndReleasing)
+        guard oldFrames != frames || oldFiles != playsFiles, let handle = try? client.handle() else { return }
+        jack_recompute_total_latencies(handle)
+    }
+
+    /// The latency `reportLatency` last set.
+    public var reportedLatencyFrames: Int { state.pointee.latencyFrames.load(ordering: .acquiring) }
 
     /// Deactivates the client: when this returns no callback runs. The
     /// current program stays for a later `start`.

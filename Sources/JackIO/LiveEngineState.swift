@@ -31,6 +31,10 @@ struct LiveEngineState: ~Copyable {
     /// Set by the sample-rate callback when the rate differs from the one at start.
     let sampleRateChanged = Atomic<Bool>(false)
     let sampleRate = Atomic<Int>(0)
+    /// The running plan's latency and whether it plays files, for JACK's
+    /// latency callback (see `reportLiveLatency`).
+    let latencyFrames = Atomic<Int>(0)
+    let playsFiles = Atomic<Bool>(false)
 
     init(inputPorts: UnsafeMutableBufferPointer<OpaquePointer>, outputPorts: UnsafeMutableBufferPointer<OpaquePointer>,
          commandCapacity: Int, bufferSize: Int, sampleRate: Int) {

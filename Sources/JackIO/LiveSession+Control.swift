@@ -118,6 +118,8 @@ extension LiveSession {
 
     private func send(_ command: LiveCommand) throws(LiveSessionError) {
         guard !serverHasShutDown else { throw .serverGone }
+        // A bounce's instances read the same controls: its render stays as it began.
+        try requireNoBounce()
         do {
             try engine.send(command)
         } catch {

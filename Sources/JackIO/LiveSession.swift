@@ -39,7 +39,7 @@ public final class LiveSession {
     public private(set) var format: RenderFormat
     public private(set) var isRunning = false
 
-    private let options: Options
+    let options: Options
     private var players: [String: LiveFilePlayer] = [:]
     /// Taps recording now, by file.
     private var recorders: [String: TapRecorder] = [:]
@@ -51,8 +51,14 @@ public final class LiveSession {
     /// One peak per output channel, written by the realtime thread.
     private let peaks: UnsafeMutablePointer<Atomic<UInt32>>
     private var maximumPeaks: [Float]
-    /// Frames, xruns and swaps of the engines before a reconnect.
-    private var earlierFrames = 0, earlierXruns = 0, earlierSwaps = 0
+    /// Frames, xruns and swaps of the engines before a reconnect (frames
+    /// the engine ran silent through a bounce taken off).
+    var earlierFrames = 0
+    private var earlierXruns = 0, earlierSwaps = 0
+    /// The bounce under way (see LiveSession+Bounce), and the engine's frame
+    /// count when it started.
+    public internal(set) var bounce: LiveBounce?
+    var framesAtBounceStart = 0
 
     /// Opens the client, compiles `graph` at the server's rate and block
     /// size, registers the ports, opens file sources and taps, and publishes
@@ -89,6 +95,7 @@ public final class LiveSession {
         try openRecorders(for: plan)
         do {
             try engine.publish(program(for: plan))
+            reportLatency(of: plan)
         } catch {
             for recorder in recorders.values { recorder.abort() }
             recorders = [:]
@@ -97,6 +104,7 @@ public final class LiveSession {
     }
 
     deinit {
+        abandonBounce()
         engine.stop()
         for player in players.values { player.stop() }
         for recorder in recorders.values { recorder.abort() }
@@ -159,6 +167,7 @@ public final class LiveSession {
         earlierSwaps += previous.programSwaps
         do {
             try engine.publish(program(for: plan))
+            reportLatency(of: plan)
             try engine.start()
         } catch let error as LiveEngineError {
             throw .engine(error)
@@ -218,6 +227,8 @@ public final class LiveSession {
     /// retired programs and rebuilds the plan when JACK changed the block size.
     public func poll() throws(LiveSessionError) {
         engine.collectRetired()
+        // Format changes wait for the bounce to end (their flags stay set).
+        guard bounce == nil else { return }
         if let rate = engine.takeSampleRateChange(), Double(rate) != format.sampleRate, !serverHasShutDown {
             var newFormat = format
             newFormat.sampleRate = Double(rate)
@@ -241,6 +252,7 @@ public final class LiveSession {
     /// (every other tap is still finished).
     @discardableResult
     public func finish() throws(LiveSessionError) -> LiveStatus {
+        abandonBounce()
         let closing = status()
         if !serverHasShutDown { engine.stop() }
         isRunning = false
@@ -282,7 +294,7 @@ public final class LiveSession {
                                                   peakDecibels: peakDecibels, maximumDecibels: maximumDecibels))
         }
         let rate = Double(format.sampleRate)
-        return LiveStatus(
+        var snapshot = LiveStatus(
             client: client.name, server: options.server, sampleRate: Int(format.sampleRate),
             bufferFrames: format.maxBlockFrames, seconds: Double(earlierFrames + statistics.frames) / rate,
             dspLoadPercent: serverHasShutDown ? 0 : client.dspLoadPercent, xruns: earlierXruns + statistics.xruns,
@@ -296,6 +308,8 @@ public final class LiveSession {
                                       underrunFrames: $0.underrunFrames, finished: $0.finished)
             },
             serverShutDown: serverHasShutDown)
+        snapshot.bounce = bounceStatus
+        return snapshot
     }
 
     /// Taps stopped so far, then those recording.
@@ -340,16 +354,24 @@ public final class LiveSession {
 
     /// Publishes `live` and, while the client runs, waits until the realtime
     /// thread has swapped it in (so whatever the old program used is free).
+    /// A plan's program then has its latency reported to JACK.
     func publishAndWait(_ live: LiveProgram) throws(LiveSessionError) {
         do {
             try engine.publish(live)
         } catch {
             throw .engine(error)
         }
-        guard isRunning else { return }
-        guard engine.waitUntilPublishedProgramRuns(timeout: options.swapTimeout) else {
-            throw serverHasShutDown ? .serverGone : .programNotTaken(seconds: options.swapTimeout)
+        if isRunning {
+            guard engine.waitUntilPublishedProgramRuns(timeout: options.swapTimeout) else {
+                throw serverHasShutDown ? .serverGone : .programNotTaken(seconds: options.swapTimeout)
+            }
         }
+        if let plan = (live.owner as? LivePlanOwner)?.plan { reportLatency(of: plan) }
+    }
+
+    private func reportLatency(of plan: RenderPlan) {
+        let playsFiles = plan.sources.contains { if case .file = $0.kind { true } else { false } }
+        engine.reportLatency(frames: plan.latencyFrames, playsFiles: playsFiles)
     }
 
     /// Replaces the running graph by `newGraph` (same nodes, same units):
@@ -358,6 +380,7 @@ public final class LiveSession {
     /// old graph keeps playing, unchanged.
     func replaceGraph(with newGraph: AudioGraph) throws(LiveSessionError) {
         guard !serverHasShutDown else { throw .serverGone }
+        try requireNoBounce()
         let newPlan: RenderPlan
         do {
             newPlan = try newGraph.compile(format: format, continuing: plan)
@@ -414,6 +437,7 @@ public final class LiveSession {
     /// runs no plugin, then puts the current plan back.
     func whileSilent(_ body: () throws(LiveSessionError) -> Void) throws(LiveSessionError) {
         guard !serverHasShutDown else { throw .serverGone }
+        try requireNoBounce()
         try publishAndWait(LivePlanOwner.idleProgram(inputs: inputs.count, outputs: outputs.count,
                                                      frames: format.maxBlockFrames))
         do {

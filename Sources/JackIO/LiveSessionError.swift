@@ -16,6 +16,12 @@ public enum LiveSessionError: Error, CustomStringConvertible, UserFacingError {
     case noConnection(from: String, to: String)
     case programNotTaken(seconds: Double)
     case serverGone
+    /// A bounce is under way: edits and another bounce wait for it.
+    case bouncing(files: [String])
+    case noBounce
+    case nothingToBounce
+    case bounce(FreewheelError)
+    case render(RenderError)
 
     public var description: String {
         switch self {
@@ -42,6 +48,17 @@ public enum LiveSessionError: Error, CustomStringConvertible, UserFacingError {
             return "the JACK process thread did not take the new graph within \(seconds) s; is the server running?"
         case .serverGone:
             return "the JACK server has shut down"
+        case .bouncing(let files):
+            return "fxhost is bouncing to " + files.map { "`\($0)`" }.joined(separator: ", ")
+                + "; wait for it to finish (`status` shows how far it is) or stop it with `bounce cancel`"
+        case .noBounce:
+            return "no bounce is under way"
+        case .nothingToBounce:
+            return "this patch has no output, so a bounce would write nothing"
+        case .bounce(let error):
+            return error.description
+        case .render(let error):
+            return error.description
         }
     }
 }

@@ -24,6 +24,20 @@ public struct LiveStatus: Codable, Sendable {
         public var recording: Bool
     }
 
+    /// A bounce under way: how far it got.
+    public struct Bounce: Codable, Sendable {
+        public var files: [String]
+        public var startSeconds: Double
+        /// nil: to the end of the sources, then the tail.
+        public var endSeconds: Double?
+        /// Seconds of audio rendered so far, and before the tail.
+        public var secondsDone: Double
+        public var secondsExpected: Double
+        public var inTail: Bool
+        /// Times faster than realtime, so far.
+        public var speed: Double
+    }
+
     public struct FileSource: Codable, Sendable {
         public var node: String
         public var file: String
@@ -52,6 +66,8 @@ public struct LiveStatus: Codable, Sendable {
     public var files: [FileSource]
     /// True once the server has gone away.
     public var serverShutDown: Bool
+    /// The bounce under way, if any (live outputs are silent meanwhile).
+    public var bounce: Bounce? = nil
 
     /// Peak in dBFS from a linear value; nil for silence (JSON has no -infinity).
     static func decibels(_ linear: Float) -> Double? {

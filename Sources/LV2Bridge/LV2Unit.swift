@@ -29,6 +29,8 @@ public final class LV2Unit: ProcessingUnit {
     private var format: RenderFormat?
     private var unusedPorts: UnusedPortBuffers?
     private var instances: [LV2Instance] = []
+    /// The instances of the format before this one, to take up again.
+    private var earlier: EarlierInstances?
     /// The last preset with plugin state, restored into instances made later.
     private var presetState: OpaquePointer?
     /// Set while `presetParameterValues` reads a preset: port values land here, not in `controls`.
@@ -239,11 +241,43 @@ public final class LV2Unit: ProcessingUnit {
 
     /// A new format starts a new set of instances (they are made for one rate
     /// and block size). The unit lets go of the old ones; plans still running
-    /// them keep them alive through their kernels' owners.
+    /// them keep them alive through their kernels' owners. Going back to the
+    /// format before, while a plan still holds its instances, takes them up
+    /// again: a live session that compiles an offline plan for a bounce and
+    /// then its live plan again keeps the instances (and the sound) it plays.
     private func resetFormat(_ format: RenderFormat) {
-        instances.removeAll()
-        unusedPorts = UnusedPortBuffers(frames: format.maxBlockFrames)
+        let left = self.format.map { EarlierInstances(format: $0, instances: instances, unusedPorts: unusedPorts) }
+        if let earlier, earlier.format == format, let alive = earlier.aliveInstances {
+            instances = alive
+            unusedPorts = earlier.unusedPorts
+        } else {
+            instances.removeAll()
+            unusedPorts = UnusedPortBuffers(frames: format.maxBlockFrames)
+        }
+        earlier = left
         self.format = format
+    }
+}
+
+/// The instances of a unit's previous format, held weakly: they live only
+/// as long as a plan runs them.
+private struct EarlierInstances {
+    let format: RenderFormat
+    private let instances: [Weak]
+    let unusedPorts: UnusedPortBuffers?
+
+    private struct Weak { weak var instance: LV2Instance? }
+
+    init(format: RenderFormat, instances: [LV2Instance], unusedPorts: UnusedPortBuffers?) {
+        self.format = format
+        self.instances = instances.map { Weak(instance: $0) }
+        self.unusedPorts = unusedPorts
+    }
+
+    /// Every instance, or nil once any has gone.
+    var aliveInstances: [LV2Instance]? {
+        let alive = instances.compactMap(\.instance)
+        return alive.count == instances.count && !alive.isEmpty ? alive : nil
     }
 }
 

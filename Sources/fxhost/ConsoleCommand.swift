@@ -9,6 +9,8 @@ enum ConsoleCommand: Equatable {
     case untap(node: String)
     case connect(from: PortReference, to: PortReference, gainDecibels: Double)
     case disconnect(from: PortReference, to: PortReference)
+    case bounce(file: String, from: Double, to: Double?)
+    case cancelBounce
     case status(json: Bool)
     case help
     case quit
@@ -22,12 +24,18 @@ enum ConsoleCommand: Equatable {
           untap NODE                stop recording a node and finalise its files
           connect FROM TO [GAIN]    add a connection (NODE, NODE:N or NODE:symbol; GAIN like -6dB)
           disconnect FROM TO        remove connections between two nodes (or ports)
-          status [--json]           levels, DSP load, xruns, taps
+          bounce FILE [--from S] [--to S]
+                                    render the file sources to FILE through JACK freewheel
+                                    (a range of the timeline in seconds), then play on;
+                                    the outputs are silent meanwhile and live plugins keep their state
+          bounce cancel             stop a bounce under way (no file is kept)
+          status [--json]           levels, DSP load, xruns, taps, bounce progress
           help                      this list
           quit                      finalise every tap and exit
         """
 
-    static let names = ["set", "bypass", "preset", "tap", "untap", "connect", "disconnect", "status", "help", "quit"]
+    static let names = ["set", "bypass", "preset", "tap", "untap", "connect", "disconnect", "bounce", "status", "help",
+                        "quit"]
 
     /// nil for a blank line or a comment.
     static func parse(_ line: String) throws(ConsoleError) -> ConsoleCommand? {
@@ -65,6 +73,8 @@ enum ConsoleCommand: Equatable {
         case "disconnect":
             try expect(2...2, "disconnect FROM TO")
             return .disconnect(from: try port(arguments[0]), to: try port(arguments[1]))
+        case "bounce":
+            return try bounce(arguments)
         case "status":
             guard arguments.isEmpty || arguments == ["--json"] else { throw ConsoleError("usage: status [--json]") }
             return .status(json: !arguments.isEmpty)
@@ -76,6 +86,35 @@ enum ConsoleCommand: Equatable {
             let hint = Suggestion.didYouMean(name, in: names).map { " (\($0))" } ?? "; type `help` for the list"
             throw ConsoleError("there is no command `\(name)`\(hint)")
         }
+    }
+
+    /// `bounce FILE [--from S] [--to S]` or `bounce cancel`.
+    static func bounce(_ arguments: [String]) throws(ConsoleError) -> ConsoleCommand {
+        let usage = "usage: bounce FILE [--from S] [--to S], or bounce cancel"
+        if arguments.map({ $0.lowercased() }) == ["cancel"] { return .cancelBounce }
+        var file: String?, from: Double?, to: Double?
+        var rest = arguments[...]
+        while let word = rest.popFirst() {
+            switch word {
+            case "--from", "--to":
+                guard let text = rest.popFirst() else { throw ConsoleError("\(word) takes a time in seconds, such as \(word) 12.5") }
+                let seconds: Double
+                do {
+                    seconds = try Duration.seconds(parsing: text, option: word)
+                } catch {
+                    throw ConsoleError("\(word) takes a time in seconds such as 12.5 or 500ms, not `\(text)`")
+                }
+                if word == "--from" { from = seconds } else { to = seconds }
+            default:
+                guard file == nil, !word.hasPrefix("--") else { throw ConsoleError(usage) }
+                file = word
+            }
+        }
+        guard let file else { throw ConsoleError(usage) }
+        if let to, to <= (from ?? 0) {
+            throw ConsoleError("--to (\(to) s) must come after --from (\(from ?? 0) s)")
+        }
+        return .bounce(file: file, from: from ?? 0, to: to)
     }
 
     /// A number, a toggle word, or an option label.

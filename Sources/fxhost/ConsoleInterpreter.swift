@@ -47,10 +47,17 @@ struct ConsoleInterpreter {
         case .disconnect(let from, let to):
             try session.disconnect(from, to: to)
             answer("disconnected \(from) → \(to)")
+        case .bounce(let file, let from, let to):
+            let bounce = try session.startBounce(to: file, startSeconds: from, endSeconds: to)
+            answer("bouncing to \(bounce.files.joined(separator: ", ")); the outputs are silent until it ends"
+                   + " (`status` shows how far it is, `bounce cancel` stops it)")
+        case .cancelBounce:
+            try session.cancelBounce()
         case .status(let json):
             let status = session.status()
             if json {
                 try Terminal.printJSON(status)
+                fflush(stdout)  // a pipe or file buffers it otherwise
             } else {
                 answer(LiveStatusLine.text(status))
             }
@@ -60,6 +67,22 @@ struct ConsoleInterpreter {
             return .quit
         }
         return .keepRunning
+    }
+
+    /// Reports a bounce that has ended (live playing has resumed by then):
+    /// the file and its length on stdout, or why it failed on stderr.
+    func reportFinishedBounce(wait: Bool = false) {
+        switch session.finishBounce(wait: wait) {
+        case .success(let summary):
+            let files = summary.outputs.compactMap(\.file).joined(separator: ", ")
+            answer(String(format: "bounced %@ of audio to %@ in %.1f s (%.0f× realtime); playing live again",
+                          ProgressReporter.clock(summary.durationSeconds), files, summary.elapsedSeconds,
+                          summary.speed.isFinite ? summary.speed : 0))
+        case .failure(let error):
+            Terminal.error(error.description + "; playing live again")
+        case nil:
+            break
+        }
     }
 
     private func answer(_ text: String) {

@@ -11,6 +11,11 @@ enum LiveStatusLine {
         for output in status.outputs {
             parts.append("\(output.node) \(levels(output.peakDecibels)) dBFS")
         }
+        if let bounce = status.bounce {
+            let done = ProgressReporter.clock(bounce.secondsDone), total = ProgressReporter.clock(bounce.secondsExpected)
+            parts.append("bouncing \(bounce.files.first ?? "") \(done)/\(total)" + (bounce.inTail ? " (tail)" : "")
+                         + String(format: " %.0f×", bounce.speed))
+        }
         for tap in status.taps where tap.recording {
             parts.append("tap \(tap.node) \(ProgressReporter.clock(tap.seconds))"
                          + (tap.droppedFrames > 0 ? " (\(tap.droppedFrames) dropped)" : ""))

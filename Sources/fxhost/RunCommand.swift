@@ -23,6 +23,13 @@ struct RunCommand: ParsableCommand {
               set drive drive 0.8      bypass room on       preset eq "Bass boost"
               tap drive take.flac      untap drive          connect vox verb -12dB
               disconnect vox verb      status --json        quit
+              bounce mix.wav           bounce cancel        bounce a.flac --from 30 --to 45
+
+            `bounce FILE` exports as a DAW does: the live outputs go silent, the server freewheels \
+            while the patch's file sources are rendered to FILE (the same samples as `fxhost render \
+            --block <buffer size>`; live inputs play silence, taps are not written), then the server \
+            returns to realtime and playing resumes where it was. The bounce uses new plugin \
+            instances, so the live ones keep their state. Other edits wait until it ends.
 
             Examples:
               fxhost run Presets/guitar-crunch.yaml
@@ -121,6 +128,7 @@ struct RunCommand: ParsableCommand {
         while true {
             if signals.wait(seconds: 0.02) { return .signal }
             if let reason = stopRequested() { return reason }
+            interpreter.reportFinishedBounce()
             if session.serverHasShutDown {
                 guard reconnect else { return .serverShutDown }
                 if statusLine { Terminal.statusLine("") }

@@ -42,7 +42,8 @@ final class SourceFeed {
     let node: String
     let startFrame: Int
     let endFrame: Int
-    private let reader: AudioFileReader
+    /// nil: a live input with no file, which plays silence.
+    private let reader: AudioFileReader?
     private let buffers: [UnsafeMutablePointer<Float>]
     /// Destination pointers for one read, offset into the block.
     private let targets: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>
@@ -50,12 +51,14 @@ final class SourceFeed {
     init(path: String, node: String, buffers: [UnsafeMutablePointer<Float>], startFrame: Int,
          sampleRate: Double) throws(RenderError) {
         let length: Int
+        let reader: AudioFileReader
         do {
             reader = try AudioFileReader(path: path)
             length = try reader.lengthInFrames()
         } catch {
             throw RenderError.file(error)
         }
+        self.reader = reader
         if Double(reader.sampleRate) != sampleRate {
             throw RenderError.sampleRateMismatch(path: path, fileRate: reader.sampleRate, renderRate: Int(sampleRate))
         }
@@ -71,12 +74,34 @@ final class SourceFeed {
         targets = .allocate(capacity: reader.channels)
     }
 
+    /// A live input that plays silence (a bounce of a live patch).
+    init(silenceFor node: String, buffers: [UnsafeMutablePointer<Float>]) {
+        self.node = node
+        self.buffers = buffers
+        reader = nil
+        startFrame = 0
+        endFrame = 0
+        targets = .allocate(capacity: 0)
+    }
+
     deinit { targets.deallocate() }
+
+    /// Places the read position for a render that starts at `timelineFrame`
+    /// (the file is read on from there, block by block).
+    func seek(timelineFrame: Int) throws(RenderError) {
+        let position = timelineFrame - startFrame
+        guard let reader, position > 0 && timelineFrame < endFrame else { return }
+        do {
+            try reader.seek(toFrame: position)
+        } catch {
+            throw RenderError.file(error)
+        }
+    }
 
     /// Fills the block at `timelineFrame`: file samples where the file plays, silence elsewhere.
     func fill(timelineFrame: Int, frames: Int) {
         let from = max(timelineFrame, startFrame), to = min(timelineFrame + frames, endFrame)
-        guard to > from else {
+        guard let reader, to > from else {
             // The whole block is before the file starts or after it ends.
             for buffer in buffers { buffer.update(repeating: 0, count: frames) }
             return
@@ -167,6 +192,8 @@ public enum RenderError: Error, CustomStringConvertible {
     case fileConflict(String)
     /// SIGINT or SIGTERM stopped the render; its partial files were removed.
     case interrupted(signal: Int32)
+    /// A time range that selects nothing; the reason is a sentence's end.
+    case invalidRange(String)
 
     public var description: String {
         switch self {
@@ -180,6 +207,8 @@ public enum RenderError: Error, CustomStringConvertible {
             return message
         case .interrupted(let signal):
             return "interrupted by \(signalName(signal)); no output was kept"
+        case .invalidRange(let reason):
+            return "that time range selects nothing to render: \(reason)"
         case .channelMismatch(let path, let fileChannels, let node, let nodeChannels):
             return "`\(path)` has \(fileChannels) channels but `\(node)` takes \(nodeChannels)"
         }

@@ -5,11 +5,19 @@ import Foundation
 public struct RenderOptions {
     /// Files for live input nodes, by node name.
     public var inputFiles: [String: String] = [:]
+    /// Live inputs with no file play silence instead of being refused (a
+    /// bounce from a live session renders its file sources only).
+    public var silentInputsWithoutFiles = false
     /// Files for output nodes, by node name.
     public var outputFiles: [String: RenderOutputFile] = [:]
     /// The longest tail after the sources end; the tail stops earlier once
     /// every output stays below -90 dBFS for half a second. 0: stop with the sources.
     public var maximumTailSeconds: Double = 10
+    /// Where on the timeline the render starts, in seconds (0: the beginning).
+    public var startSeconds: Double = 0
+    /// Where it ends, in seconds; nil: at the end of the sources, then the
+    /// tail. With an end the render is exactly that range, with no tail.
+    public var endSeconds: Double?
     /// Called about ten times a second with the progress so far, on the
     /// thread that renders.
     public var progress: ((RenderProgress) -> Void)?
@@ -50,8 +58,11 @@ public final class RenderSession {
     private let feeds: [SourceFeed]
     private var writers: [(output: PlanOutput, writer: AudioFileWriter, channels: ChannelList)] = []
     private var recorders: [(tap: PlanTap, recorder: TapRecorder, channels: ChannelList)] = []
-    /// Frames the sources span (longest source plus its start offset).
+    /// Frames of the timeline to render before any tail: from the start to
+    /// the end of the range, else to the end of the longest source.
     public let contentFrames: Int
+    /// The timeline frame the render starts at.
+    public let startFrame: Int
     private let tailLimit: Int
     private let silenceNeeded: Int
 
@@ -80,15 +91,19 @@ public final class RenderSession {
                                             startFrame: start, sampleRate: sampleRate))
             case .input:
                 guard let path = options.inputFiles[source.node] else {
-                    throw RenderError.missingInput(node: source.node)
+                    guard options.silentInputsWithoutFiles else { throw RenderError.missingInput(node: source.node) }
+                    feeds.append(SourceFeed(silenceFor: source.node, buffers: source.channels))
+                    continue
                 }
                 feeds.append(try SourceFeed(path: path, node: source.node, buffers: source.channels,
                                             startFrame: 0, sampleRate: sampleRate))
             }
         }
         self.feeds = feeds
-        contentFrames = feeds.map(\.endFrame).max() ?? 0
-        tailLimit = Int((options.maximumTailSeconds * sampleRate).rounded())
+        let sourcesEnd = feeds.map(\.endFrame).max() ?? 0
+        (startFrame, contentFrames) = try Self.range(options, sourcesEnd: sourcesEnd, sampleRate: sampleRate)
+        for feed in feeds { try feed.seek(timelineFrame: startFrame) }
+        tailLimit = options.endSeconds == nil ? Int((options.maximumTailSeconds * sampleRate).rounded()) : 0
         silenceNeeded = Int(sampleRate / 2)
         meters = plan.outputs.map { [PeakMeter](repeating: PeakMeter(), count: $0.channels.count) }
         try Self.requireDistinctFiles(plan: plan, options: options)
@@ -110,6 +125,27 @@ public final class RenderSession {
             throw RenderError.file(error)
         }
         isFinished = contentFrames + tailLimit == 0
+    }
+
+    /// The start frame and the frames to render, checked: a range starts at
+    /// 0 or later, ends after it starts, and a range with no end starts
+    /// before the sources end.
+    private static func range(_ options: RenderOptions, sourcesEnd: Int,
+                              sampleRate: Double) throws(RenderError) -> (start: Int, frames: Int) {
+        let start = options.startSeconds
+        guard start.isFinite, start >= 0 else { throw .invalidRange("the start must be 0 s or later, not \(start) s") }
+        let startFrame = Int((start * sampleRate).rounded())
+        if let end = options.endSeconds {
+            guard end.isFinite, end > start else {
+                throw .invalidRange("the end (\(end) s) must come after the start (\(start) s)")
+            }
+            return (startFrame, Int((end * sampleRate).rounded()) - startFrame)
+        }
+        guard startFrame == 0 || startFrame < sourcesEnd else {
+            throw .invalidRange("the start (\(start) s) is at or after the end of the sources ("
+                + String(format: "%.3f s", Double(sourcesEnd) / sampleRate) + ")")
+        }
+        return (startFrame, sourcesEnd - startFrame)
     }
 
     /// Outputs, taps and the files played: see `FileConflicts`.
@@ -162,7 +198,7 @@ public final class RenderSession {
         let latency = plan.latencyFrames
         let renderEnd = contentFrames + tailLimit + latency
         let frames = min(maxFrames, plan.format.maxBlockFrames, renderEnd - renderedFrames)
-        for feed in feeds { feed.fill(timelineFrame: renderedFrames, frames: frames) }
+        for feed in feeds { feed.fill(timelineFrame: startFrame + renderedFrames, frames: frames) }
         plan.program.render(frames: frames)
         // The first `latency` frames come before the first source sample: drop them.
         let skip = min(max(latency - renderedFrames, 0), frames)

@@ -1,0 +1,77 @@
+import Foundation
+import HostCore
+import Synchronization
+
+/// A bounce started from a live session: a `RenderSession` rendered by a
+/// `FreewheelRenderer` on a thread of its own, so the session's control
+/// thread stays free to answer `status` and to cancel it: it reads
+/// `progress`, and once `isFinished` `LiveSession.finishBounce` takes the
+/// result and puts the live plan back.
+public final class LiveBounce: @unchecked Sendable {
+    /// The files the patch's outputs are bounced to, in output order.
+    public let files: [String]
+    /// The timeline range, in seconds (`end` nil: to the end of the sources, then the tail).
+    public let startSeconds: Double
+    public let endSeconds: Double?
+
+    private let renderer: FreewheelRenderer
+    private let session: RenderSession
+    private let latest: ProgressBox
+    private let outcome = Mutex<Result<RenderSummary, FreewheelError>?>(nil)
+    private let done = PosixSemaphore()
+
+    /// Opens the render's files (nothing is rendered until `start`);
+    /// `options.progress` is replaced by this object's.
+    init(plan: RenderPlan, options: RenderOptions, renderer: FreewheelRenderer) throws(RenderError) {
+        let latest = ProgressBox()
+        var options = options
+        options.progress = { latest.store($0) }
+        session = try RenderSession(plan: plan, options: options)
+        self.latest = latest
+        self.renderer = renderer
+        files = plan.outputs.compactMap { options.outputFiles[$0.node]?.path }
+        startSeconds = options.startSeconds
+        endSeconds = options.endSeconds
+    }
+
+    deinit { done.deallocate() }
+
+    func start() {
+        let thread = Thread { [self] in
+            let result = Result { () throws(FreewheelError) in try renderer.render(session) }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        thread.name = "fxhost bounce"
+        thread.start()
+    }
+
+    /// The progress the render last reported (nil before its first block).
+    public var progress: RenderProgress? { latest.value }
+
+    /// Frames to render before the tail, and the rate: for a progress fraction.
+    public var contentFrames: Int { session.contentFrames }
+    public var sampleRate: Double { session.plan.format.sampleRate }
+
+    public var isFinished: Bool { outcome.withLock { $0 != nil } }
+
+    /// Stops the render (the server leaves freewheel, no file is kept); the
+    /// result is then `.cancelled`. Returns at once.
+    public func cancel() { renderer.cancel() }
+
+    /// Waits until the render thread is done and returns its result.
+    func waitForResult() -> Result<RenderSummary, FreewheelError> {
+        while true {
+            if let result = outcome.withLock({ $0 }) { return result }
+            _ = done.wait(seconds: 0.1)
+        }
+    }
+}
+
+/// The latest progress a render reported, shared with the thread that renders.
+private final class ProgressBox: Sendable {
+    private let latest = Mutex<RenderProgress?>(nil)
+
+    func store(_ progress: RenderProgress) { latest.withLock { $0 = progress } }
+    var value: RenderProgress? { latest.withLock { $0 } }
+}

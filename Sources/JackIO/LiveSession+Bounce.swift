@@ -1,0 +1,160 @@
+import Foundation
+import HostCore
+
+/// Bouncing from a live session, as a DAW's export does: the live outputs go
+/// silent, the server freewheels while the patch's file sources are
+/// rendered offline to a file, then live playing resumes where it was.
+///
+/// The bounce compiles the graph in offline mode, which gives every plugin
+/// new instances (a different `RenderFormat`); the live plan keeps its own
+/// (plans own their instances: `ProcessorKernel.owner`), and the live plan
+/// compiled again afterwards takes them up again, so the live sound — reverb
+/// tails, delay lines, plugin state — is untouched by a bounce. Parameter
+/// values are shared, so the bounce renders the values set live.
+extension LiveSession {
+    /// Starts bouncing the patch's outputs to `file` (a second output to
+    /// `file` with `-NODE` before the extension, and so on) and returns at
+    /// once; the render runs on a thread of its own. `start`/`end` select a
+    /// range of the timeline in seconds (no end: to the end of the sources,
+    /// then a tail of at most `maximumTailSeconds`). Live inputs play
+    /// silence in the bounce; the patch's taps are not written (they are
+    /// live recordings). Until `finishBounce` has taken the result, edits
+    /// are refused with `.bouncing`.
+    ///
+    /// On any error the live program plays again before this throws.
+    @discardableResult
+    public func startBounce(to file: String, startSeconds: Double = 0, endSeconds: Double? = nil,
+                            maximumTailSeconds: Double = 10) throws(LiveSessionError) -> LiveBounce {
+        try requireNoBounce()
+        guard !serverHasShutDown else { throw .serverGone }
+        guard !plan.outputs.isEmpty else { throw .nothingToBounce }
+        let files = Self.bounceFiles(file, outputs: plan.outputs.map(\.node))
+        // The render checks its files against the sources; the live taps are not in its plan.
+        let uses = activeTapFiles.sorted().map { FileConflicts.Use(owner: "a live tap", path: $0, writes: true) }
+            + zip(plan.outputs, files).map { FileConflicts.Use(owner: "the bounce of `\($0.node)`", path: $1, writes: true) }
+        if let conflict = FileConflicts.first(in: uses) { throw .render(.fileConflict(conflict.message)) }
+        var renderOptions = RenderOptions()
+        do {
+            for (output, path) in zip(plan.outputs, files) {
+                renderOptions.outputFiles[output.node] = RenderOutputFile(path: path, format: try AudioFileFormat(path: path))
+            }
+        } catch {
+            throw .file(error)
+        }
+        renderOptions.startSeconds = startSeconds
+        renderOptions.endSeconds = endSeconds
+        renderOptions.maximumTailSeconds = maximumTailSeconds
+        renderOptions.silentInputsWithoutFiles = true
+        var edit = rewrite()
+        edit.taps = []
+        let bounceGraph: AudioGraph
+        do {
+            bounceGraph = try edit.apply(to: graph)
+        } catch {
+            throw .patch(error)
+        }
+        let renderer: FreewheelRenderer
+        do {
+            renderer = try FreewheelRenderer(server: options.server, clientName: client.name + "-bounce")
+        } catch {
+            throw .bounce(error)
+        }
+
+        let framesBefore = engine.statistics.frames
+        // Silent first: the offline compile sets lv2:freeWheeling in controls the live instances share.
+        try publishAndWait(LivePlanOwner.idleProgram(inputs: inputs.count, outputs: outputs.count,
+                                                     frames: format.maxBlockFrames))
+        let started: LiveBounce
+        do throws(LiveSessionError) {
+            var offline = format
+            offline.mode = .offline
+            let offlinePlan: RenderPlan
+            do {
+                offlinePlan = try bounceGraph.compile(format: offline)
+            } catch {
+                throw LiveSessionError.patch(error)
+            }
+            do {
+                started = try LiveBounce(plan: offlinePlan, options: renderOptions, renderer: renderer)
+            } catch {
+                throw LiveSessionError.render(error)
+            }
+        } catch {
+            try resumeLivePlan()
+            throw error
+        }
+        bounce = started
+        framesAtBounceStart = framesBefore
+        started.start()
+        return started
+    }
+
+    /// Asks the bounce under way to stop; `finishBounce` then reports it as stopped.
+    public func cancelBounce() throws(LiveSessionError) {
+        guard let bounce else { throw .noBounce }
+        bounce.cancel()
+    }
+
+    /// Once the bounce has ended (or, with `wait`, when it ends): puts the
+    /// live plan back and returns the bounce's summary or why it failed.
+    /// nil while it runs, or when there is none. The server is out of
+    /// freewheel whenever this returns a result.
+    public func finishBounce(wait: Bool = false) -> Result<RenderSummary, LiveSessionError>? {
+        guard let running = bounce, wait || running.isFinished else { return nil }
+        let result = running.waitForResult().mapError { LiveSessionError.bounce($0) }
+        bounce = nil
+        // The engine ran silent (and, freewheeling, fast) meanwhile: that is not time played.
+        earlierFrames -= max(engine.statistics.frames - framesAtBounceStart, 0)
+        do {
+            try resumeLivePlan()
+        } catch {
+            if case .failure = result { return result }
+            return .failure(error)
+        }
+        return result
+    }
+
+    /// The live plan compiled again from the current graph (its units take
+    /// up their live instances again and leave freewheeling) and swapped in.
+    private func resumeLivePlan() throws(LiveSessionError) {
+        let current: AudioGraph
+        do {
+            current = try rewrite().apply(to: graph)
+        } catch {
+            throw .patch(error)
+        }
+        try replaceGraph(with: current)
+    }
+
+    /// For `finish` and `deinit`: stops a bounce under way and waits for it
+    /// (the server leaves freewheel); the live plan is not put back.
+    func abandonBounce() {
+        guard let running = bounce else { return }
+        running.cancel()
+        _ = running.waitForResult()
+        bounce = nil
+    }
+
+    func requireNoBounce() throws(LiveSessionError) {
+        if let bounce { throw .bouncing(files: bounce.files) }
+    }
+
+    var bounceStatus: LiveStatus.Bounce? {
+        guard let bounce else { return nil }
+        let progress = bounce.progress
+        let rate = bounce.sampleRate
+        return LiveStatus.Bounce(files: bounce.files, startSeconds: bounce.startSeconds, endSeconds: bounce.endSeconds,
+                                 secondsDone: Double(progress?.framesDone ?? 0) / rate,
+                                 secondsExpected: Double(bounce.contentFrames) / rate,
+                                 inTail: progress?.inTail ?? false, speed: progress?.speed ?? 0)
+    }
+
+    /// `file` for the first output; `file` with `-NODE` before its extension for each other.
+    static func bounceFiles(_ file: String, outputs: [String]) -> [String] {
+        let url = URL(fileURLWithPath: file)
+        let stem = url.deletingPathExtension().path, ext = url.pathExtension
+        return outputs.enumerated().map { index, node in
+            index == 0 ? file : stem + "-" + node + (ext.isEmpty ? "" : "." + ext)
+        }
+    }
+}
