@@ -28,13 +28,17 @@ enum StaleJackRegistry {
         }
     }
 
-    /// Any process named jackd (or jackdmp) on the machine.
+    /// Any live process named jackd (or jackdmp) on the machine; a zombie
+    /// (exited, not yet reaped) holds no server.
     static func jackServerIsRunning() -> Bool {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.contains { entry in
             guard entry.allSatisfy(\.isNumber),
-                  let command = try? String(contentsOfFile: "/proc/\(entry)/comm", encoding: .utf8) else { return false }
-            return ["jackd", "jackdmp"].contains(command.trimmingCharacters(in: .whitespacesAndNewlines))
+                  let command = try? String(contentsOfFile: "/proc/\(entry)/comm", encoding: .utf8),
+                  ["jackd", "jackdmp"].contains(command.trimmingCharacters(in: .whitespacesAndNewlines)),
+                  let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let afterName = stat.range(of: ") ", options: .backwards) else { return false }
+            return !stat[afterName.upperBound...].hasPrefix("Z")
         }
     }
 }
