@@ -65,10 +65,13 @@ enum ConsoleCommand: Equatable {
             return .tap(try port(arguments[0]), file: arguments[1])
         case "untap":
             try expect(1...1, "untap NODE")
-            return .untap(node: arguments[0])
+            // `tap lim:outL f.wav` taps a node's port; untapping names the node,
+            // written either way.
+            return .untap(node: try port(arguments[0]).node)
         case "connect":
-            try expect(2...3, "connect FROM TO [GAIN]")
-            let gain = try arguments.count == 3 ? decibels(arguments[2]) : 0
+            try expect(2...4, "connect FROM TO [GAIN]")
+            // The gain may be one word ("-6dB") or two ("-6 dB").
+            let gain = try arguments.count > 2 ? decibels(arguments[2...].joined()) : 0
             return .connect(from: try port(arguments[0]), to: try port(arguments[1]), gainDecibels: gain)
         case "disconnect":
             try expect(2...2, "disconnect FROM TO")
@@ -141,8 +144,9 @@ enum ConsoleCommand: Equatable {
 
     /// "-6", "-6dB", "-6 dB".
     static func decibels(_ text: String) throws(ConsoleError) -> Double {
-        var trimmed = text.lowercased()
+        var trimmed = text.lowercased().trimmingCharacters(in: .whitespaces)
         if trimmed.hasSuffix("db") { trimmed.removeLast(2) }
+        trimmed = trimmed.trimmingCharacters(in: .whitespaces)
         guard let value = Double(trimmed), value.isFinite else {
             throw ConsoleError("a gain is a number of decibels such as -6dB, not `\(text)`")
         }

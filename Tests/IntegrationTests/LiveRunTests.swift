@@ -80,6 +80,32 @@ final class LiveRunTests: XCTestCase {
         XCTAssertGreaterThan(runs[2].count, 24_000)
     }
 
+    /// A tap on a node's channel is untapped by the same name, and a gain can
+    /// be written as two words ("-6 dB").
+    func testTapUntapByPortAndAGainInTwoWords() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder()
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        try writeAmpPatch(folder, seconds: 8)
+        let run = try LiveRun(["run", path("amp.yaml"), "--server", server.name, "--quiet"], console: true)
+        XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 0.5))
+        run.type("tap main:1 \(path("mix.wav"))")
+        XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 1.2))
+        run.type("connect dc main -6 dB")
+        XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 1.9))
+        run.type("untap main:1")
+        XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 2.3))
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 10), 0, run.stderr)
+        XCTAssertFalse(run.stderr.contains("error"), run.stderr)
+
+        let runs = Self.runs(of: try Audio.read(path("mix.wav")).channels[0])
+        XCTAssertEqual(runs.count, 2, "the amp alone, then the amp plus dc at -6 dB: \(runs.map { ($0.value, $0.count) })")
+        guard runs.count == 2 else { return }
+        XCTAssertEqual(runs[0].value, 0.5)
+        XCTAssertEqual(runs[1].value, 0.5 + 0.5 * Float(pow(10, -6.0 / 20)), accuracy: 1e-6)
+    }
+
     /// `preset amp Quiet` applies a preset whose only value is gain -6 dB
     /// (from a bundle this test writes) while the amp plays.
     func testAPresetFromTheConsoleChangesWhatIsHeard() throws {
