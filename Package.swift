@@ -58,6 +58,8 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // Helpers several test targets share: sound in memory and on disk, scratch folders.
+        .target(name: "TestSupport", dependencies: ["HostCore"], path: "Tests/TestSupport"),
         .testTarget(name: "HostCoreTests", dependencies: ["HostCore"]),
         .testTarget(name: "LV2BridgeTests", dependencies: ["LV2Bridge", "HostCore"]),
         // Runs a LiveEngine with a deliberate allocation in its callback, so a
@@ -67,10 +69,10 @@ let package = Package(
         .executableTarget(name: "rtsan-probe", dependencies: ["JackIO", "HostCore", "CShim"],
                           linkerSettings: realtimeSanitizer),
         // LV2Bridge: live sessions with real plugins run under the sanitizer in-process.
-        .testTarget(name: "JackIOTests", dependencies: ["JackIO", "HostCore", "LV2Bridge", "CShim", "CJack"],
+        .testTarget(name: "JackIOTests", dependencies: ["JackIO", "HostCore", "LV2Bridge", "CShim", "CJack", "TestSupport"],
                     linkerSettings: realtimeSanitizer),
         // JackIO and CJack: freewheel tests run a private server and watch it with a client of their own.
-        .testTarget(name: "IntegrationTests", dependencies: ["HostCore", "LV2Bridge", "JackIO", "CJack", "fxhost"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["HostCore", "LV2Bridge", "JackIO", "CJack", "fxhost", "TestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import HostCore
+@_exported import TestSupport
 import XCTest
 
 /// Runs the built `fxhost` and reference hosts, and makes and reads sound
@@ -65,75 +66,8 @@ enum Tools {
 
     /// A new empty folder for one test.
     static func temporaryFolder(_ name: String = #function) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("fxhost-tests-\(getpid())")
-            .appendingPathComponent(name.filter { $0.isLetter || $0.isNumber })
-        try? FileManager.default.removeItem(at: folder)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
+        try TestFolders.make(name, prefix: "fxhost-tests")
     }
-}
-
-/// Planar audio held in memory.
-struct Audio: Equatable {
-    var channels: [[Float]]
-    var sampleRate: Int
-
-    var frames: Int { channels.first?.count ?? 0 }
-
-    /// Deterministic white noise in -amplitude…amplitude.
-    static func noise(channels: Int, frames: Int, sampleRate: Int = 48000, amplitude: Float = 0.5,
-                      seed: UInt64 = 1) -> Audio {
-        var state = seed
-        func next() -> Float {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Float(Int32(truncatingIfNeeded: state >> 32)) / Float(Int32.max) * amplitude
-        }
-        var data = [[Float]](repeating: [], count: channels)
-        for _ in 0..<frames { for channel in 0..<channels { data[channel].append(next()) } }
-        return Audio(channels: data, sampleRate: sampleRate)
-    }
-
-    static func constant(_ values: [Float], frames: Int, sampleRate: Int = 48000) -> Audio {
-        Audio(channels: values.map { [Float](repeating: $0, count: frames) }, sampleRate: sampleRate)
-    }
-
-    static func read(_ path: String) throws -> Audio {
-        let reader = try AudioFileReader(path: path)
-        var channels = [[Float]](repeating: [], count: reader.channels)
-        let block = 4096
-        let buffers = (0..<reader.channels).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: block) }
-        defer { buffers.forEach { $0.deallocate() } }
-        while true {
-            let got = buffers.withUnsafeBufferPointer { reader.read(into: $0, frames: block) }
-            if got == 0 { break }
-            for channel in 0..<reader.channels { channels[channel] += UnsafeBufferPointer(start: buffers[channel], count: got) }
-        }
-        return Audio(channels: channels, sampleRate: reader.sampleRate)
-    }
-
-    /// Writes 32-bit float WAV (or the format the extension says).
-    func write(_ path: String) throws {
-        let writer = try AudioFileWriter(path: path, format: try AudioFileFormat(path: path), channels: channels.count,
-                                         sampleRate: sampleRate, mode: .atomic)
-        let pointers = channels.map { channel -> UnsafeMutablePointer<Float> in
-            let pointer = UnsafeMutablePointer<Float>.allocate(capacity: Swift.max(frames, 1))
-            pointer.initialize(from: channel, count: frames)
-            return pointer
-        }
-        let list = UnsafeMutableBufferPointer<UnsafePointer<Float>>.allocate(capacity: pointers.count)
-        for (index, pointer) in pointers.enumerated() { list[index] = UnsafePointer(pointer) }
-        defer {
-            pointers.forEach { $0.deallocate() }
-            list.deallocate()
-        }
-        try writer.write(channels: UnsafeBufferPointer(list), frames: frames)
-        try writer.finish()
-    }
-
-    func channel(_ index: Int) -> Audio { Audio(channels: [channels[index]], sampleRate: sampleRate) }
-
-    var peak: Float { channels.flatMap { $0 }.map(abs).max() ?? 0 }
 }
 
 /// Asserts two signals are sample-identical, naming the first difference.

@@ -3,6 +3,7 @@ import Foundation
 import HostCore
 import JackIO
 import LV2Bridge
+import TestSupport
 import XCTest
 
 /// A bounce from a live session in this process, which links
@@ -16,7 +17,7 @@ final class LiveSessionBounceTests: XCTestCase {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
         let folder = try temporaryFolder()
         let clip = folder.appendingPathComponent("dc.wav").path
-        try writeWAV(clip, channels: [[Float](repeating: 0.5, count: 48_000 * 2)])
+        try Audio(channels: [[Float](repeating: 0.5, count: 48_000 * 2)]).write(clip)
         let provider = LV2UnitProvider(catalog: PluginCatalog(world: LV2World()))
         let graph = AudioGraph()
         let player = try graph.addFilePlayer("dc", file: FilePlayerSource(
@@ -49,7 +50,7 @@ final class LiveSessionBounceTests: XCTestCase {
 
         // 1.5 s of 0.5 from 0.5 s on, then silence until whole blocks of 256
         // after the last loud one hold half a second (24 000 frames) of it.
-        let bounced = try readWAV(output)[0]
+        let bounced = try Audio.read(output).channels[0]
         func blocks(_ frames: Int) -> Int { (frames + 255) / 256 * 256 }
         XCTAssertEqual(summary.frames, bounced.count)
         XCTAssertEqual(bounced.count, blocks(72_000) + blocks(24_000))

@@ -3,6 +3,7 @@ import Foundation
 import HostCore
 import JackIO
 import LV2Bridge
+import TestSupport
 import XCTest
 
 /// The latency a live session reports to JACK, read back by a second client
@@ -70,7 +71,7 @@ final class LiveSessionLatencyTests: XCTestCase {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 128)
         let folder = try temporaryFolder()
         let clip = folder.appendingPathComponent("clip.wav").path
-        try writeWAV(clip, channels: [[Float](repeating: 0.25, count: 48_000)])
+        try Audio(channels: [[Float](repeating: 0.25, count: 48_000)]).write(clip)
         let provider = LV2UnitProvider(catalog: PluginCatalog(world: LV2World()))
         let graph = AudioGraph()
         let player = try graph.addFilePlayer("clip", file: FilePlayerSource(

@@ -4,6 +4,7 @@ import Foundation
 import HostCore
 import JackIO
 import LV2Bridge
+import TestSupport
 import XCTest
 
 /// A realistic patch — a stereo file through Overdrive, a per-channel amp
@@ -29,7 +30,7 @@ final class LiveSessionRealtimeTests: XCTestCase {
             }
         }
         let clip = folder.appendingPathComponent("noise.wav").path
-        try writeWAV(clip, channels: noise)
+        try Audio(channels: noise).write(clip)
 
         let provider = LV2UnitProvider(catalog: PluginCatalog(world: LV2World()))
         let graph = AudioGraph()
@@ -91,7 +92,7 @@ final class LiveSessionRealtimeTests: XCTestCase {
             return nil
         }
         XCTAssertEqual(ampUnit?.parameterValue("gain"), -6)
-        let driveTake = try readWAV(driveTap)
+        let driveTake = try Audio.read(driveTap).channels
         XCTAssertEqual(driveTake.count, 2)
         XCTAssertGreaterThan(driveTake[0].count, 4_800)
         XCTAssertGreaterThan(driveTake[0].map(abs).max() ?? 0, 0.01, "the tapped drive is not silent")

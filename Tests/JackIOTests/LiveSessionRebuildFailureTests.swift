@@ -3,6 +3,7 @@ import Foundation
 import HostCore
 import JackIO
 import LV2Bridge
+import TestSupport
 import XCTest
 
 /// A unit that cannot be made at some block sizes (as a plugin with a
@@ -38,7 +39,7 @@ final class LiveSessionRebuildFailureTests: XCTestCase {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
         let folder = try temporaryFolder()
         let clip = folder.appendingPathComponent("dc.wav").path
-        try writeWAV(clip, channels: [[Float](repeating: 0.5, count: 48_000 * 6)])
+        try Audio(channels: [[Float](repeating: 0.5, count: 48_000 * 6)]).write(clip)
         let tapFile = folder.appendingPathComponent("tap.wav").path
         let amp = try LV2UnitProvider(catalog: PluginCatalog()).makeUnit("eg-amp")
         try amp.setParameter("gain", to: .number(-6))
@@ -69,7 +70,7 @@ final class LiveSessionRebuildFailureTests: XCTestCase {
         XCTAssertTrue(eventually(within: 5) { session.taps.first!.seconds >= secondsAtFailure + 0.3 })
         try session.finish()
 
-        let recorded = try readWAV(tapFile)[0]
+        let recorded = try Audio.read(tapFile).channels[0]
         let expected = Float(0.5 * Decibels.toLinear(-6))
         XCTAssertEqual(Double(recorded.last!), Double(expected), accuracy: 1e-6, "still playing through the amp after the failure")
     }

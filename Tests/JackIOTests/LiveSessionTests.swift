@@ -3,6 +3,7 @@ import CShim
 import Foundation
 import HostCore
 import JackIO
+import TestSupport
 import XCTest
 
 /// LiveSession on private dummy servers, measured from outside: port names
@@ -48,7 +49,7 @@ final class LiveSessionTests: XCTestCase {
         let folder = try temporaryFolder()
         let ramp = (0..<24_000).map { Float($0 + 1) / 32_768 }
         let clip = folder.appendingPathComponent("ramp.wav").path
-        try writeWAV(clip, channels: [ramp])
+        try Audio(channels: [ramp]).write(clip)
         let tapFile = folder.appendingPathComponent("tap.wav").path
 
         let graph = AudioGraph()
@@ -63,7 +64,7 @@ final class LiveSessionTests: XCTestCase {
         let status = try session.finish()
         XCTAssertEqual(status.files.map(\.underrunFrames), [0])
 
-        let recorded = try readWAV(tapFile)[0]
+        let recorded = try Audio.read(tapFile).channels[0]
         XCTAssertGreaterThanOrEqual(recorded.count, 4_800 + ramp.count)
         XCTAssertEqual(Array(recorded[0..<4_800]), [Float](repeating: 0, count: 4_800))
         XCTAssertEqual(Array(recorded[4_800..<(4_800 + ramp.count)]), ramp)
@@ -77,7 +78,7 @@ final class LiveSessionTests: XCTestCase {
         let folder = try temporaryFolder()
         let level: Float = 0.5
         let clip = folder.appendingPathComponent("dc.wav").path
-        try writeWAV(clip, channels: [[Float](repeating: level, count: 48_000 * 4)])
+        try Audio(channels: [[Float](repeating: level, count: 48_000 * 4)]).write(clip)
         let tapFile = folder.appendingPathComponent("tap.wav").path
         let graph = AudioGraph()
         let player = try graph.addFilePlayer("dc", file: FilePlayerSource(
@@ -103,7 +104,7 @@ final class LiveSessionTests: XCTestCase {
         XCTAssertTrue(eventually(within: 5) { session.taps.first!.seconds >= secondsAtChange + 0.3 })
         try session.finish()
 
-        let recorded = try readWAV(tapFile)[0]
+        let recorded = try Audio.read(tapFile).channels[0]
         let expected = level * Float(Decibels.toLinear(-6))
         let tail = recorded.suffix(4_800)
         XCTAssertEqual(tail.count, 4_800)
@@ -121,50 +122,6 @@ final class LiveSessionTests: XCTestCase {
     }
 }
 
-/// Polls `condition` every 10 ms; false when `seconds` pass first.
-func eventually(within seconds: Double, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while !condition() {
-        if Date() >= deadline { return false }
-        usleep(10_000)
-    }
-    return true
-}
-
 func temporaryFolder(_ name: String = #function) throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fxhost-jackio-\(getpid())")
-        .appendingPathComponent(name.filter { $0.isLetter || $0.isNumber })
-    try? FileManager.default.removeItem(at: folder)
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    return folder
-}
-
-/// 32-bit float WAV at 48 kHz.
-func writeWAV(_ path: String, channels: [[Float]], sampleRate: Int = 48_000) throws {
-    let writer = try AudioFileWriter(path: path, format: AudioFileFormat(path: path), channels: channels.count,
-                                     sampleRate: sampleRate, mode: .atomic)
-    let frames = channels[0].count
-    let pointers = channels.map { channel -> UnsafeMutablePointer<Float> in
-        let pointer = UnsafeMutablePointer<Float>.allocate(capacity: max(frames, 1))
-        pointer.initialize(from: channel, count: frames)
-        return pointer
-    }
-    defer { pointers.forEach { $0.deallocate() } }
-    let list = pointers.map { UnsafePointer($0) }
-    try list.withUnsafeBufferPointer { try writer.write(channels: $0, frames: frames) }
-    try writer.finish()
-}
-
-func readWAV(_ path: String) throws -> [[Float]] {
-    let reader = try AudioFileReader(path: path)
-    var channels = [[Float]](repeating: [], count: reader.channels)
-    let block = 4096
-    let buffers = (0..<reader.channels).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: block) }
-    defer { buffers.forEach { $0.deallocate() } }
-    while true {
-        let got = buffers.withUnsafeBufferPointer { reader.read(into: $0, frames: block) }
-        if got == 0 { break }
-        for channel in 0..<reader.channels { channels[channel] += UnsafeBufferPointer(start: buffers[channel], count: got) }
-    }
-    return channels
+    try TestFolders.make(name, prefix: "fxhost-jackio")
 }
