@@ -37,6 +37,8 @@ let package = Package(
         .library(name: "LV2Bridge", targets: ["LV2Bridge"]),
         .library(name: "JackIO", targets: ["JackIO"]),
         .executable(name: "fxhost", targets: ["fxhost"]),
+        // For tests only: an LV2 plugin that shows what the host drove.
+        .library(name: "FxhostProbePlugin", type: .dynamic, targets: ["FxhostProbePlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -58,6 +60,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        .target(name: "FxhostProbePlugin", path: "Tests/TestPlugin"),
         // Helpers several test targets share: sound in memory and on disk, scratch folders.
         .target(name: "TestSupport", dependencies: ["HostCore"], path: "Tests/TestSupport"),
         .testTarget(name: "HostCoreTests", dependencies: ["HostCore"]),
