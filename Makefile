@@ -19,6 +19,7 @@ demo: release
 
 test: deps
 	$(SWIFT) build --build-tests
+	scripts/clear-stale-jack.sh
 	$(SWIFT) test --skip-build
 
 bench: deps

@@ -33,6 +33,8 @@ public final class JackServerProcess {
     private let process: Process
     private let outputFile: URL
 
+    static let setpriv = "/usr/bin/setpriv"
+
     /// A server name no other live test uses: process id, time, randomness.
     public static func uniqueName(prefix: String = "fxhost-test") -> String {
         "\(prefix)-\(getpid())-\(UInt64(Date().timeIntervalSince1970 * 1000) % 1_000_000)-\(UInt32.random(in: 0...UInt32.max))"
@@ -53,11 +55,23 @@ public final class JackServerProcess {
         outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("jackd-\(name).log")
         _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
 
-        StaleJackRegistry.clearOnceIfNoServerRuns()
         process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
+        // Checked here: through setpriv, a missing jackd would only show as an exit status.
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw .launchFailed(executable: executable, reason: "no executable file there (is jackd2 installed?)")
+        }
         let scheduling = realtime && getuid() == 0 ? "-R" : "-r"
-        process.arguments = ["-n", name, scheduling, "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(bufferFrames)"]
+        let arguments = ["-n", name, scheduling, "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(bufferFrames)"]
+        // The server dies with the process that started it: a test run that
+        // crashes leaves no orphan jackd holding one of JACK's eight server
+        // slots (setpriv, from util-linux, sets the parent-death signal).
+        if FileManager.default.isExecutableFile(atPath: Self.setpriv) {
+            process.executableURL = URL(fileURLWithPath: Self.setpriv)
+            process.arguments = ["--pdeathsig", "TERM", "--", executable] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+        }
         var environment = ProcessInfo.processInfo.environment
         environment["JACK_NO_AUDIO_RESERVATION"] = "1"
         environment.removeValue(forKey: "JACK_DEFAULT_SERVER")
