@@ -20,7 +20,7 @@ demo: release
 test: deps
 	$(SWIFT) build --build-tests
 	scripts/clear-stale-jack.sh
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --disable-swift-testing
 
 bench: deps
 	$(SWIFT) build -c release
