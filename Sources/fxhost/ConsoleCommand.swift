@@ -38,13 +38,13 @@ enum ConsoleCommand: Equatable {
                         "quit"]
 
     /// nil for a blank line or a comment.
-    static func parse(_ line: String) throws(ConsoleError) -> ConsoleCommand? {
+    static func parse(_ line: String) throws(CommandLineError) -> ConsoleCommand? {
         let words = try ConsoleWords.split(line)
         guard let name = words.first?.lowercased() else { return nil }
         if name.hasPrefix("#") { return nil }
         let arguments = Array(words.dropFirst())
-        func expect(_ count: ClosedRange<Int>, _ form: String) throws(ConsoleError) {
-            guard count.contains(arguments.count) else { throw ConsoleError("usage: \(form)") }
+        func expect(_ count: ClosedRange<Int>, _ form: String) throws(CommandLineError) {
+            guard count.contains(arguments.count) else { throw CommandLineError("usage: \(form)") }
         }
         switch name {
         case "set":
@@ -54,11 +54,11 @@ enum ConsoleCommand: Equatable {
             try expect(1...2, "bypass NODE on|off")
             let state = arguments.count == 2 ? arguments[1].lowercased() : "on"
             guard let on = ["on": true, "off": false, "true": true, "false": false, "1": true, "0": false][state] else {
-                throw ConsoleError("bypass takes on or off, not `\(arguments[1])`")
+                throw CommandLineError("bypass takes on or off, not `\(arguments[1])`")
             }
             return .bypass(node: arguments[0], on: on)
         case "preset":
-            guard arguments.count >= 2 else { throw ConsoleError("usage: preset NODE NAME") }
+            guard arguments.count >= 2 else { throw CommandLineError("usage: preset NODE NAME") }
             return .preset(node: arguments[0], name: arguments.dropFirst().joined(separator: " "))
         case "tap":
             try expect(2...2, "tap NODE[:N] FILE")
@@ -79,7 +79,7 @@ enum ConsoleCommand: Equatable {
         case "bounce":
             return try bounce(arguments)
         case "status":
-            guard arguments.isEmpty || arguments == ["--json"] else { throw ConsoleError("usage: status [--json]") }
+            guard arguments.isEmpty || arguments == ["--json"] else { throw CommandLineError("usage: status [--json]") }
             return .status(json: !arguments.isEmpty)
         case "help", "?":
             return .help
@@ -87,12 +87,12 @@ enum ConsoleCommand: Equatable {
             return .quit
         default:
             let hint = Suggestion.didYouMean(name, in: names).map { " (\($0))" } ?? "; type `help` for the list"
-            throw ConsoleError("there is no command `\(name)`\(hint)")
+            throw CommandLineError("there is no command `\(name)`\(hint)")
         }
     }
 
     /// `bounce FILE [--from S] [--to S]` or `bounce cancel`.
-    static func bounce(_ arguments: [String]) throws(ConsoleError) -> ConsoleCommand {
+    static func bounce(_ arguments: [String]) throws(CommandLineError) -> ConsoleCommand {
         let usage = "usage: bounce FILE [--from S] [--to S], or bounce cancel"
         if arguments.map({ $0.lowercased() }) == ["cancel"] { return .cancelBounce }
         var file: String?, from: Double?, to: Double?
@@ -100,69 +100,50 @@ enum ConsoleCommand: Equatable {
         while let word = rest.popFirst() {
             switch word {
             case "--from", "--to":
-                guard let text = rest.popFirst() else { throw ConsoleError("\(word) takes a time in seconds, such as \(word) 12.5") }
+                guard let text = rest.popFirst() else { throw CommandLineError("\(word) takes a time in seconds, such as \(word) 12.5") }
                 let seconds: Double
                 do {
-                    seconds = try Duration.seconds(parsing: text, option: word)
+                    seconds = try TimeOption.seconds(text, option: word)
                 } catch {
-                    throw ConsoleError("\(word) takes a time in seconds such as 12.5 or 500ms, not `\(text)`")
+                    throw CommandLineError("\(word) takes a time in seconds such as 12.5 or 500ms, not `\(text)`")
                 }
                 if word == "--from" { from = seconds } else { to = seconds }
             default:
-                guard file == nil, !word.hasPrefix("--") else { throw ConsoleError(usage) }
+                guard file == nil, !word.hasPrefix("--") else { throw CommandLineError(usage) }
                 file = word
             }
         }
-        guard let file else { throw ConsoleError(usage) }
+        guard let file else { throw CommandLineError(usage) }
         if let to, to <= (from ?? 0) {
-            throw ConsoleError("--to (\(to) s) must come after --from (\(from ?? 0) s)")
+            throw CommandLineError("--to (\(to) s) must come after --from (\(from ?? 0) s)")
         }
         return .bounce(file: file, from: from ?? 0, to: to)
     }
 
-    /// A number, a toggle word, or an option label.
-    static func parameterValue(_ text: String) -> ParameterValue {
-        switch text.lowercased() {
-        case "true", "on": return .toggle(true)
-        case "false", "off": return .toggle(false)
-        default: return Double(text).map(ParameterValue.number) ?? .label(text)
-        }
-    }
+    /// A number, `true`/`false`, or an option label: the patch's own reading.
+    static func parameterValue(_ text: String) -> ParameterValue { PatchValueSyntax.parameterValue(text) }
 
     /// `node`, `node:N` or `node:symbol`.
-    static func port(_ text: String) throws(ConsoleError) -> PortReference {
-        let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-        guard let node = parts.first, !node.isEmpty else { throw ConsoleError("`\(text)` names no node") }
-        guard parts.count == 2 else { return PortReference(node: node) }
-        if let channel = Int(parts[1]) {
-            guard channel >= 1 else { throw ConsoleError("channels are counted from 1, so `\(text)` names none") }
-            return PortReference(node: node, port: .channel(channel))
+    static func port(_ text: String) throws(CommandLineError) -> PortReference {
+        do {
+            return try PortReference(parsing: text)
+        } catch {
+            throw CommandLineError(error.message)
         }
-        guard !parts[1].isEmpty else { throw ConsoleError("nothing follows the `:` in `\(text)`") }
-        return PortReference(node: node, port: .symbol(parts[1]))
     }
 
     /// "-6", "-6dB", "-6 dB".
-    static func decibels(_ text: String) throws(ConsoleError) -> Double {
-        var trimmed = text.lowercased().trimmingCharacters(in: .whitespaces)
-        if trimmed.hasSuffix("db") { trimmed.removeLast(2) }
-        trimmed = trimmed.trimmingCharacters(in: .whitespaces)
-        guard let value = Double(trimmed), value.isFinite else {
-            throw ConsoleError("a gain is a number of decibels such as -6dB, not `\(text)`")
+    static func decibels(_ text: String) throws(CommandLineError) -> Double {
+        guard let value = PatchValueSyntax.decibels(text) else {
+            throw CommandLineError("a gain is a number of decibels such as -6dB, not `\(text)`")
         }
         return value
     }
 }
 
-/// A console line that could not be understood, in one sentence.
-struct ConsoleError: Error, UserFacingError {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
-
 /// Splits a line into words; double quotes group words with spaces.
 enum ConsoleWords {
-    static func split(_ line: String) throws(ConsoleError) -> [String] {
+    static func split(_ line: String) throws(CommandLineError) -> [String] {
         var words: [String] = []
         var current = ""
         var quoted = false, inWord = false
@@ -179,7 +160,7 @@ enum ConsoleWords {
                 inWord = true
             }
         }
-        guard !quoted else { throw ConsoleError("a quote is not closed") }
+        guard !quoted else { throw CommandLineError("a quote is not closed") }
         if inWord { words.append(current) }
         return words
     }

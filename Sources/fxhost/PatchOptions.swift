@@ -43,9 +43,7 @@ struct FileAssignment {
     var path: String
 
     init(_ argument: String) {
-        if let equals = argument.firstIndex(of: "="),
-           argument[..<equals].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }),
-           !argument[..<equals].isEmpty {
+        if let equals = argument.firstIndex(of: "="), PatchValueSyntax.isNodeName(argument[..<equals]) {
             node = String(argument[..<equals])
             path = String(argument[argument.index(after: equals)...])
         } else {

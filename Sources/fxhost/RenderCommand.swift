@@ -76,7 +76,7 @@ struct RenderCommand: ParsableCommand {
             throw ValidationError("--server needs --engine jack")
         }
         guard rate > 0 else { throw ValidationError("--rate must be positive") }
-        _ = try Duration.seconds(parsing: tail, option: "--tail")
+        _ = try TimeOption.seconds(tail, option: "--tail")
     }
 
     func run() throws {
@@ -95,7 +95,7 @@ struct RenderCommand: ParsableCommand {
                                                           mode: .offline))
 
         var options = OfflineRenderer.Options()
-        options.maximumTailSeconds = try Duration.seconds(parsing: tail, option: "--tail")
+        options.maximumTailSeconds = try TimeOption.seconds(tail, option: "--tail")
         options.inputFiles = try FileAssignment.assign(
             inputAssignments, to: plan.sources.compactMap { if case .input = $0.kind { $0.node } else { nil } },
             kind: "live input", option: "-i")
@@ -132,19 +132,10 @@ struct RenderCommand: ParsableCommand {
     }
 }
 
-/// "5s", "500ms", "1.5", "0".
-enum Duration {
-    static func seconds(parsing text: String, option: String) throws -> Double {
-        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
-        let value: Double?
-        if trimmed.hasSuffix("ms") {
-            value = Double(trimmed.dropLast(2).trimmingCharacters(in: .whitespaces)).map { $0 / 1000 }
-        } else if trimmed.hasSuffix("s") {
-            value = Double(trimmed.dropLast().trimmingCharacters(in: .whitespaces))
-        } else {
-            value = Double(trimmed)
-        }
-        guard let value, value >= 0, value.isFinite else {
+/// A time option ("5s", "500ms", "1.5", "0"), in the patch's time syntax.
+enum TimeOption {
+    static func seconds(_ text: String, option: String) throws -> Double {
+        guard let value = PatchValueSyntax.seconds(text), value >= 0 else {
             throw ValidationError("\(option) takes a duration such as 5s, 500ms or 0, not `\(text)`")
         }
         return value

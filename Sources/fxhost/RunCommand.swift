@@ -67,7 +67,7 @@ struct RunCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        if let duration { _ = try Duration.seconds(parsing: duration, option: "--duration") }
+        if let duration { _ = try TimeOption.seconds(duration, option: "--duration") }
         for tap in taps where !tap.contains("=") {
             throw ValidationError("--tap takes NODE=FILE, such as --tap drive=take.wav, not `\(tap)`")
         }
@@ -112,7 +112,7 @@ struct RunCommand: ParsableCommand {
         console?.start()
         let interpreter = ConsoleInterpreter(session: session)
         let statusLine = !quiet && Terminal.standardErrorIsTerminal
-        let limit = duration.flatMap { try? Duration.seconds(parsing: $0, option: "--duration") }
+        let limit = duration.flatMap { try? TimeOption.seconds($0, option: "--duration") }
         let started = Date()
         var lastStatus = Date.distantPast
         defer { if statusLine { Terminal.statusLine("") } }

@@ -102,15 +102,8 @@ public enum ChainSpec {
             guard !valueText.isEmpty else {
                 throw PatchError("parameter `\(symbol)` has no value after `=`", at: location(token.column + symbol.unicodeScalars.count + 1))
             }
-            let value: ParameterValue
-            if let number = PatchValueSyntax.number(valueText) {
-                value = .number(number)
-            } else if valueText == "true" || valueText == "false" {
-                value = .toggle(valueText == "true")
-            } else {
-                value = .label(valueText)
-            }
-            spec.parameters.append(ParameterSetting(symbol: symbol, value: value, location: location(token.column)))
+            spec.parameters.append(ParameterSetting(symbol: symbol, value: PatchValueSyntax.parameterValue(valueText),
+                                                    location: location(token.column)))
         }
         return spec
     }

@@ -1,9 +1,11 @@
 /// The small textual languages inside a patch: numbers, gains with `dB`,
-/// times with `s`/`ms`, node names and port references. Pure functions on
-/// strings, shared by the YAML parser and the `--chain` form.
-enum PatchValueSyntax {
+/// times with `s`/`ms`, node names, port references and parameter values.
+/// Pure functions on strings, and the one definition of each: the YAML
+/// parser, the `--chain` form, the command line and the live console all
+/// read values through them.
+public enum PatchValueSyntax {
     /// A plain decimal number: `-3`, `2.5`, `.5`, `1e-3`. No hex, `inf` or `nan`.
-    static func number(_ text: some StringProtocol) -> Double? {
+    public static func number(_ text: some StringProtocol) -> Double? {
         let scalars = Array(text.unicodeScalars)
         var index = 0
         func digits() -> Int {
@@ -28,13 +30,13 @@ enum PatchValueSyntax {
     }
 
     /// A whole number written with digits only (an optional sign).
-    static func integer(_ text: some StringProtocol) -> Int? {
+    public static func integer(_ text: some StringProtocol) -> Int? {
         guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-" || $0 == "+") }) else { return nil }
         return Int(text)
     }
 
     /// `-3dB`, `-3 dB`, `+2.5dB` or a plain number meaning dB.
-    static func decibels(_ text: String) -> Double? {
+    public static func decibels(_ text: String) -> Double? {
         let trimmed = text.trimmingSpaces
         var body = Substring(trimmed)
         if body.lowercased().hasSuffix("db") { body = body.dropLast(2) }
@@ -42,7 +44,7 @@ enum PatchValueSyntax {
     }
 
     /// `1.5s`, `250ms` or a plain number meaning seconds.
-    static func seconds(_ text: String) -> Double? {
+    public static func seconds(_ text: String) -> Double? {
         let trimmed = Substring(text.trimmingSpaces)
         if trimmed.hasSuffix("ms") { return number(trimmed.dropLast(2).trimmingSpaces).map { $0 / 1000 } }
         if trimmed.hasSuffix("s") { return number(trimmed.dropLast(1).trimmingSpaces) }
@@ -50,18 +52,18 @@ enum PatchValueSyntax {
     }
 
     /// `[A-Za-z_][A-Za-z0-9_-]*`
-    static func isNodeName(_ text: some StringProtocol) -> Bool {
+    public static func isNodeName(_ text: some StringProtocol) -> Bool {
         guard let first = text.unicodeScalars.first, first.isASCIILetter || first == "_" else { return false }
         return text.unicodeScalars.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || $0 == "_" || $0 == "-" }
     }
 
     /// An LV2 symbol: `[A-Za-z_][A-Za-z0-9_]*`
-    static func isSymbol(_ text: some StringProtocol) -> Bool {
+    public static func isSymbol(_ text: some StringProtocol) -> Bool {
         guard let first = text.unicodeScalars.first, first.isASCIILetter || first == "_" else { return false }
         return text.unicodeScalars.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || $0 == "_" }
     }
 
-    static let nodeNameRule = "node names start with a letter or `_` and contain only letters, digits, `_` and `-`"
+    public static let nodeNameRule = "node names start with a letter or `_` and contain only letters, digits, `_` and `-`"
 
     /// Parses `node`, `node:N` or `node:symbol`. On failure, says why in one clause.
     static func portReference(_ text: String) -> Result<(node: String, port: PortSelector), PortSyntaxError> {
@@ -91,6 +93,29 @@ enum PatchValueSyntax {
 
     struct PortSyntaxError: Error {
         var reason: String
+    }
+
+    /// A parameter value written as text (`--chain`, the console): a number,
+    /// `true`/`false` (any case) for a toggle, otherwise an enumeration label.
+    /// The same reading YAML gives an unquoted scalar.
+    public static func parameterValue(_ text: String) -> ParameterValue {
+        if let value = number(text) { return .number(value) }
+        switch text.lowercased() {
+        case "true": return .toggle(true)
+        case "false": return .toggle(false)
+        default: return .label(text)
+        }
+    }
+}
+
+extension PortReference {
+    /// `node`, `node:N` or `node:symbol`, as a patch writes it. The error
+    /// says what is wrong with `text` in one sentence.
+    public init(parsing text: String) throws(PatchError) {
+        switch PatchValueSyntax.portReference(text) {
+        case .success(let parsed): self.init(node: parsed.node, port: parsed.port)
+        case .failure(let error): throw PatchError("`\(text)` is not a port: \(error.reason)")
+        }
     }
 }
 
