@@ -59,9 +59,6 @@ public final class FreewheelRenderer {
         state.pointee.wake.signal()
     }
 
-    /// Freewheel notifications seen (on and off) during the last render.
-    public var freewheelChanges: Int { state.pointee.freewheelChanges.load(ordering: .relaxed) }
-
     /// Renders `session` to the end and finishes its files. The session must
     /// be fresh (not started).
     public func render(_ session: RenderSession) throws(FreewheelError) -> RenderSummary {
@@ -153,13 +150,6 @@ public final class FreewheelRenderer {
         guard jack_set_process_callback(handle, process, context) == 0 else {
             throw .callbackSetupFailed(callback: "process")
         }
-        let freewheel: JackFreewheelCallback = { _, context in
-            context!.assumingMemoryBound(to: FreewheelState.self).pointee.freewheelChanges
-                .wrappingAdd(1, ordering: .relaxed)
-        }
-        guard jack_set_freewheel_callback(handle, freewheel, context) == 0 else {
-            throw .callbackSetupFailed(callback: "freewheel")
-        }
         // Only a flag and a wake-up: closing the client here is not allowed.
         let shutdown: JackShutdownCallback = { context in
             let state = context!.assumingMemoryBound(to: FreewheelState.self)
@@ -179,7 +169,6 @@ struct FreewheelState: ~Copyable {
     let serverShutDown = Atomic<Bool>(false)
     /// `cancel()` was called; cleared when `render` returns.
     let cancelled = Atomic<Bool>(false)
-    let freewheelChanges = Atomic<Int>(0)
     /// Posted when `finished` or `serverShutDown` is set.
     let wake = PosixSemaphore()
     /// The `BounceCycle` of the render under way, unretained (`render` keeps it alive).
@@ -189,7 +178,6 @@ struct FreewheelState: ~Copyable {
         running.store(false, ordering: .relaxed)
         finished.store(false, ordering: .relaxed)
         serverShutDown.store(false, ordering: .relaxed)
-        freewheelChanges.store(0, ordering: .relaxed)
         while wake.tryWait() {}
     }
 }

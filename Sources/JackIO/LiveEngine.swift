@@ -219,9 +219,6 @@ public final class LiveEngine {
         jack_recompute_total_latencies(handle)
     }
 
-    /// The latency `reportLatency` last set.
-    public var reportedLatencyFrames: Int { state.pointee.latencyFrames.load(ordering: .acquiring) }
-
     /// Deactivates the client: when this returns no callback runs. The
     /// current program stays for a later `start`.
     public func stop() {

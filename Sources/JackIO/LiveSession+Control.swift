@@ -66,7 +66,6 @@ extension LiveSession {
     /// format follows the extension. The tap starts at a block boundary.
     public func startTap(_ reference: PortReference, file: String) throws(LiveSessionError) {
         try requireNode(reference.node)
-        guard !activeTapFiles.contains(file) else { throw .alreadyTapped(file: file) }
         var edit = rewrite()
         edit.taps.append(GraphRewrite.Tap(at: reference, file: file))
         try replaceGraph(with: try rebuilt(edit))

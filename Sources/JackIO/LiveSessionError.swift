@@ -12,7 +12,6 @@ public enum LiveSessionError: Error, CustomStringConvertible, UserFacingError {
     case notAPlugin(node: String)
     case unit(node: String, UnitError)
     case noTap(node: String, tapped: [String])
-    case alreadyTapped(file: String)
     case noConnection(from: String, to: String)
     case programNotTaken(seconds: Double)
     case serverGone
@@ -40,8 +39,6 @@ public enum LiveSessionError: Error, CustomStringConvertible, UserFacingError {
         case .noTap(let node, let tapped):
             return "node `\(node)` has no tap" + (tapped.isEmpty ? "; nothing is being recorded"
                 : "; the tapped nodes are " + tapped.map { "`\($0)`" }.joined(separator: ", "))
-        case .alreadyTapped(let file):
-            return "`\(file)` is already being recorded by another tap; give this one another file"
         case .noConnection(let from, let to):
             return "there is no connection from `\(from)` to `\(to)`"
         case .programNotTaken(let seconds):

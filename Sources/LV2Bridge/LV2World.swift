@@ -29,9 +29,6 @@ public final class LV2World {
         lilv_world_free(world)
     }
 
-    /// A new URI node; the caller frees it.
-    func uri(_ string: String) -> OpaquePointer { lilv_new_uri(world, string) }
-
     /// Interned nodes, made once.
     struct Nodes {
         let audioPort, controlPort, cvPort, atomPort, inputPort, outputPort: OpaquePointer

@@ -6,7 +6,6 @@ import Synchronization
 /// Only started when stdin is a terminal or a pipe (not /dev/null, not a file).
 final class ConsoleReader: Sendable {
     private let lines = Mutex<[String]>([])
-    private let ended = Atomic<Bool>(false)
 
     /// A terminal we are in the foreground of, or a pipe. A background job
     /// (`fxhost run patch.yaml &`) must not read its terminal: the shell
@@ -26,7 +25,6 @@ final class ConsoleReader: Sendable {
         if isatty(STDIN_FILENO) == 1 { signal(SIGTTIN, SIG_IGN) }
         let thread = Thread { [self] in
             while let line = readLine() { lines.withLock { $0.append(line) } }
-            ended.store(true, ordering: .releasing)
         }
         thread.name = "fxhost console"
         thread.start()
@@ -39,6 +37,4 @@ final class ConsoleReader: Sendable {
         }
     }
 
-    /// True once stdin has closed (the session keeps playing).
-    var hasEnded: Bool { ended.load(ordering: .acquiring) }
 }

@@ -52,8 +52,8 @@ struct RenderCommand: ParsableCommand {
                                valueName: "NAME"))
     var server: String?
 
-    @Option(help: ArgumentHelp("Output format, instead of the extension's: wav, wav16, wav24, rf64, flac, flac16, ogg, opus, mp3.",
-                               valueName: "FORMAT"))
+    @Option(help: ArgumentHelp("Output format, instead of the extension's: "
+                               + AudioFileFormat.acceptedNames.joined(separator: ", ") + ".", valueName: "FORMAT"))
     var format: String?
 
     @Option(help: "Sample rate when no file sets it, in Hz.")
@@ -94,7 +94,7 @@ struct RenderCommand: ParsableCommand {
         let plan = try graph.compile(format: RenderFormat(sampleRate: sampleRate, maxBlockFrames: blockFrames,
                                                           mode: .offline))
 
-        var options = OfflineRenderer.Options()
+        var options = RenderOptions()
         options.maximumTailSeconds = try TimeOption.seconds(tail, option: "--tail")
         options.inputFiles = try FileAssignment.assign(
             inputAssignments, to: plan.sources.compactMap { if case .input = $0.kind { $0.node } else { nil } },
@@ -106,10 +106,8 @@ struct RenderCommand: ParsableCommand {
                 ? "this patch has no output and no taps, so a render would write nothing"
                 : "say where the output goes with `-o FILE`")
         }
-        let explicitFormat = try format.map { try AudioFileFormat(name: $0) }
         for (node, path) in outputFiles {
-            options.outputFiles[node] = OfflineRenderer.OutputFile(
-                path: path, format: try explicitFormat ?? AudioFileFormat(path: path))
+            options.outputFiles[node] = RenderOutputFile(path: path, format: try AudioFileFormat(path: path, name: format))
         }
         let progress = ProgressReporter(enabled: !quiet && !json)
         options.progress = { progress.report($0) }

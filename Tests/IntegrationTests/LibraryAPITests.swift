@@ -50,7 +50,7 @@ final class LibraryAPITests: XCTestCase {
 
     func render(_ graph: AudioGraph, input: String, output: String) throws {
         let plan = try graph.compile(format: RenderFormat(sampleRate: 48000, maxBlockFrames: 256, mode: .offline))
-        var options = OfflineRenderer.Options()
+        var options = RenderOptions()
         options.inputFiles = ["in": input]
         options.outputFiles = ["out": .init(path: output, format: .wavFloat)]
         options.maximumTailSeconds = 0

@@ -96,13 +96,6 @@ public enum AudioFileFormat: String, CaseIterable, Equatable, Sendable {
         }
     }
 
-    /// Lossy codecs (round trips are compared by signal properties, not samples).
-    public var isLossy: Bool {
-        switch self {
-        case .oggVorbis, .oggOpus, .mp3: return true
-        default: return false
-        }
-    }
 
     /// Rates the codec takes, when it takes only some. libsndfile's
     /// sf_format_check does not know these limits; sf_open would refuse later.

@@ -3,21 +3,12 @@ import Foundation
 /// The embedded offline driver: renders a `RenderSession` block by block
 /// on the calling thread, as fast as the plugins allow.
 public final class OfflineRenderer {
-    public typealias Options = RenderOptions
-    public typealias OutputFile = RenderOutputFile
-
-    /// Below this, the tail counts as silence: -90 dBFS.
-    public static var silenceThreshold: Float { RenderSession.silenceThreshold }
-
     private let session: RenderSession
 
     /// Opens every input and output; nothing is rendered yet.
-    public init(plan: RenderPlan, options: Options) throws(RenderError) {
+    public init(plan: RenderPlan, options: RenderOptions) throws(RenderError) {
         session = try RenderSession(plan: plan, options: options)
     }
-
-    /// Frames the sources span (longest source plus its start offset).
-    public var contentFrames: Int { session.contentFrames }
 
     /// Renders to the end (sources plus tail) and finishes every file. A
     /// SIGINT or SIGTERM stops it with every partial file removed.
