@@ -242,7 +242,6 @@ public final class LiveEngine {
         return state.pointee.bufferSize.load(ordering: .acquiring)
     }
 
-    /// The new sample rate if JACK changed it since the last call, else nil.
     /// What the sample-rate callback does: records the rate and flags a change.
     static func noteSampleRate(_ rate: Int, in state: UnsafeMutablePointer<LiveEngineState>) {
         let previous = state.pointee.sampleRate.exchange(rate, ordering: .acquiringAndReleasing)
@@ -253,6 +252,7 @@ public final class LiveEngine {
     /// driver cannot change its rate, so tests use this to drive the rebuild.
     func simulateSampleRateCallback(_ rate: Int) { Self.noteSampleRate(rate, in: state) }
 
+    /// The new sample rate if JACK changed it since the last call, else nil.
     public func takeSampleRateChange() -> Int? {
         guard state.pointee.sampleRateChanged.exchange(false, ordering: .acquiringAndReleasing) else { return nil }
         return state.pointee.sampleRate.load(ordering: .acquiring)

@@ -73,12 +73,18 @@ extension LiveSession {
 
     /// Stops every tap on `node` and finalises their files; returns them.
     @discardableResult
-    public func stopTaps(node: String) throws(LiveSessionError) -> [LiveStatus.Tap] {
+    /// `port` `.all` stops every tap on the node; a channel or symbol stops
+    /// only the taps made on that port.
+    public func stopTaps(node: String, port: PortSelector = .all) throws(LiveSessionError) -> [LiveStatus.Tap] {
         try requireNode(node)
         var edit = rewrite()
-        let files = Set(edit.taps.filter { $0.at.node == node }.map(\.file))
-        guard !files.isEmpty else { throw .noTap(node: node, tapped: Array(Set(edit.taps.map(\.at.node))).sorted()) }
-        edit.taps.removeAll { $0.at.node == node }
+        let stopping: (GraphRewrite.Tap) -> Bool = { $0.at.node == node && (port == .all || $0.at.port == port) }
+        let files = Set(edit.taps.filter(stopping).map(\.file))
+        guard !files.isEmpty else {
+            throw .noTap(node: PortReference(node: node, port: port).description,
+                         tapped: Array(Set(edit.taps.map(\.at.description))).sorted())
+        }
+        edit.taps.removeAll(where: stopping)
         try replaceGraph(with: try rebuilt(edit))
         return taps.filter { files.contains($0.file) && !$0.recording }
     }

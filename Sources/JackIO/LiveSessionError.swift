@@ -37,8 +37,8 @@ public enum LiveSessionError: Error, CustomStringConvertible, UserFacingError {
         case .unit(let node, let error):
             return "node `\(node)`: \(error.description)"
         case .noTap(let node, let tapped):
-            return "node `\(node)` has no tap" + (tapped.isEmpty ? "; nothing is being recorded"
-                : "; the tapped nodes are " + tapped.map { "`\($0)`" }.joined(separator: ", "))
+            return "`\(node)` has no tap" + (tapped.isEmpty ? "; nothing is being recorded"
+                : "; the taps are on " + tapped.map { "`\($0)`" }.joined(separator: ", "))
         case .noConnection(let from, let to):
             return "there is no connection from `\(from)` to `\(to)`"
         case .programNotTaken(let seconds):

@@ -6,7 +6,7 @@ enum ConsoleCommand: Equatable {
     case bypass(node: String, on: Bool)
     case preset(node: String, name: String)
     case tap(PortReference, file: String)
-    case untap(node: String)
+    case untap(PortReference)
     case connect(from: PortReference, to: PortReference, gainDecibels: Double)
     case disconnect(from: PortReference, to: PortReference)
     case bounce(file: String, from: Double, to: Double?)
@@ -20,8 +20,8 @@ enum ConsoleCommand: Equatable {
           set NODE PARAM VALUE      change a plugin parameter (checked against its range)
           bypass NODE on|off        pass a plugin node's input straight through, or not
           preset NODE NAME          apply an LV2 preset by label or URI
-          tap NODE[:N] FILE         start recording a node's output (format from the extension)
-          untap NODE                stop recording a node and finalise its files
+          tap NODE[:PORT] FILE      start recording a node's output, or one channel (N) or port (symbol)
+          untap NODE[:PORT]         stop recording (every tap on the node, or the one on PORT)
           connect FROM TO [GAIN]    add a connection (NODE, NODE:N or NODE:symbol; GAIN like -6dB)
           disconnect FROM TO        remove connections between two nodes (or ports)
           bounce FILE [--from S] [--to S]
@@ -61,13 +61,11 @@ enum ConsoleCommand: Equatable {
             guard arguments.count >= 2 else { throw CommandLineError("usage: preset NODE NAME") }
             return .preset(node: arguments[0], name: arguments.dropFirst().joined(separator: " "))
         case "tap":
-            try expect(2...2, "tap NODE[:N] FILE")
+            try expect(2...2, "tap NODE[:PORT] FILE")
             return .tap(try port(arguments[0]), file: arguments[1])
         case "untap":
-            try expect(1...1, "untap NODE")
-            // `tap lim:outL f.wav` taps a node's port; untapping names the node,
-            // written either way.
-            return .untap(node: try port(arguments[0]).node)
+            try expect(1...1, "untap NODE[:PORT]")
+            return .untap(try port(arguments[0]))
         case "connect":
             try expect(2...4, "connect FROM TO [GAIN]")
             // The gain may be one word ("-6dB") or two ("-6 dB").

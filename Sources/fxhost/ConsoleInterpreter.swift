@@ -36,8 +36,8 @@ struct ConsoleInterpreter {
         case .tap(let reference, let file):
             try session.startTap(reference, file: file)
             answer("tap \(reference) → \(file): recording")
-        case .untap(let node):
-            for tap in try session.stopTaps(node: node) {
+        case .untap(let reference):
+            for tap in try session.stopTaps(node: reference.node, port: reference.port) {
                 answer("tap \(tap.node) → \(tap.file): \(ProgressReporter.clock(tap.seconds)) written"
                        + (tap.droppedFrames > 0 ? ", \(tap.droppedFrames) frames dropped" : ""))
             }

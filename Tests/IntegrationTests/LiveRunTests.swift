@@ -80,8 +80,8 @@ final class LiveRunTests: XCTestCase {
         XCTAssertGreaterThan(runs[2].count, 24_000)
     }
 
-    /// A tap on a node's channel is untapped by the same name, and a gain can
-    /// be written as two words ("-6 dB").
+    /// A tap on a node's channel is untapped by the same name (and only it),
+    /// and a gain can be written as two words ("-6 dB").
     func testTapUntapByPortAndAGainInTwoWords() throws {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
         let folder = try Tools.temporaryFolder()
@@ -89,6 +89,7 @@ final class LiveRunTests: XCTestCase {
         try writeAmpPatch(folder, seconds: 8)
         let run = try LiveRun(["run", path("amp.yaml"), "--server", server.name, "--quiet"], console: true)
         XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 0.5))
+        run.type("tap main \(path("whole.wav"))")
         run.type("tap main:1 \(path("mix.wav"))")
         XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 1.2))
         run.type("connect dc main -6 dB")
@@ -99,7 +100,9 @@ final class LiveRunTests: XCTestCase {
         XCTAssertEqual(run.waitForExit(seconds: 10), 0, run.stderr)
         XCTAssertFalse(run.stderr.contains("error"), run.stderr)
 
-        let runs = Self.runs(of: try Audio.read(path("mix.wav")).channels[0])
+        let mix = try Audio.read(path("mix.wav")), whole = try Audio.read(path("whole.wav"))
+        XCTAssertGreaterThan(whole.frames, mix.frames + 9_600, "untap main:1 left the tap on the whole node recording")
+        let runs = Self.runs(of: mix.channels[0])
         XCTAssertEqual(runs.count, 2, "the amp alone, then the amp plus dc at -6 dB: \(runs.map { ($0.value, $0.count) })")
         guard runs.count == 2 else { return }
         XCTAssertEqual(runs[0].value, 0.5)
