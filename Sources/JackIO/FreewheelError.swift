@@ -35,7 +35,8 @@ public enum FreewheelError: Error, CustomStringConvertible, UserFacingError {
         case .blockSizeMismatch(let planFrames, let serverFrames):
             return "the plan renders blocks of \(planFrames) frames but the server's buffer is \(serverFrames) frames; compile it with the server's buffer size"
         case .sampleRateMismatch(let planRate, let serverRate):
-            return "the patch runs at \(Int(planRate)) Hz but the JACK server runs at \(serverRate) Hz; fxhost does not resample, so restart the server at \(Int(planRate)) Hz or convert the files"
+            return "the patch's files are at \(Int(planRate)) Hz but the JACK server runs at \(serverRate) Hz; restart the server at \(Int(planRate)) Hz, or "
+                + SampleRateMismatch.advice(rate: serverRate)
         }
     }
 }

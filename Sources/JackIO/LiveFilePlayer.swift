@@ -35,7 +35,8 @@ final class LiveFilePlayer: @unchecked Sendable {
             throw .file(error)
         }
         guard reader.sampleRate == sampleRate else {
-            throw .fileRateMismatch(node: node, path: source.path, fileRate: reader.sampleRate, serverRate: sampleRate)
+            throw .sampleRate(SampleRateMismatch(path: source.path, fileRate: reader.sampleRate, rate: sampleRate,
+                                                 runner: "the JACK server"))
         }
         self.reader = reader
         self.node = node

@@ -235,7 +235,8 @@ public final class LiveSession {
             try changeFormat(to: newFormat)
             if let player = players.values.first {
                 // Files are not resampled: say so (the session goes on).
-                throw .fileRateMismatch(node: player.node, path: player.path, fileRate: player.sampleRate, serverRate: rate)
+                throw .sampleRate(SampleRateMismatch(path: player.path, fileRate: player.sampleRate, rate: rate,
+                                                     runner: "the JACK server"))
             }
         }
         if let frames = engine.takeBufferSizeChange(), frames != format.maxBlockFrames, !serverHasShutDown {

@@ -7,7 +7,7 @@ public enum LiveSessionError: Error, CustomStringConvertible, UserFacingError {
     case engine(LiveEngineError)
     case patch(PatchError)
     case file(AudioFileError)
-    case fileRateMismatch(node: String, path: String, fileRate: Int, serverRate: Int)
+    case sampleRate(SampleRateMismatch)
     case unknownNode(String, suggestion: String?)
     case notAPlugin(node: String)
     case unit(node: String, UnitError)
@@ -28,8 +28,8 @@ public enum LiveSessionError: Error, CustomStringConvertible, UserFacingError {
         case .engine(let error): return error.description
         case .patch(let error): return error.description
         case .file(let error): return error.description
-        case .fileRateMismatch(let node, let path, let fileRate, let serverRate):
-            return "`\(path)` (node `\(node)`) is at \(fileRate) Hz but the JACK server runs at \(serverRate) Hz; fxhost does not resample, so convert it first (e.g. `sox \(path) -r \(serverRate) converted.wav`)"
+        case .sampleRate(let mismatch):
+            return mismatch.description
         case .unknownNode(let name, let suggestion):
             return "there is no node named `\(name)`" + (suggestion.map { " (\($0))" } ?? "")
         case .notAPlugin(let node):

@@ -99,7 +99,7 @@ final class PatchResolutionErrorTests: XCTestCase {
               b: { file: b-44k.wav }
               out: { output: 2 }
             connect: [a -> out, b -> out]
-            """, "/project/p.yaml:4:3: `/project/b-44k.wav` is at 44100 Hz but `/project/a.wav` is at 48000 Hz (fxhost does not resample: convert the files to one rate first, e.g. with `sox in.wav -r 48000 out.wav`)")
+            """, "/project/p.yaml:4:3: `/project/b-44k.wav` is at 44100 Hz but `/project/a.wav` is at 48000 Hz (fxhost does not resample, so convert it first (e.g. `sox /project/b-44k.wav -r 48000 converted.wav`))")
     }
 
     func testAPresetByLabelChangesTheSound() throws {

@@ -51,7 +51,7 @@ public struct PatchLoader {
             if let first, first.file.sampleRate != file.sampleRate {
                 throw PatchError(
                     "`\(file.path)` is at \(Int(file.sampleRate)) Hz but `\(first.file.path)` is at \(Int(first.file.sampleRate)) Hz",
-                    at: node.location, suggestion: "fxhost does not resample: convert the files to one rate first, e.g. with `sox in.wav -r 48000 out.wav`")
+                    at: node.location, suggestion: SampleRateMismatch.advice(rate: Int(first.file.sampleRate), path: file.path))
             }
             if first == nil { first = (node, file) }
         }

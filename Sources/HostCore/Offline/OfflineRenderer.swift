@@ -51,7 +51,8 @@ final class SourceFeed {
         }
         self.reader = reader
         if Double(reader.sampleRate) != sampleRate {
-            throw RenderError.sampleRateMismatch(path: path, fileRate: reader.sampleRate, renderRate: Int(sampleRate))
+            throw RenderError.sampleRate(SampleRateMismatch(path: path, fileRate: reader.sampleRate, rate: Int(sampleRate),
+                                                            runner: "this render"))
         }
         // A mono file feeds every channel; otherwise the counts must agree.
         guard reader.channels == buffers.count || reader.channels == 1 else {
@@ -177,7 +178,7 @@ public struct RenderSummary: Sendable, Codable {
 public enum RenderError: Error, CustomStringConvertible {
     case file(AudioFileError)
     case missingInput(node: String)
-    case sampleRateMismatch(path: String, fileRate: Int, renderRate: Int)
+    case sampleRate(SampleRateMismatch)
     case channelMismatch(path: String, fileChannels: Int, node: String, nodeChannels: Int)
     /// Two outputs or taps would write one file, or one would overwrite a file being played.
     case fileConflict(String)
@@ -192,8 +193,8 @@ public enum RenderError: Error, CustomStringConvertible {
             return error.description
         case .missingInput(let node):
             return "the patch's live input `\(node)` has nothing to play: give it a file with `-i \(node)=FILE` (or `-i FILE` for the first input)"
-        case .sampleRateMismatch(let path, let fileRate, let renderRate):
-            return "`\(path)` is at \(fileRate) Hz but this render runs at \(renderRate) Hz; fxhost does not resample, so convert it first (e.g. `sox \(path) -r \(renderRate) converted.wav`)"
+        case .sampleRate(let mismatch):
+            return mismatch.description
         case .fileConflict(let message):
             return message
         case .interrupted(let signal):
