@@ -23,30 +23,10 @@ enum Schedule {
             }
         }
         if order.count < nodes.count {
-            throw cycleError(graph, remaining: Set((0..<nodes.count).filter { pending[$0] > 0 }), indexByName)
+            let cycle = ConnectionGraph(nodes: nodes.map(\.name),
+                                        connections: graph.connections.map { ($0.source, $0.destination) }).firstCycle()!
+            throw ConnectionGraph.cycleError(cycle, at: graph.connections[cycle.closing].location)
         }
         return order
-    }
-
-    /// Names one cycle among the nodes left unscheduled, at the connection that closes it.
-    private static func cycleError(_ graph: AudioGraph, remaining: Set<Int>,
-                                   _ indexByName: [String: Int]) -> PatchError {
-        let edges = graph.connections.filter {
-            remaining.contains(indexByName[$0.source]!) && remaining.contains(indexByName[$0.destination]!)
-        }
-        var path: [String] = [edges[0].source]
-        var closing = edges[0]
-        while true {
-            let current = path.last!
-            guard let edge = edges.first(where: { $0.source == current }) else { break }
-            closing = edge
-            if let start = path.firstIndex(of: edge.destination) {
-                path = Array(path[start...]) + [edge.destination]
-                break
-            }
-            path.append(edge.destination)
-        }
-        return PatchError("the graph has a cycle: \(path.joined(separator: " -> "))", at: closing.location,
-                          suggestion: "audio cannot feed back into itself; remove one of these connections")
     }
 }
