@@ -49,7 +49,7 @@ extension LiveSession {
         edit.taps = []
         let bounceGraph: AudioGraph
         do {
-            bounceGraph = try edit.apply(to: graph)
+            bounceGraph = try edit.apply()
         } catch {
             throw .patch(error)
         }
@@ -119,7 +119,7 @@ extension LiveSession {
     private func resumeLivePlan() throws(LiveSessionError) {
         let current: AudioGraph
         do {
-            current = try rewrite().apply(to: graph)
+            current = try rewrite().apply()
         } catch {
             throw .patch(error)
         }

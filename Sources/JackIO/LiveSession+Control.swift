@@ -67,7 +67,7 @@ extension LiveSession {
     public func startTap(_ reference: PortReference, file: String) throws(LiveSessionError) {
         try requireNode(reference.node)
         var edit = rewrite()
-        edit.taps.append(GraphRewrite.Tap(at: reference, file: file))
+        edit.taps.append(TapDeclaration(at: reference, file: file))
         try replaceGraph(with: try rebuilt(edit))
     }
 
@@ -78,7 +78,7 @@ extension LiveSession {
     public func stopTaps(node: String, port: PortSelector = .all) throws(LiveSessionError) -> [LiveStatus.Tap] {
         try requireNode(node)
         var edit = rewrite()
-        let stopping: (GraphRewrite.Tap) -> Bool = { $0.at.node == node && (port == .all || $0.at.port == port) }
+        let stopping: (TapDeclaration) -> Bool = { $0.at.node == node && (port == .all || $0.at.port == port) }
         let files = Set(edit.taps.filter(stopping).map(\.file))
         guard !files.isEmpty else {
             throw .noTap(node: PortReference(node: node, port: port).description,
@@ -94,7 +94,7 @@ extension LiveSession {
         try requireNode(from.node)
         try requireNode(to.node)
         var edit = rewrite()
-        edit.connections.append(GraphRewrite.Connection(from: from, to: to, gainDecibels: gainDecibels))
+        edit.connections.append(ConnectionDeclaration(from: from, to: to, gainDecibels: gainDecibels))
         try replaceGraph(with: try rebuilt(edit))
     }
 
@@ -115,7 +115,7 @@ extension LiveSession {
 
     private func rebuilt(_ edit: GraphRewrite) throws(LiveSessionError) -> AudioGraph {
         do {
-            return try edit.apply(to: graph)
+            return try edit.apply()
         } catch {
             throw .patch(error)
         }

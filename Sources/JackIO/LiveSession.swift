@@ -77,7 +77,7 @@ public final class LiveSession {
             // The JACK ports are made once: an output as wide as its input
             // keeps the width it has now through later edits.
             let widths = Dictionary(plan.outputs.map { ($0.node, $0.channels.count) }, uniquingKeysWith: { first, _ in first })
-            self.graph = try GraphRewrite(of: graph, bypass: [:]).apply(to: graph, outputWidths: widths)
+            self.graph = try GraphRewrite(of: graph, bypass: [:]).apply(outputWidths: widths)
         } catch {
             throw .patch(error)
         }
@@ -152,7 +152,7 @@ public final class LiveSession {
         let newFormat = RenderFormat(sampleRate: Double(client.sampleRate), maxBlockFrames: client.bufferSize, mode: .live)
         if newFormat != format {
             do {
-                let current = try rewrite().apply(to: graph)
+                let current = try rewrite().apply()
                 plan = try current.compile(format: newFormat)
                 graph = current
             } catch {
@@ -420,7 +420,7 @@ public final class LiveSession {
         let newPlan: RenderPlan
         do {
             // Rewritten, so bypass toggles made live carry over.
-            let current = try rewrite().apply(to: graph)
+            let current = try rewrite().apply()
             newPlan = try current.compile(format: newFormat)
             graph = current
         } catch {

@@ -147,6 +147,43 @@ public final class AudioGraph {
         taps.removeAll { $0.node == node.name }
     }
 
+    /// Wires declared connections and taps by node name — a patch file's, or a
+    /// live edit's. `resolvePath` turns a tap's file as written into a path.
+    public func wire(_ connections: [ConnectionDeclaration], taps: [TapDeclaration],
+                     resolvePath: (String) -> String = { $0 }) throws(PatchError) {
+        for connection in connections {
+            let source = try node(for: connection.from), destination = try node(for: connection.to)
+            try connect(source, connection.from.port, to: destination, connection.to.port,
+                        gainDecibels: connection.gainDecibels, location: connection.location,
+                        sourceLocation: connection.from.location, destinationLocation: connection.to.location)
+        }
+        for tap in taps {
+            try installTap(on: try node(for: tap.at), tap.at.port, file: resolvePath(tap.file), location: tap.location)
+        }
+    }
+
+    /// The graph's wiring as declarations (what `wire` takes), locations kept.
+    public var connectionDeclarations: [ConnectionDeclaration] {
+        connections.map {
+            ConnectionDeclaration(from: PortReference(node: $0.source, port: $0.sourcePort, location: $0.sourceLocation),
+                                  to: PortReference(node: $0.destination, port: $0.destinationPort,
+                                                    location: $0.destinationLocation),
+                                  gainDecibels: $0.gainDecibels, location: $0.location)
+        }
+    }
+
+    public var tapDeclarations: [TapDeclaration] {
+        taps.map { TapDeclaration(at: PortReference(node: $0.node, port: $0.port), file: $0.file, location: $0.location) }
+    }
+
+    private func node(for reference: PortReference) throws(PatchError) -> GraphNode {
+        guard let found = node(named: reference.node) else {
+            throw PatchError("there is no node named `\(reference.node)`", at: reference.location,
+                             suggestion: Suggestion.didYouMean(reference.node, in: nodes.map(\.name)))
+        }
+        return found
+    }
+
     private func requireMember(_ node: GraphNode, _ location: SourceLocation?) throws(PatchError) {
         guard self.node(named: node.name) != nil else {
             throw PatchError("node `\(node.name)` is not in this graph", at: location,

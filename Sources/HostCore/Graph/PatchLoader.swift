@@ -23,22 +23,7 @@ public struct PatchLoader {
         for declaration in patch.nodes {
             try add(declaration, to: graph, folder: folder)
         }
-        for connection in patch.connections {
-            guard let source = graph.node(named: connection.from.node) else {
-                throw unknownNode(connection.from, graph)
-            }
-            guard let destination = graph.node(named: connection.to.node) else {
-                throw unknownNode(connection.to, graph)
-            }
-            try graph.connect(source, connection.from.port, to: destination, connection.to.port,
-                              gainDecibels: connection.gainDecibels, location: connection.location,
-                              sourceLocation: connection.from.location, destinationLocation: connection.to.location)
-        }
-        for tap in patch.taps {
-            guard let node = graph.node(named: tap.at.node) else { throw unknownNode(tap.at, graph) }
-            try graph.installTap(on: node, tap.at.port, file: Self.resolve(tap.file, in: folder),
-                                 location: tap.location)
-        }
+        try graph.wire(patch.connections, taps: patch.taps) { Self.resolve($0, in: folder) }
         return graph
     }
 
@@ -63,10 +48,6 @@ public struct PatchLoader {
         return URL(fileURLWithPath: folder).appendingPathComponent(path).standardizedFileURL.path
     }
 
-    private func unknownNode(_ reference: PortReference, _ graph: AudioGraph) -> PatchError {
-        PatchError("there is no node named `\(reference.node)`", at: reference.location,
-                   suggestion: Suggestion.didYouMean(reference.node, in: graph.nodes.map(\.name)))
-    }
 
     private func add(_ declaration: NodeDeclaration, to graph: AudioGraph, folder: String?) throws(PatchError) {
         let name = declaration.name, location = declaration.location
