@@ -75,12 +75,7 @@ public final class LV2Unit: ProcessingUnit {
     // MARK: Parameters
 
     public func setParameter(_ symbol: String, to value: ParameterValue) throws(UnitError) {
-        guard let index = parameters.firstIndex(where: { $0.symbol == symbol }) else {
-            throw UnitError("`\(displayName)` has no parameter `\(symbol)`",
-                            suggestion: Suggestion.didYouMean(symbol, in: parameters.map(\.symbol)))
-        }
-        let number = try ParameterRules.check(value, for: parameters[index])
-        controls[Int(parameterPorts[symbol]!)] = number
+        controls[Int(parameterPorts[symbol]!)] = try checkedValue(symbol, value)
     }
 
     public func controlPointer(symbol: String) -> UnsafeMutablePointer<Float>? {

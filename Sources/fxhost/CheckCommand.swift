@@ -20,8 +20,10 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let patch = try source.load()
-        let loaded = try LoadedPatch(patch, plugins: Plugins(), blockFrames: 512)
-        let plan = loaded.plan
+        // Exactly what a render builds, at the files' rate (48 kHz without files).
+        let graph = try PatchLoader(units: Plugins().provider).graph(for: patch)
+        let rate = try PatchLoader.sampleRate(of: graph) ?? 48000
+        let plan = try graph.compile(format: RenderFormat(sampleRate: rate, maxBlockFrames: 512, mode: .offline))
         if json {
             return try Terminal.printJSON(CheckReport(patch: patch, plan: plan))
         }
@@ -83,19 +85,5 @@ struct CheckReport: Encodable {
                  outputLatencyFrames: $0.outputLatencyFrames)
         }
         taps = plan.taps.map { Tap(node: $0.node, file: $0.file, channels: $0.channels.count) }
-    }
-}
-
-/// A patch turned into a graph and compiled: what `check` and `render` share.
-struct LoadedPatch {
-    let graph: AudioGraph
-    let plan: RenderPlan
-
-    /// `sampleRate` nil: the file sources' rate, else 48 kHz.
-    init(_ patch: Patch, plugins: Plugins, blockFrames: Int, sampleRate: Double? = nil,
-         mode: RenderMode = .offline) throws {
-        graph = try PatchLoader(units: plugins.provider).graph(for: patch)
-        let rate = try sampleRate ?? PatchLoader.sampleRate(of: graph) ?? 48000
-        plan = try graph.compile(format: RenderFormat(sampleRate: rate, maxBlockFrames: blockFrames, mode: mode))
     }
 }
