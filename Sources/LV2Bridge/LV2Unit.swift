@@ -75,7 +75,8 @@ public final class LV2Unit: ProcessingUnit {
     // MARK: Parameters
 
     public func setParameter(_ symbol: String, to value: ParameterValue) throws(UnitError) {
-        controls[Int(parameterPorts[symbol]!)] = try checkedValue(symbol, value)
+        let number = try checkedValue(symbol, value) // throws for an unknown symbol first
+        controls[Int(parameterPorts[symbol]!)] = number
     }
 
     public func controlPointer(symbol: String) -> UnsafeMutablePointer<Float>? {
