@@ -38,7 +38,7 @@ public final class FreewheelRenderer {
     }
 
     deinit {
-        client.close()
+        if state.pointee.serverShutDown.load(ordering: .acquiring) { client.abandon() } else { client.close() }
         state.pointee.wake.deallocate()
         state.deinitialize(count: 1)
         state.deallocate()

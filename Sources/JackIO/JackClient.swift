@@ -141,4 +141,13 @@ public final class JackClient {
         jack_client_close(client)
         self.client = nil
     }
+
+    /// Forgets a client whose server has shut down, without calling into
+    /// libjack: closing such a client can deadlock inside libjack 1.9.21
+    /// (jack_client_close waits on a lock its dead server thread holds).
+    /// The client's memory stays until the process ends.
+    public func abandon() {
+        client = nil
+        isActive = false
+    }
 }

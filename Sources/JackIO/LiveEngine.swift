@@ -86,7 +86,7 @@ public final class LiveEngine {
     }
 
     deinit {
-        client.close()
+        if serverHasShutDown { client.abandon() } else { client.close() }
         releaseState()
     }
 
