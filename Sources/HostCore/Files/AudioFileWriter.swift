@@ -107,21 +107,7 @@ public final class AudioFileWriter {
         var done = 0
         while done < frames {
             let chunk = min(frames - done, scratchFrames)
-            for channel in 0..<channels {
-                var target = scratch + channel
-                if channel < source.count {
-                    let input = source[channel] + done
-                    for frame in 0..<chunk {
-                        target.pointee = input[frame]
-                        target += channels
-                    }
-                } else {
-                    for _ in 0..<chunk {
-                        target.pointee = 0
-                        target += channels
-                    }
-                }
-            }
+            Interleaving.interleave(source, from: done, into: scratch, channels: channels, frames: chunk)
             try write(file, scratch, frames: chunk)
             done += chunk
         }

@@ -81,22 +81,7 @@ public struct SPSCFloatRing: @unchecked Sendable {
     @inlinable @_noLocks
     func copyIn(_ source: UnsafeBufferPointer<UnsafePointer<Float>>, from offset: Int, to slot: Int, frames: Int) {
         guard frames > 0 else { return }
-        let base = samples + slot * channels
-        for channel in 0..<channels {
-            var target = base + channel
-            if channel < source.count {
-                let input = source[channel] + offset
-                for frame in 0..<frames {
-                    target.pointee = input[frame]
-                    target += channels
-                }
-            } else {
-                for _ in 0..<frames {
-                    target.pointee = 0
-                    target += channels
-                }
-            }
-        }
+        Interleaving.interleave(source, from: offset, into: samples + slot * channels, channels: channels, frames: frames)
     }
 
     // MARK: Consumer side
