@@ -1,26 +1,18 @@
-import Synchronization
-
+/// Called by: a tap's producer (the realtime thread, or the offline render
+/// thread) and its writer thread; a file feed's disk thread and the realtime
+/// thread.
+///
 /// A lock-free single-producer single-consumer ring of interleaved Float
-/// frames.
+/// frames: an `SPSCRing` whose slot is one frame of `channels` samples.
 ///
 /// The value is a handle: a few pointers to memory allocated (and touched) at
 /// init, so copying it into a realtime context costs no reference counting.
 /// Whoever created it calls `deallocate()` once both sides are done.
-///
-/// Positions are frame counts since the start that only grow (an `Int` lasts
-/// millions of years at audio rates); `write - read` is the fill level. The
-/// producer publishes with a releasing store of `write` after copying the
-/// samples, the consumer with a releasing store of `read` after copying them
-/// out; each side reads the other's position with an acquiring load.
 public struct SPSCFloatRing: @unchecked Sendable {
     public let channels: Int
     /// Capacity in frames (exactly as asked).
     public let capacity: Int
-    @usableFromInline let samples: UnsafeMutablePointer<Float>
-    /// Two atomics, 64 bytes apart so the sides do not share a cache line.
-    @usableFromInline let positions: UnsafeMutableRawPointer
-
-    @usableFromInline static let positionStride = 64
+    @usableFromInline let ring: SPSCRing
 
     /// Allocates `capacity × channels` samples and writes every one, so no
     /// page fault waits for the realtime thread.
@@ -28,37 +20,18 @@ public struct SPSCFloatRing: @unchecked Sendable {
         precondition(channels >= 1 && capacity >= 1, "a ring needs at least one channel and one frame")
         self.channels = channels
         self.capacity = capacity
-        samples = .allocate(capacity: channels * capacity)
-        samples.initialize(repeating: 0, count: channels * capacity)
-        positions = .allocate(byteCount: 2 * Self.positionStride, alignment: Self.positionStride)
-        positions.initializeMemory(as: Atomic<Int>.self, to: Atomic(0))
-        (positions + Self.positionStride).initializeMemory(as: Atomic<Int>.self, to: Atomic(0))
+        ring = SPSCRing(capacity: capacity, slotSize: channels * MemoryLayout<Float>.stride)
     }
 
     /// Frees the memory. Neither side may use the ring afterwards.
-    public func deallocate() {
-        writePosition.deinitialize(count: 1)
-        readPosition.deinitialize(count: 1)
-        positions.deallocate()
-        samples.deallocate()
-    }
-
-    @inlinable var writePosition: UnsafeMutablePointer<Atomic<Int>> {
-        positions.assumingMemoryBound(to: Atomic<Int>.self)
-    }
-
-    @inlinable var readPosition: UnsafeMutablePointer<Atomic<Int>> {
-        (positions + Self.positionStride).assumingMemoryBound(to: Atomic<Int>.self)
-    }
+    public func deallocate() { ring.deallocate() }
 
     // MARK: Producer side (realtime-safe)
 
     /// Frames the producer may write now.
     @inlinable
     public var writableFrames: Int {
-        @_noLocks get {
-            capacity - (writePosition.pointee.load(ordering: .relaxed) - readPosition.pointee.load(ordering: .acquiring))
-        }
+        @_noLocks get { ring.writableCount }
     }
 
     /// Copies `frames` frames, starting at frame `offset` of each planar
@@ -67,31 +40,22 @@ public struct SPSCFloatRing: @unchecked Sendable {
     /// the ring's are ignored; missing ones are written as silence.
     @inlinable @_noLocks
     public func write(channels source: UnsafeBufferPointer<UnsafePointer<Float>>, offset: Int = 0, frames: Int) -> Bool {
-        let write = writePosition.pointee.load(ordering: .relaxed)
-        let read = readPosition.pointee.load(ordering: .acquiring)
-        guard frames <= capacity - (write - read) else { return false }
-        let start = write % capacity
-        let first = min(frames, capacity - start)
-        copyIn(source, from: offset, to: start, frames: first)
-        copyIn(source, from: offset + first, to: 0, frames: frames - first)
-        writePosition.pointee.store(write + frames, ordering: .releasing)
+        guard let span = ring.reserve(frames) else { return false }
+        Interleaving.interleave(source, from: offset, into: span.first.assumingMemoryBound(to: Float.self),
+                                channels: channels, frames: span.firstCount)
+        Interleaving.interleave(source, from: offset + span.firstCount,
+                                into: span.second.assumingMemoryBound(to: Float.self),
+                                channels: channels, frames: span.secondCount)
+        ring.publish(frames)
         return true
     }
 
-    @inlinable @_noLocks
-    func copyIn(_ source: UnsafeBufferPointer<UnsafePointer<Float>>, from offset: Int, to slot: Int, frames: Int) {
-        guard frames > 0 else { return }
-        Interleaving.interleave(source, from: offset, into: samples + slot * channels, channels: channels, frames: frames)
-    }
-
-    // MARK: Consumer side
+    // MARK: Consumer side (realtime-safe)
 
     /// Frames the consumer may read now.
     @inlinable
     public var readableFrames: Int {
-        @_noLocks get {
-            writePosition.pointee.load(ordering: .acquiring) - readPosition.pointee.load(ordering: .relaxed)
-        }
+        @_noLocks get { ring.readableCount }
     }
 
     /// The readable frames that lie contiguously in storage (the rest, if
@@ -99,18 +63,15 @@ public struct SPSCFloatRing: @unchecked Sendable {
     /// in place, then release with `consume(frames:)`.
     @inlinable @_noLocks
     public func readableRegion() -> UnsafeBufferPointer<Float> {
-        let read = readPosition.pointee.load(ordering: .relaxed)
-        let available = writePosition.pointee.load(ordering: .acquiring) - read
-        let start = read % capacity
-        let frames = min(available, capacity - start)
-        return UnsafeBufferPointer(start: samples + start * channels, count: frames * channels)
+        let span = ring.readable()
+        return UnsafeBufferPointer(start: span.first.assumingMemoryBound(to: Float.self),
+                                   count: span.firstCount * channels)
     }
 
     /// Hands `frames` read frames back to the producer.
     @inlinable @_noLocks
     public func consume(frames: Int) {
-        let read = readPosition.pointee.load(ordering: .relaxed)
-        readPosition.pointee.store(read + frames, ordering: .releasing)
+        ring.release(frames)
     }
 
     /// Copies up to `maxFrames` interleaved frames into `destination` and
