@@ -238,7 +238,7 @@ public final class RenderSession {
             throw RenderError.file(error)
         }
         for recorder in recorders {
-            _ = recorder.recorder.input.push(channels: recorder.channels.pointers(from: offset), frames: frames)
+            recorder.recorder.input.pushWaiting(channels: recorder.channels.pointers(from: offset), frames: frames)
         }
         if outputFrames + frames > contentFrames {
             quietFrames = blockPeak < Self.silenceThreshold ? quietFrames + frames : 0

@@ -1,6 +1,9 @@
 import HostCore
 import Synchronization
 
+// Called by: the realtime thread (`fill`, `push`, `measure`, once per chunk
+// of a cycle); the counters and peaks are read by the control thread.
+
 /// What a file feed's disk thread and the callback share, in raw memory so
 /// the callback touches no class reference.
 public struct LiveFeedCounters: ~Copyable {
@@ -22,12 +25,15 @@ public struct LiveFeed {
     /// `ring.channels` buffers of the plan, one per file channel.
     public var buffers: UnsafePointer<UnsafeMutablePointer<Float>>
     public var counters: UnsafeMutablePointer<LiveFeedCounters>
+    /// Wakes the disk thread once frames are taken: room to read ahead into.
+    public var spaceFreed: PosixSemaphore
 
     public init(ring: SPSCFloatRing, buffers: UnsafePointer<UnsafeMutablePointer<Float>>,
-                counters: UnsafeMutablePointer<LiveFeedCounters>) {
+                counters: UnsafeMutablePointer<LiveFeedCounters>, spaceFreed: PosixSemaphore) {
         self.ring = ring
         self.buffers = buffers
         self.counters = counters
+        self.spaceFreed = spaceFreed
     }
 
     /// Fills `frames` frames; silence where the ring runs dry.
@@ -52,7 +58,11 @@ public struct LiveFeed {
             ring.consume(frames: count)
             done += count
         }
-        if done > 0 { counters.pointee.playedFrames.wrappingAdd(done, ordering: .relaxed) }
+        if done > 0 {
+            counters.pointee.playedFrames.wrappingAdd(done, ordering: .relaxed)
+            // Once finished the disk thread is gone: nobody to wake.
+            if !finished { spaceFreed.signal() }
+        }
         guard done < frames else { return }
         for channel in 0..<channels {
             (buffers[channel] + done).update(repeating: 0, count: frames - done)
