@@ -119,8 +119,7 @@ struct PeakMeter {
 
     /// Updates the peak and returns this block's.
     mutating func measure(_ buffer: UnsafePointer<Float>, frames: Int) -> Float {
-        var blockPeak: Float = 0
-        for frame in 0..<frames { blockPeak = max(blockPeak, abs(buffer[frame])) }
+        let blockPeak = PeakLevel.measure(buffer, frames: frames)
         peak = max(peak, blockPeak)
         return blockPeak
     }

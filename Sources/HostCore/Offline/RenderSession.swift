@@ -226,7 +226,7 @@ public final class RenderSession {
         // Taps count too: a patch may record only taps, and its tail is theirs.
         for tap in plan.taps {
             for buffer in tap.channels {
-                for frame in offset..<(offset + frames) { blockPeak = max(blockPeak, abs(buffer[frame])) }
+                blockPeak = max(blockPeak, PeakLevel.measure(buffer + offset, frames: frames))
             }
         }
         do {

@@ -103,11 +103,7 @@ public struct LiveMeter {
 
     @_noLocks
     func measure(frames: Int) {
-        var peak: Float = 0
-        for frame in 0..<frames {
-            let magnitude = abs(buffer[frame])
-            if magnitude > peak { peak = magnitude }  // NaN never wins
-        }
+        let peak = PeakLevel.measure(buffer, frames: frames)
         peakBits.pointee.max(peak.bitPattern, ordering: .relaxed)
     }
 }
