@@ -1,3 +1,4 @@
+import HostCore
 import Synchronization
 
 /// Everything the process callback touches, in one preallocated block whose
@@ -19,6 +20,8 @@ struct LiveEngineState: ~Copyable {
     let frames = Atomic<Int>(0)
     let xruns = Atomic<Int>(0)
     let programSwaps = Atomic<Int>(0)
+    /// Signalled by the realtime thread after each swap, for whoever waits for one.
+    let programSwapped = PosixSemaphore()
     let commandsApplied = Atomic<Int>(0)
     /// Time spent in the callback, and the part of it inside the program's
     /// render: the difference is the host's own per-block overhead.

@@ -1,3 +1,7 @@
+// Called by: the thread that renders the plan (the realtime thread live,
+// the render thread offline), through `RenderOp.delay`; allocated and freed
+// on the control thread.
+
 /// A fixed delay of `length` frames on one channel, with its own preallocated
 /// history. Processing is in place.
 public struct DelayLine {

@@ -25,6 +25,7 @@ public struct LiveCommandQueue: ~Copyable {
     public var capacity: Int { ring.capacity }
 
     /// Producer side. False when the queue is full (the command is not queued).
+    @_noLocks
     public func push(_ command: LiveCommand) -> Bool {
         guard let span = ring.reserve(1) else { return false }
         span.first.initializeMemory(as: LiveCommand.self, to: command)
