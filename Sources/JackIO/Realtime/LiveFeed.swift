@@ -1,8 +1,8 @@
 import HostCore
 import Synchronization
 
-// Called by: the realtime thread (`fill`, `push`, `measure`, once per chunk
-// of a cycle); the counters and peaks are read by the control thread.
+// Called by: the realtime thread (`fill`, once per chunk of a cycle); the
+// disk thread fills the ring and the control thread reads the counters.
 
 /// What a file feed's disk thread and the callback share, in raw memory so
 /// the callback touches no class reference.
@@ -68,42 +68,5 @@ public struct LiveFeed {
             (buffers[channel] + done).update(repeating: 0, count: frames - done)
         }
         if !finished { counters.pointee.underrunFrames.wrappingAdd(frames - done, ordering: .relaxed) }
-    }
-}
-
-/// A tap as the callback sees it: after each chunk it pushes the tapped
-/// buffers into the recorder's ring (dropping and counting when full).
-public struct LiveTap {
-    public var input: TapRecorder.Input
-    public var channels: UnsafeBufferPointer<UnsafePointer<Float>>
-
-    public init(input: TapRecorder.Input, channels: UnsafeBufferPointer<UnsafePointer<Float>>) {
-        self.input = input
-        self.channels = channels
-    }
-
-    @_noLocks
-    func push(frames: Int) {
-        _ = input.push(channels: channels, frames: frames)
-    }
-}
-
-/// A peak meter on one output channel. The peak is kept as the bit pattern
-/// of a non-negative Float, whose order is the order of the integers, so an
-/// atomic integer `max` keeps it without a compare-exchange loop; the
-/// control thread reads and resets it with `exchange`.
-public struct LiveMeter {
-    public var buffer: UnsafePointer<Float>
-    public var peakBits: UnsafeMutablePointer<Atomic<UInt32>>
-
-    public init(buffer: UnsafePointer<Float>, peakBits: UnsafeMutablePointer<Atomic<UInt32>>) {
-        self.buffer = buffer
-        self.peakBits = peakBits
-    }
-
-    @_noLocks
-    func measure(frames: Int) {
-        let peak = PeakLevel.measure(buffer, frames: frames)
-        peakBits.pointee.max(peak.bitPattern, ordering: .relaxed)
     }
 }

@@ -1,6 +1,9 @@
 import HostCore
 import Synchronization
 
+// Called by: the realtime thread (its context, every cycle); the control
+// thread publishes programs and reads the counters through the atomics.
+
 /// Everything the process callback touches, in one preallocated block whose
 /// address is the callback's context. Atomics carry what crosses threads;
 /// `current` belongs to the realtime thread while the client is active.
