@@ -7,7 +7,7 @@ import Glibc
 /// disk threads, LV2 workers): a POSIX thread running a closure, named for
 /// `top -H` and debuggers. POSIX rather than Foundation's `Thread` because
 /// its owner must join it before freeing what it uses, and `Thread` cannot be
-/// joined. A handle: call `join()` exactly once.
+/// joined. A handle: call `join()` or `detach()` exactly once.
 package struct PosixThread {
     private let handle: pthread_t
 
@@ -31,6 +31,13 @@ package struct PosixThread {
     /// Waits for the body to return.
     package func join() {
         pthread_join(handle, nil)
+    }
+
+    /// Lets the thread free itself when the body returns, for threads whose
+    /// owner waits for a result instead (a bounce) or never waits (the
+    /// console reader, blocked in a read until stdin ends).
+    package func detach() {
+        pthread_detach(handle)
     }
 }
 
