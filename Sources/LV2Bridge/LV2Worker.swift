@@ -8,9 +8,9 @@ import Synchronization
 /// Offline, `schedule_work` runs the plugin's `work()` at once, on the
 /// rendering thread, as the worker spec allows for non-realtime hosts.
 /// Live, requests go through a lock-free ring to a worker thread woken by
-/// a semaphore (`sem_post` is realtime-safe). Either way responses queue in a ring and are delivered,
-/// followed by `end_run`, in the kernel's after-run hook — never inside
-/// `run()`.
+/// a semaphore (`sem_post` is realtime-safe). Either way responses queue in
+/// a ring and are delivered, followed by `end_run`, in the kernel's
+/// after-run hook — never inside `run()`.
 final class LV2Worker {
     /// Everything the C callbacks touch: plain values and pointers.
     struct State {
