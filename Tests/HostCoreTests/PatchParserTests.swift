@@ -3,7 +3,7 @@ import XCTest
 
 /// Well-formed patches parse to the model written out by hand from their text.
 final class PatchParserTests: XCTestCase {
-    /// The first example of DESIGN.md ("Patch file").
+    /// The project's first design example: a live patch with a chain and a tap.
     static let liveExample = """
         fxhost: 1                       # format version
         name: crunch
@@ -20,7 +20,7 @@ final class PatchParserTests: XCTestCase {
           - { at: drive, file: takes/drive.flac }
         """
 
-    /// The second example of DESIGN.md: a project to bounce.
+    /// The second design example: a project to bounce.
     static let bounceExample = """
         fxhost: 1
         nodes:
