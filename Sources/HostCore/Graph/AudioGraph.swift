@@ -193,12 +193,14 @@ public final class AudioGraph {
 
     // MARK: Compiling
 
-    /// Resolves channel widths, checks the wiring and builds a plan for `format`.
-    /// `continuing`: the plan the new one replaces while audio runs (a live
-    /// edit). Its latency delay lines carry on in the new plan, so an edit
-    /// makes no gap on compensated paths.
+    /// Resolves channel widths, checks the wiring, prepares every unit's
+    /// instances for `format` (making them where needed: the one step that
+    /// touches units, and only their instances of this format), then builds
+    /// a plan. `continuing`: the plan the new one replaces while audio runs
+    /// (a live edit). Its latency delay lines carry on in the new plan, so an
+    /// edit makes no gap on compensated paths.
     public func compile(format: RenderFormat, continuing previous: RenderPlan? = nil) throws(PatchError) -> RenderPlan {
-        try GraphCompiler(graph: self, format: format, previous: previous).compile()
+        try GraphCompiler.compile(self, format: format, previous: previous)
     }
 }
 
