@@ -111,23 +111,10 @@ public final class AudioGraph {
                         destinationLocation: SourceLocation? = nil) throws(PatchError) {
         try requireMember(source, location)
         try requireMember(destination, location)
-        // The same checks, in the same words, as the patch parser's.
-        guard source.name != destination.name else {
-            throw PatchError("node `\(source.name)` is connected to itself", at: location)
-        }
-        if case .output = source.kind {
-            throw PatchError("node `\(source.name)` is an output; it has nothing to feed `\(destination.name)`",
-                             at: sourceLocation ?? location)
-        }
-        switch destination.kind {
-        case .input:
-            throw PatchError("node `\(destination.name)` is an input; nothing can be connected into it",
-                             at: destinationLocation ?? location)
-        case .filePlayer:
-            throw PatchError("node `\(destination.name)` is a file player; nothing can be connected into it",
-                             at: destinationLocation ?? location)
-        default: break
-        }
+        try WiringRules.checkConnection(from: source.name, WiringRole(source.kind),
+                                        to: destination.name, WiringRole(destination.kind),
+                                        location: location, sourceLocation: sourceLocation,
+                                        destinationLocation: destinationLocation)
         connections.append(GraphConnection(source: source.name, sourcePort: sourcePort,
                                            destination: destination.name, destinationPort: destinationPort,
                                            gainDecibels: gainDecibels, location: location,
