@@ -117,13 +117,7 @@ extension LiveSession {
     /// The live plan compiled again from the current graph (its units take
     /// up their live instances again and leave freewheeling) and swapped in.
     private func resumeLivePlan() throws(LiveSessionError) {
-        let current: AudioGraph
-        do {
-            current = try rewrite().apply()
-        } catch {
-            throw .patch(error)
-        }
-        try replaceGraph(with: current)
+        try replaceGraph(with: graph)
     }
 
     /// For `finish` and `deinit`: stops a bounce under way and waits for it
