@@ -47,7 +47,6 @@ public final class LiveSession {
     private var tapNodes: [String: String] = [:]
     /// Taps stopped during the session, for the summary.
     private var stoppedTaps: [LiveStatus.Tap] = []
-    private var bypass: [String: Bool] = [:]
     /// One peak per output channel, written by the realtime thread.
     private let peaks: UnsafeMutablePointer<Atomic<UInt32>>
     private var maximumPeaks: [Float]
@@ -77,7 +76,7 @@ public final class LiveSession {
             // The JACK ports are made once: an output as wide as its input
             // keeps the width it has now through later edits.
             let widths = Dictionary(plan.outputs.map { ($0.node, $0.channels.count) }, uniquingKeysWith: { first, _ in first })
-            self.graph = try GraphRewrite(of: graph, bypass: [:]).apply(outputWidths: widths)
+            self.graph = try GraphRewrite(of: graph).apply(outputWidths: widths)
         } catch {
             throw .patch(error)
         }
@@ -85,9 +84,6 @@ public final class LiveSession {
         peaks = .allocate(capacity: max(outputs.count, 1))
         for index in 0..<max(outputs.count, 1) { (peaks + index).initialize(to: Atomic(0)) }
         maximumPeaks = [Float](repeating: 0, count: outputs.count)
-        for node in graph.nodes {
-            if case .unit(_, let bypassed) = node.kind { bypass[node.name] = bypassed }
-        }
         for source in plan.sources {
             guard case .file(let file) = source.kind else { continue }
             players[source.node] = try LiveFilePlayer(node: source.node, source: file, sampleRate: client.sampleRate)
@@ -152,9 +148,7 @@ public final class LiveSession {
         let newFormat = RenderFormat(sampleRate: Double(client.sampleRate), maxBlockFrames: client.bufferSize, mode: .live)
         if newFormat != format {
             do {
-                let current = try rewrite().apply()
-                plan = try current.compile(format: newFormat)
-                graph = current
+                plan = try graph.compile(format: newFormat)
             } catch {
                 throw .patch(error)
             }
@@ -419,10 +413,7 @@ public final class LiveSession {
                                                      frames: newFormat.maxBlockFrames))
         let newPlan: RenderPlan
         do {
-            // Rewritten, so bypass toggles made live carry over.
-            let current = try rewrite().apply()
-            newPlan = try current.compile(format: newFormat)
-            graph = current
+            newPlan = try graph.compile(format: newFormat)
         } catch {
             // Keep playing the old plan rather than silence: it still owns its
             // instances, and the engine renders it in chunks if blocks grew.
@@ -452,9 +443,20 @@ public final class LiveSession {
 
     // MARK: Edits helpers
 
-    func rewrite() -> GraphRewrite { GraphRewrite(of: graph, bypass: bypass) }
+    func rewrite() -> GraphRewrite { GraphRewrite(of: graph) }
 
-    func setBypassState(_ node: String, _ on: Bool) { bypass[node] = on }
+    /// A bypass toggled live goes into the graph, the one place bypass state
+    /// is kept, so every plan compiled from now on starts with it (the
+    /// running plan's flag is set by a realtime command).
+    func recordBypass(_ node: String, _ on: Bool) throws(LiveSessionError) {
+        var edit = rewrite()
+        edit.bypass[node] = on
+        do {
+            graph = try edit.apply()
+        } catch {
+            throw .patch(error)
+        }
+    }
 
     func unit(named node: String) throws(LiveSessionError) -> any ProcessingUnit {
         guard let found = graph.node(named: node) else {

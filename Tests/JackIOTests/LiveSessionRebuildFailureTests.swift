@@ -22,11 +22,10 @@ final class RefusingBlockSize: ProcessingUnit {
     var outputPorts: [AudioPortInfo] { inner.outputPorts }
     var parameters: [ParameterInfo] { inner.parameters }
     var presetNames: [String] { inner.presetNames }
-    var latencyFrames: Int { inner.latencyFrames }
     func setParameter(_ symbol: String, to value: ParameterValue) throws(UnitError) { try inner.setParameter(symbol, to: value) }
     func parameterValue(_ symbol: String) -> Float? { inner.parameterValue(symbol) }
     func applyPreset(_ name: String) throws(UnitError) { try inner.applyPreset(name) }
-    func prepareInstances(count: Int, format: RenderFormat) throws(UnitError) -> [ProcessorKernel] {
+    func prepareInstances(count: Int, format: RenderFormat) throws(UnitError) -> PreparedUnit {
         if format.maxBlockFrames == refused { throw UnitError("blocks of \(refused) frames are not supported") }
         return try inner.prepareInstances(count: count, format: format)
     }

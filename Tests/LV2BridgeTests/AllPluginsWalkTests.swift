@@ -32,7 +32,7 @@ func renderOneSecond(_ plugin: PluginDescription, mode: RenderMode = .offline) -
     do {
         let unit = try LV2Unit(plugin: plugin, catalog: Installed.catalog)
         let format = RenderFormat(sampleRate: 48000, maxBlockFrames: 256, mode: mode)
-        guard let kernel = try unit.prepareInstances(count: 1, format: format).first else {
+        guard let kernel = try unit.prepareInstances(count: 1, format: format).kernels.first else {
             return .refused("no instance")
         }
         let driver = KernelDriver(kernel, maxBlock: 256)

@@ -35,7 +35,7 @@ final class ReferenceHostTests: XCTestCase {
         let unit = try Installed.unit("mda/Overdrive")
         try unit.setParameter("drive", to: .number(0.7))
         let kernel = try XCTUnwrap(try unit.prepareInstances(
-            count: 1, format: RenderFormat(sampleRate: 48000, maxBlockFrames: block, mode: .offline)).first)
+            count: 1, format: RenderFormat(sampleRate: 48000, maxBlockFrames: block, mode: .offline)).kernels.first)
         let driver = KernelDriver(kernel, maxBlock: block)
         var ours = [Float](repeating: 0, count: input.count)
         var start = 0
