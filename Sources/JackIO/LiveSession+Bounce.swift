@@ -62,8 +62,8 @@ extension LiveSession {
 
         let framesBefore = engine.statistics.frames
         // Silent first: the offline compile sets lv2:freeWheeling in controls the live instances share.
-        try publishAndWait(LivePlanOwner.idleProgram(inputs: inputs.count, outputs: outputs.count,
-                                                     frames: format.maxBlockFrames))
+        try publishAndWait(LivePlanOwner.makeIdleProgram(inputs: inputs.count, outputs: outputs.count,
+                                                         frames: format.maxBlockFrames))
         let started: LiveBounce
         do throws(LiveSessionError) {
             var offline = format
