@@ -6,7 +6,7 @@ public enum ParameterValue: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .number(let value): return value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+        case .number(let value): return NumberText.format(value)
         case .toggle(let value): return value ? "true" : "false"
         case .label(let label): return "\"\(label)\""
         }
