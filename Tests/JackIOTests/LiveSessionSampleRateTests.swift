@@ -2,6 +2,7 @@ import Foundation
 import HostCore
 @testable import JackIO
 import LV2Bridge
+import TestSupport
 import XCTest
 
 /// A sample-rate change re-instantiates the plugins at the new rate. JACK's
@@ -25,7 +26,8 @@ final class LiveSessionSampleRateTests: XCTestCase {
         try session.start()
         XCTAssertEqual(session.plan.latencyFrames, 240)
 
-        session.engine.simulateSampleRateCallback(44_100)
+        // What JACK's sample-rate callback does, which the dummy driver never calls.
+        LiveEngine.noteSampleRate(44_100, in: session.engine.state)
         try session.poll()
         XCTAssertEqual(session.format.sampleRate, 44_100)
         XCTAssertEqual(session.plan.format.sampleRate, 44_100)
