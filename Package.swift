@@ -63,8 +63,8 @@ let package = Package(
         // themselves: SwiftPM makes a shared library only for a product, and fxhost's
         // products are its library API and tool, not test fixtures).
         .target(name: "TestSupport", dependencies: ["HostCore", "CJack", "CShim"], path: "Tests/TestSupport"),
-        .testTarget(name: "HostCoreTests", dependencies: ["HostCore"]),
-        .testTarget(name: "LV2BridgeTests", dependencies: ["LV2Bridge", "HostCore"]),
+        .testTarget(name: "HostCoreTests", dependencies: ["HostCore", "TestSupport"]),
+        .testTarget(name: "LV2BridgeTests", dependencies: ["LV2Bridge", "HostCore", "TestSupport"]),
         // Runs a LiveEngine with a deliberate allocation in its callback, so a
         // test can see RealtimeSanitizer kill it (halt_on_error aborts the process).
         // Not a dependency of JackIOTests (both would link the runtime twice):

@@ -19,10 +19,7 @@ final class LiveSessionSampleRateTests: XCTestCase {
         let output = try graph.addOutput("out", channels: 2)
         try graph.connect(input, to: limiter)
         try graph.connect(limiter, to: output)
-        var options = LiveSession.Options()
-        options.server = server.name
-        options.clientName = "rate"
-        let session = try LiveSession(graph: graph, options: options)
+        let session = try LiveSession(graph: graph, options: LiveSession.Options(server: server, clientName: "rate"))
         try session.start()
         XCTAssertEqual(session.plan.latencyFrames, 240)
 
