@@ -74,8 +74,8 @@ extension LiveSession {
         }
         let framesBefore = engine.statistics.frames
         // Silent while the server freewheels: the live plan would run at the render's speed.
-        try publishAndWait(LivePlanOwner.idleProgram(inputs: inputs.count, outputs: outputs.count,
-                                                     frames: format.maxBlockFrames))
+        try publishAndWait(LivePlanOwner.makeIdleProgram(inputs: inputs.count, outputs: outputs.count,
+                                                         frames: format.maxBlockFrames))
         let started: LiveBounce
         do {
             started = try LiveBounce(plan: offlinePlan, options: renderOptions, renderer: renderer)

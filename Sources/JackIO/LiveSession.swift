@@ -90,7 +90,7 @@ public final class LiveSession {
         }
         try openRecorders(for: plan)
         do {
-            try engine.publish(program(for: plan))
+            try engine.publish(makeProgram(for: plan))
             reportLatency(of: plan)
         } catch {
             for recorder in recorders.values { recorder.abort() }
@@ -160,7 +160,7 @@ public final class LiveSession {
         earlierXruns += previous.xruns
         earlierSwaps += previous.programSwaps
         do {
-            try engine.publish(program(for: plan))
+            try engine.publish(makeProgram(for: plan))
             reportLatency(of: plan)
             try engine.start()
         } catch let error as LiveEngineError {
@@ -321,8 +321,9 @@ public final class LiveSession {
 
     // MARK: Programs
 
-    func program(for plan: RenderPlan) -> LiveProgram {
-        LivePlanOwner.program(for: plan, players: players, recorders: recorders, peaks: peaks)
+    /// A program for `plan` over this session's players, recorders and meters.
+    func makeProgram(for plan: RenderPlan) -> LiveProgram {
+        LivePlanOwner.makeProgram(for: plan, players: players, recorders: recorders, peaks: peaks)
     }
 
     /// Opens (and, when running, starts) a recorder for every tap of `plan`
@@ -384,7 +385,7 @@ public final class LiveSession {
         }
         let opened = try openRecorders(for: newPlan)
         do {
-            try publishAndWait(program(for: newPlan))
+            try publishAndWait(makeProgram(for: newPlan))
         } catch {
             for file in opened { recorders.removeValue(forKey: file)?.abort() }
             throw error
@@ -409,19 +410,19 @@ public final class LiveSession {
     /// units make new instances, then takes the rebuilt plan. Plugin state
     /// (reverb tails, delay lines) starts afresh; taps get the silence.
     func changeFormat(to newFormat: RenderFormat) throws(LiveSessionError) {
-        try publishAndWait(LivePlanOwner.idleProgram(inputs: inputs.count, outputs: outputs.count,
-                                                     frames: newFormat.maxBlockFrames))
+        try publishAndWait(LivePlanOwner.makeIdleProgram(inputs: inputs.count, outputs: outputs.count,
+                                                         frames: newFormat.maxBlockFrames))
         let newPlan: RenderPlan
         do {
             newPlan = try graph.compile(format: newFormat)
         } catch {
             // Keep playing the old plan rather than silence: it still owns its
             // instances, and the engine renders it in chunks if blocks grew.
-            try publishAndWait(program(for: plan))
+            try publishAndWait(makeProgram(for: plan))
             throw .patch(error)
         }
         format = newFormat
-        try publishAndWait(program(for: newPlan))
+        try publishAndWait(makeProgram(for: newPlan))
         plan = newPlan
     }
 
@@ -430,15 +431,15 @@ public final class LiveSession {
     func whileSilent(_ body: () throws(LiveSessionError) -> Void) throws(LiveSessionError) {
         guard !serverHasShutDown else { throw .serverGone }
         try requireNoBounce()
-        try publishAndWait(LivePlanOwner.idleProgram(inputs: inputs.count, outputs: outputs.count,
-                                                     frames: format.maxBlockFrames))
+        try publishAndWait(LivePlanOwner.makeIdleProgram(inputs: inputs.count, outputs: outputs.count,
+                                                         frames: format.maxBlockFrames))
         do {
             try body()
         } catch {
-            try publishAndWait(program(for: plan))
+            try publishAndWait(makeProgram(for: plan))
             throw error
         }
-        try publishAndWait(program(for: plan))
+        try publishAndWait(makeProgram(for: plan))
     }
 
     // MARK: Edits helpers

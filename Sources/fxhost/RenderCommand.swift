@@ -65,7 +65,10 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Print the summary as JSON on stdout.")
     var json = false
 
-    func validate() throws {
+    /// `tail` in seconds, parsed once by `validate`.
+    private var tailSeconds: Double = 0
+
+    mutating func validate() throws {
         if let block, !(1...8192).contains(block) {
             throw ValidationError("--block must be between 1 and 8192 frames")
         }
@@ -76,7 +79,7 @@ struct RenderCommand: ParsableCommand {
             throw ValidationError("--server needs --engine jack")
         }
         guard rate > 0 else { throw ValidationError("--rate must be positive") }
-        _ = try TimeOption.seconds(tail, option: "--tail")
+        tailSeconds = try TimeOption.seconds(tail, option: "--tail")
     }
 
     func run() throws {
@@ -95,7 +98,7 @@ struct RenderCommand: ParsableCommand {
                                                           mode: .offline))
 
         var options = RenderOptions()
-        options.maximumTailSeconds = try TimeOption.seconds(tail, option: "--tail")
+        options.maximumTailSeconds = tailSeconds
         options.inputFiles = try FileAssignment.assign(
             inputAssignments, to: plan.sources.compactMap { if case .input = $0.kind { $0.node } else { nil } },
             kind: "live input", option: "-i")

@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 @testable import HostCore
 
@@ -207,9 +208,7 @@ final class LatencyCompensationTests: XCTestCase {
     }
 
     func testOfflineRenderStartsAtTheFirstInputSampleAndKeepsTheWholeLength() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fxhost-latency-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try makeScratchFolder(prefix: "fxhost-latency")
         let inputPath = folder.appendingPathComponent("in.wav").path
         let outputPath = folder.appendingPathComponent("out.wav").path
         // 1000 frames: an impulse at 0 and the last sample at 999.

@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 @testable import HostCore
 
@@ -182,9 +183,7 @@ final class PatchParserTests: XCTestCase {
     }
 
     func testLoadReadsAFile() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("patch-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try makeScratchFolder(prefix: "patch-tests")
         let path = directory.appendingPathComponent("bounce.yaml").path
         try Self.bounceExample.write(toFile: path, atomically: true, encoding: .utf8)
         let patch = try PatchParser.load(path: path)

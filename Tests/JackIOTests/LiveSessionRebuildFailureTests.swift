@@ -50,9 +50,7 @@ final class LiveSessionRebuildFailureTests: XCTestCase {
         try graph.connect(player, to: ampNode)
         try graph.connect(ampNode, to: main)
         try graph.installTap(on: main, file: tapFile)
-        var options = LiveSession.Options()
-        options.server = server.name
-        let session = try LiveSession(graph: graph, options: options)
+        let session = try LiveSession(graph: graph, options: LiveSession.Options(server: server))
         try session.start()
         XCTAssertTrue(eventually(within: 5) { session.taps.first!.seconds >= 0.3 })
 
@@ -83,9 +81,7 @@ final class LiveSessionChainEditTests: XCTestCase {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
         let patch = try ChainSpec.patch(from: "mda/Overdrive", inputChannels: 2)
         let graph = try PatchLoader(units: LV2UnitProvider(catalog: PluginCatalog())).graph(for: patch)
-        var options = LiveSession.Options()
-        options.server = server.name
-        let session = try LiveSession(graph: graph, options: options)
+        let session = try LiveSession(graph: graph, options: LiveSession.Options(server: server))
         try session.start()
         XCTAssertEqual(session.plan.outputs[0].channels.count, 2)
         try session.disconnect(PortReference(node: "overdrive"), to: PortReference(node: "out"))

@@ -2,6 +2,7 @@ import CSndFile
 import Foundation
 import HostCore
 @testable import LV2Bridge
+import TestSupport
 import XCTest
 
 /// The same plugin with the same parameters through lv2file (a reference
@@ -12,9 +13,7 @@ final class ReferenceHostTests: XCTestCase {
     func testOverdriveMatchesLV2FileBitForBit() throws {
         let lv2file = "/usr/bin/lv2file"
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: lv2file), "lv2file is not installed")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lv2bridge-\(getpid())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try makeScratchFolder(prefix: "lv2bridge")
         let inputPath = directory.appendingPathComponent("in.wav").path
         let outputPath = directory.appendingPathComponent("out.wav").path
 

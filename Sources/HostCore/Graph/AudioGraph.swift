@@ -129,11 +129,6 @@ public final class AudioGraph {
         taps.append(GraphTap(node: node.name, port: port, file: file, location: location))
     }
 
-    /// Removes every tap on `node`.
-    public func removeTap(on node: GraphNode) {
-        taps.removeAll { $0.node == node.name }
-    }
-
     /// Wires declared connections and taps by node name — a patch file's, or a
     /// live edit's. `resolvePath` turns a tap's file as written into a path.
     public func wire(_ connections: [ConnectionDeclaration], taps: [TapDeclaration],
