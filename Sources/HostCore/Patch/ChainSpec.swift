@@ -1,37 +1,87 @@
 /// The command-line form of a patch: `--chain "mda/Overdrive drive=0.7 ! eg-amp gain=-6"`.
 ///
-/// Plugins are separated by `!`; each is `REFERENCE [symbol=value]...` where a
-/// value is a number, `true`/`false`, or a label (double-quote it to include
-/// spaces). The result is an input node `in`, the plugins in order, named
-/// after their short names (`overdrive`, `overdrive2`, …), and an output node
-/// `out`, chained; `out` is as wide as what the last plugin gives unless
-/// `outputChannels` says otherwise. Errors point at a column of the chain
-/// text, as `--chain:1:COLUMN`.
+/// Plugins are separated by `!`; each is `REFERENCE [symbol=value]... [@option]`
+/// where a value is a number, `true`/`false`, or a label (double-quote it to
+/// include spaces), and the option `@mix` or `@in=CHANNELS` says how the
+/// stage takes the stream (`ChainChannelChoice`). The result is an input node
+/// `in`, the plugins in order, named after their short names (`overdrive`,
+/// `overdrive2`, …), and an output node `out`, wired by `ChainChannelRule`;
+/// `out` is as wide as what the last plugin gives unless `outputChannels`
+/// says otherwise. Errors point at a column of the chain text, as
+/// `--chain:1:COLUMN`.
 public enum ChainSpec {
     /// The file name used in error locations.
     public static let sourceName = "--chain"
 
-    public static func patch(from text: String, inputChannels: Int = 2, outputChannels: Int? = nil) throws(PatchError) -> Patch {
+    /// The patch `text` describes on a live input `inputChannels` wide.
+    /// `units` tells each plugin's audio inputs and outputs, which decide the wiring.
+    public static func patch(from text: String, inputChannels: Int = 2, outputChannels: Int? = nil,
+                             units: any UnitProvider) throws(PatchError) -> Patch {
         for (count, what) in [(inputChannels, "input"), (outputChannels ?? 1, "output")] where !(1...PatchDocumentReader.channelLimit).contains(count) {
             throw PatchError("the chain's \(what) needs 1 to \(PatchDocumentReader.channelLimit) channels, got \(count)")
         }
-        let segments = try split(text)
+        let stages = try self.stages(from: text)
         var nodes = [NodeDeclaration(name: "in", kind: .input(.channels(inputChannels)), location: location(1))]
-        var used: Set<String> = ["in", "out"]
-        for segment in segments {
-            let spec = try plugin(from: segment)
-            let name = uniqueName(for: spec.plugin, used: &used)
-            nodes.append(NodeDeclaration(name: name, kind: .plugin(spec), location: spec.pluginLocation))
-        }
-        nodes.append(NodeDeclaration(name: "out", kind: .output(.channels(outputChannels ?? EndpointPorts.asWideAsInput)),
-                                     location: location(text.unicodeScalars.count + 1)))
         var connections: [ConnectionDeclaration] = []
-        for (from, to) in zip(nodes, nodes.dropFirst()) {
-            connections.append(ConnectionDeclaration(from: PortReference(node: from.name, location: from.location),
-                                                     to: PortReference(node: to.name, location: to.location),
-                                                     location: to.location))
+        var used: Set<String> = ["in", "out"]
+        var stream = (node: nodes[0], width: inputChannels)
+        for stage in stages {
+            let name = uniqueName(for: stage.plugin.plugin, used: &used)
+            let node = NodeDeclaration(name: name, kind: .plugin(stage.plugin), location: stage.plugin.pluginLocation)
+            let unit = try shape(of: stage.plugin, named: name, units: units)
+            let wiring = try ChainChannelRule.wiring(for: stage, described: "`\(name)` (\(unit.displayName))",
+                                                     inputs: unit.inputPorts.count, outputs: unit.outputPorts.count,
+                                                     streamWidth: stream.width)
+            connections += self.connections(from: stream.node, to: node, wiring.feed)
+            nodes.append(node)
+            stream = (node, wiring.outputWidth)
         }
+        let out = NodeDeclaration(name: "out", kind: .output(.channels(outputChannels ?? EndpointPorts.asWideAsInput)),
+                                  location: location(text.unicodeScalars.count + 1))
+        connections += self.connections(from: stream.node, to: out, .whole)
+        nodes.append(out)
         return Patch(version: PatchParser.formatVersion, name: nil, nodes: nodes, connections: connections)
+    }
+
+    /// The stages of `text`, checked for syntax only.
+    static func stages(from text: String) throws(PatchError) -> [ChainStage] {
+        var stages: [ChainStage] = []
+        for segment in try split(text) { stages.append(try stage(from: segment)) }
+        return stages
+    }
+
+    /// A unit for `spec`, asked only for its audio ports; the patch loader makes the one that runs.
+    private static func shape(of spec: PluginNodeSpec, named name: String,
+                              units: any UnitProvider) throws(PatchError) -> any ProcessingUnit {
+        do {
+            return try units.makeUnit(spec.plugin)
+        } catch {
+            // The words the patch loader would use, so a chain fails the same way a patch file does.
+            throw PatchError("node `\(name)`: \(error.message)", at: spec.pluginLocation, suggestion: error.suggestion)
+        }
+    }
+
+    /// `source -> destination` as a whole, or per input channel with the gain that averages.
+    private static func connections(from source: NodeDeclaration, to destination: NodeDeclaration,
+                                    _ feed: ChainChannelRule.Wiring.Feed) -> [ConnectionDeclaration] {
+        let location = destination.location
+        switch feed {
+        case .whole:
+            return [ConnectionDeclaration(from: PortReference(node: source.name, location: source.location),
+                                          to: PortReference(node: destination.name, location: location),
+                                          location: location)]
+        case .inputs(let channelsByInput):
+            var connections: [ConnectionDeclaration] = []
+            for (input, channels) in channelsByInput.enumerated() {
+                for channel in channels {
+                    connections.append(ConnectionDeclaration(
+                        from: PortReference(node: source.name, port: .channel(channel + 1), location: source.location),
+                        to: PortReference(node: destination.name, port: .channel(input + 1), location: location),
+                        gainDecibels: ChainChannelRule.meanGainDecibels(of: channels.count), location: location))
+                }
+            }
+            return connections
+        }
     }
 
     /// A word of the chain text and the 1-based column where it starts.
@@ -81,31 +131,82 @@ public enum ChainSpec {
         return segments
     }
 
-    private static func plugin(from tokens: [Token]) throws(PatchError) -> PluginNodeSpec {
+    private static func stage(from tokens: [Token]) throws(PatchError) -> ChainStage {
         let reference = tokens[0]
-        if reference.text.contains("=") {
-            throw PatchError("`\(reference.text)` looks like a parameter, but a plugin must come first", at: location(reference.column))
+        if reference.text.contains("=") || reference.text.hasPrefix("@") {
+            let what = reference.text.hasPrefix("@") ? "a stage option" : "a parameter"
+            throw PatchError("`\(reference.text)` looks like \(what), but a plugin must come first", at: location(reference.column))
         }
-        var spec = PluginNodeSpec(plugin: reference.text, pluginLocation: location(reference.column))
+        var stage = ChainStage(plugin: PluginNodeSpec(plugin: reference.text, pluginLocation: location(reference.column)))
         for token in tokens.dropFirst() {
-            let parts = token.text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2 else {
-                throw PatchError("expected `symbol=value` after plugin `\(reference.text)`, got `\(token.text)`", at: location(token.column))
+            if token.text.hasPrefix("@") {
+                try addOption(token, to: &stage)
+            } else {
+                stage.plugin.parameters.append(try parameter(token, of: reference.text, given: stage.plugin.parameters))
             }
-            let symbol = String(parts[0]), valueText = String(parts[1])
-            guard PatchValueSyntax.isSymbol(symbol) else {
-                throw PatchError("`\(symbol)` is not a port symbol; symbols contain only letters, digits and `_`", at: location(token.column))
-            }
-            guard !spec.parameters.contains(where: { $0.symbol == symbol }) else {
-                throw PatchError("parameter `\(symbol)` is given twice for plugin `\(reference.text)`", at: location(token.column))
-            }
-            guard !valueText.isEmpty else {
-                throw PatchError("parameter `\(symbol)` has no value after `=`", at: location(token.column + symbol.unicodeScalars.count + 1))
-            }
-            spec.parameters.append(ParameterSetting(symbol: symbol, value: PatchValueSyntax.parameterValue(valueText),
-                                                    location: location(token.column)))
         }
-        return spec
+        return stage
+    }
+
+    private static func parameter(_ token: Token, of plugin: String,
+                                  given: [ParameterSetting]) throws(PatchError) -> ParameterSetting {
+        let parts = token.text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else {
+            throw PatchError("expected `symbol=value` after plugin `\(plugin)`, got `\(token.text)`", at: location(token.column))
+        }
+        let symbol = String(parts[0]), valueText = String(parts[1])
+        guard PatchValueSyntax.isSymbol(symbol) else {
+            throw PatchError("`\(symbol)` is not a port symbol; symbols contain only letters, digits and `_`", at: location(token.column))
+        }
+        guard !given.contains(where: { $0.symbol == symbol }) else {
+            throw PatchError("parameter `\(symbol)` is given twice for plugin `\(plugin)`", at: location(token.column))
+        }
+        guard !valueText.isEmpty else {
+            throw PatchError("parameter `\(symbol)` has no value after `=`", at: location(token.column + symbol.unicodeScalars.count + 1))
+        }
+        return ParameterSetting(symbol: symbol, value: PatchValueSyntax.parameterValue(valueText), location: location(token.column))
+    }
+
+    /// The stage options: `@mix`, `@in=CHANNELS`; one per stage.
+    static let optionNames = ["mix", "in"]
+
+    private static func addOption(_ token: Token, to stage: inout ChainStage) throws(PatchError) {
+        let body = token.text.dropFirst()
+        let name = String(body.prefix { $0 != "=" })
+        let value = body.firstIndex(of: "=").map { String(body[body.index(after: $0)...]) }
+        let at = location(token.column)
+        guard optionNames.contains(name) else {
+            throw PatchError("unknown stage option `@\(name)`; the options are `@mix` and `@in=CHANNELS`", at: at,
+                             suggestion: Suggestion.closest(to: name, in: optionNames).map { "did you mean `@\($0)`?" })
+        }
+        if stage.channels != .automatic {
+            throw PatchError("`\(token.text)` after `\(stage.channels.text)`: a stage takes one channel option", at: at)
+        }
+        if name == "mix" {
+            guard value == nil else { throw PatchError("`@mix` takes no value; write `@mix`", at: at) }
+            stage.channels = .mix
+        } else {
+            stage.channels = .map(try channelMap(value, at: at))
+        }
+        stage.channelsLocation = at
+    }
+
+    /// `1+2,3`: per input, channel numbers from 1, joined by `+` to take their mean.
+    private static func channelMap(_ value: String?, at: SourceLocation) throws(PatchError) -> [[Int]] {
+        let example = "write e.g. `@in=1` for the first channel, `@in=2,1` for two inputs, `@in=1+2` for the mean of two"
+        guard let value, !value.isEmpty else { throw PatchError("`@in` needs channels", at: at, suggestion: example) }
+        var entries: [[Int]] = []
+        for entry in value.split(separator: ",", omittingEmptySubsequences: false) {
+            var channels: [Int] = []
+            for part in entry.split(separator: "+", omittingEmptySubsequences: false) {
+                guard let channel = Int(part), channel >= 1, channel <= PatchDocumentReader.channelLimit else {
+                    throw PatchError("`@in=\(value)`: `\(part)` is not a channel number (1, 2, …)", at: at, suggestion: example)
+                }
+                channels.append(channel)
+            }
+            entries.append(channels)
+        }
+        return entries
     }
 
     /// The plugin's short name as a node name: last path segment, lowercased,
