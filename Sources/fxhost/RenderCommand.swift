@@ -85,8 +85,8 @@ struct RenderCommand: ParsableCommand {
     func run() throws {
         let inputAssignments = inputs.map(FileAssignment.init)
         let firstInput = try inputAssignments.first.map { try FileShape.read($0.path) }
-        let patch = try source.load(inputChannels: firstInput?.channels ?? 2)
         let plugins = Plugins()
+        let patch = try source.load(inputChannels: firstInput?.channels ?? 2, plugins: plugins)
         let graph = try PatchLoader(units: plugins.provider).graph(for: patch)
         // A bounce through JACK renders blocks of the server's buffer size at its rate.
         if engine == .jack { JackMessages.silenceUnlessVerbose() }

@@ -82,8 +82,8 @@ struct RunCommand: ParsableCommand {
         let signals = BlockedStopSignals()
         JackMessages.silenceUnlessVerbose()
 
-        let patch = try source.load(inputChannels: 2)
         let plugins = Plugins()
+        let patch = try source.load(inputChannels: 2, plugins: plugins)
         let graph = try PatchLoader(units: plugins.provider).graph(for: patch)
         for tap in taps {
             let (reference, file) = try Self.tapArgument(tap)

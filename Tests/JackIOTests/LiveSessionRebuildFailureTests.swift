@@ -79,8 +79,9 @@ final class LiveSessionChainEditTests: XCTestCase {
     /// connected would otherwise shrink to one channel).
     func testEditsKeepTheWidthOfAChainsOutput() throws {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
-        let patch = try ChainSpec.patch(from: "mda/Overdrive", inputChannels: 2)
-        let graph = try PatchLoader(units: LV2UnitProvider(catalog: PluginCatalog())).graph(for: patch)
+        let provider = LV2UnitProvider(catalog: PluginCatalog())
+        let patch = try ChainSpec.patch(from: "mda/Overdrive", inputChannels: 2, units: provider)
+        let graph = try PatchLoader(units: provider).graph(for: patch)
         let session = try LiveSession(graph: graph, options: LiveSession.Options(server: server))
         try session.start()
         XCTAssertEqual(session.plan.outputs[0].channels.count, 2)
