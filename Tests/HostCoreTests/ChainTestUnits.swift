@@ -14,11 +14,10 @@ final class PortsOnlyUnit: ProcessingUnit {
 
     var parameters: [ParameterInfo] { [] }
     var presetNames: [String] { [] }
-    var latencyFrames: Int { 0 }
     func setParameter(_ symbol: String, to value: ParameterValue) throws(UnitError) {}
     func parameterValue(_ symbol: String) -> Float? { nil }
     func applyPreset(_ name: String) throws(UnitError) {}
-    func prepareInstances(count: Int, format: RenderFormat) throws(UnitError) -> [ProcessorKernel] {
+    func prepareInstances(count: Int, format: RenderFormat) throws(UnitError) -> PreparedUnit {
         throw UnitError("\(displayName) has ports only")
     }
 }
