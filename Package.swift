@@ -37,8 +37,6 @@ let package = Package(
         .library(name: "LV2Bridge", targets: ["LV2Bridge"]),
         .library(name: "JackIO", targets: ["JackIO"]),
         .executable(name: "fxhost", targets: ["fxhost"]),
-        // For tests only: an LV2 plugin that shows what the host drove.
-        .library(name: "FxhostProbePlugin", type: .dynamic, targets: ["FxhostProbePlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -60,11 +58,13 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
-        .target(name: "FxhostProbePlugin", path: "Tests/TestPlugin"),
-        // Helpers several test targets share: sound in memory and on disk, scratch folders.
-        .target(name: "TestSupport", dependencies: ["HostCore"], path: "Tests/TestSupport"),
-        .testTarget(name: "HostCoreTests", dependencies: ["HostCore"]),
-        .testTarget(name: "LV2BridgeTests", dependencies: ["LV2Bridge", "HostCore"]),
+        // Helpers several test targets share: sound in memory and on disk, scratch folders,
+        // private JACK servers, the probe plugin (Tests/TestPlugin, which the tests compile
+        // themselves: SwiftPM makes a shared library only for a product, and fxhost's
+        // products are its library API and tool, not test fixtures).
+        .target(name: "TestSupport", dependencies: ["HostCore", "CJack", "CShim"], path: "Tests/TestSupport"),
+        .testTarget(name: "HostCoreTests", dependencies: ["HostCore", "TestSupport"]),
+        .testTarget(name: "LV2BridgeTests", dependencies: ["LV2Bridge", "HostCore", "TestSupport"]),
         // Runs a LiveEngine with a deliberate allocation in its callback, so a
         // test can see RealtimeSanitizer kill it (halt_on_error aborts the process).
         // Not a dependency of JackIOTests (both would link the runtime twice):

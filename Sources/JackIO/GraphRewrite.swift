@@ -8,16 +8,19 @@ import HostCore
 struct GraphRewrite {
     var connections: [ConnectionDeclaration]
     var taps: [TapDeclaration]
-    /// Bypass state per plugin node, as it is now (live toggles included).
-    var bypass: [String: Bool]
+    /// Bypass state per plugin node; starts as the graph has it (the live
+    /// session keeps live toggles in its graph, nowhere else).
+    var bypass: [String: Bool] = [:]
     /// The graph being edited: its nodes (and units) are kept.
     private let graph: AudioGraph
 
-    init(of graph: AudioGraph, bypass: [String: Bool]) {
+    init(of graph: AudioGraph) {
         self.graph = graph
         connections = graph.connectionDeclarations
         taps = graph.tapDeclarations
-        self.bypass = bypass
+        for node in graph.nodes {
+            if case .unit(_, let bypassed) = node.kind { bypass[node.name] = bypassed }
+        }
     }
 
     /// The edited graph. `outputWidths` fixes outputs declared as wide as

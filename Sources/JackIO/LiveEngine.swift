@@ -51,7 +51,9 @@ public final class LiveEngine {
     public let client: JackClient
     public let inputPorts: [JackPort]
     public let outputPorts: [JackPort]
-    private let state: UnsafeMutablePointer<LiveEngineState>
+    /// What the callbacks share with this object (internal, not private, so
+    /// tests can deliver a callback JACK's dummy driver never makes).
+    let state: UnsafeMutablePointer<LiveEngineState>
     /// The command queue takes one producer at a time.
     private let producerLock = Mutex<Void>(())
     /// Programs published and not replaced before the realtime thread took
@@ -252,10 +254,6 @@ public final class LiveEngine {
         let previous = state.pointee.sampleRate.exchange(rate, ordering: .acquiringAndReleasing)
         if previous != rate { state.pointee.sampleRateChanged.store(true, ordering: .releasing) }
     }
-
-    /// Delivers a sample-rate change as JACK's callback would. JACK's dummy
-    /// driver cannot change its rate, so tests use this to drive the rebuild.
-    func simulateSampleRateCallback(_ rate: Int) { Self.noteSampleRate(rate, in: state) }
 
     /// The new sample rate if JACK changed it since the last call, else nil.
     public func takeSampleRateChange() -> Int? {

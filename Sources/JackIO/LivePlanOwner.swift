@@ -24,11 +24,11 @@ final class LivePlanOwner {
         for buffer in scratch { buffer.deallocate() }
     }
 
-    /// The program for `plan`: JACK inputs are the live input nodes'
+    /// Makes the program for `plan`: JACK inputs are the live input nodes'
     /// channels and outputs the output nodes', in plan order; file sources
     /// read from `players`, taps push to `recorders` (by file), and each
     /// output channel `i` is metered into `peaks[i]`.
-    static func program(for plan: RenderPlan, players: [String: LiveFilePlayer], recorders: [String: TapRecorder],
+    static func makeProgram(for plan: RenderPlan, players: [String: LiveFilePlayer], recorders: [String: TapRecorder],
                         peaks: UnsafeMutablePointer<Atomic<UInt32>>) -> LiveProgram {
         let usedRecorders = plan.taps.compactMap { recorders[$0.file] }
         let usedPlayers = plan.sources.compactMap { players[$0.node] }
@@ -62,9 +62,9 @@ final class LivePlanOwner {
                            feeds: feeds, taps: taps, meters: meters)
     }
 
-    /// A program that runs nothing and plays silence, for the moment plugin
-    /// instances are being replaced (a new sample rate or block size).
-    static func idleProgram(inputs: Int, outputs: Int, frames: Int) -> LiveProgram {
+    /// Makes a program that runs nothing and plays silence, for the moment
+    /// plugin instances are being replaced (a new sample rate or block size).
+    static func makeIdleProgram(inputs: Int, outputs: Int, frames: Int) -> LiveProgram {
         let owner = LivePlanOwner(plan: nil, recorders: [], players: [])
         func buffer() -> UnsafeMutablePointer<Float> {
             let memory = UnsafeMutablePointer<Float>.allocate(capacity: max(frames, 1))

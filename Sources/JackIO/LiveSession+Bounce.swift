@@ -30,9 +30,10 @@ extension LiveSession {
         guard !plan.outputs.isEmpty else { throw .nothingToBounce }
         let files = Self.bounceFiles(file, outputs: plan.outputs.map(\.node))
         // The render checks its files against the sources; the live taps are not in its plan.
-        let uses = activeTapFiles.sorted().map { FileConflicts.Use(owner: "a live tap", path: $0, writes: true) }
-            + zip(plan.outputs, files).map { FileConflicts.Use(owner: "the bounce of `\($0.node)`", path: $1, writes: true) }
-        if let conflict = FileConflicts.first(in: uses) { throw .render(.fileConflict(conflict.message)) }
+        var conflicts = FileConflicts()
+        conflicts.liveTaps = activeTapFiles.sorted()
+        conflicts.bounces = zip(plan.outputs, files).map { ($0.node, $1) }
+        if let conflict = conflicts.first { throw .render(.fileConflict(conflict.message)) }
         var renderOptions = RenderOptions()
         do {
             for (output, path) in zip(plan.outputs, files) {
@@ -60,28 +61,27 @@ extension LiveSession {
             throw .bounce(error)
         }
 
+        // Preparing the units touches only their offline instances (what
+        // differs by format, freewheeling included, is kept per format), so
+        // the live plan plays on while the bounce is compiled.
+        var offline = format
+        offline.mode = .offline
+        let offlinePlan: RenderPlan
+        do {
+            offlinePlan = try bounceGraph.compile(format: offline)
+        } catch {
+            throw .patch(error)
+        }
         let framesBefore = engine.statistics.frames
-        // Silent first: the offline compile sets lv2:freeWheeling in controls the live instances share.
-        try publishAndWait(LivePlanOwner.idleProgram(inputs: inputs.count, outputs: outputs.count,
-                                                     frames: format.maxBlockFrames))
+        // Silent while the server freewheels: the live plan would run at the render's speed.
+        try publishAndWait(LivePlanOwner.makeIdleProgram(inputs: inputs.count, outputs: outputs.count,
+                                                         frames: format.maxBlockFrames))
         let started: LiveBounce
-        do throws(LiveSessionError) {
-            var offline = format
-            offline.mode = .offline
-            let offlinePlan: RenderPlan
-            do {
-                offlinePlan = try bounceGraph.compile(format: offline)
-            } catch {
-                throw LiveSessionError.patch(error)
-            }
-            do {
-                started = try LiveBounce(plan: offlinePlan, options: renderOptions, renderer: renderer)
-            } catch {
-                throw LiveSessionError.render(error)
-            }
+        do {
+            started = try LiveBounce(plan: offlinePlan, options: renderOptions, renderer: renderer)
         } catch {
             try resumeLivePlan()
-            throw error
+            throw .render(error)
         }
         bounce = started
         framesAtBounceStart = framesBefore
@@ -117,13 +117,7 @@ extension LiveSession {
     /// The live plan compiled again from the current graph (its units take
     /// up their live instances again and leave freewheeling) and swapped in.
     private func resumeLivePlan() throws(LiveSessionError) {
-        let current: AudioGraph
-        do {
-            current = try rewrite().apply()
-        } catch {
-            throw .patch(error)
-        }
-        try replaceGraph(with: current)
+        try replaceGraph(with: graph)
     }
 
     /// For `finish` and `deinit`: stops a bounce under way and waits for it

@@ -27,10 +27,11 @@ extension LiveSession {
         _ = try unit(named: node)
         guard let flag = plan.bypassFlag(of: node) else { throw .notAPlugin(node: node) }
         try send(.setFlag(flag, on ? 1 : 0))
-        setBypassState(node, on)
+        try recordBypass(node, on)
     }
 
-    public func isBypassed(node: String) -> Bool? {
+    /// For tests: the running plan's bypass flag of `node` (nil: not a plugin).
+    package func isBypassed(node: String) -> Bool? {
         plan.bypassFlag(of: node).map { $0.pointee != 0 }
     }
 

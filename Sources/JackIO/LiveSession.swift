@@ -47,7 +47,6 @@ public final class LiveSession {
     private var tapNodes: [String: String] = [:]
     /// Taps stopped during the session, for the summary.
     private var stoppedTaps: [LiveStatus.Tap] = []
-    private var bypass: [String: Bool] = [:]
     /// One peak per output channel, written by the realtime thread.
     private let peaks: UnsafeMutablePointer<Atomic<UInt32>>
     private var maximumPeaks: [Float]
@@ -77,7 +76,7 @@ public final class LiveSession {
             // The JACK ports are made once: an output as wide as its input
             // keeps the width it has now through later edits.
             let widths = Dictionary(plan.outputs.map { ($0.node, $0.channels.count) }, uniquingKeysWith: { first, _ in first })
-            self.graph = try GraphRewrite(of: graph, bypass: [:]).apply(outputWidths: widths)
+            self.graph = try GraphRewrite(of: graph).apply(outputWidths: widths)
         } catch {
             throw .patch(error)
         }
@@ -85,16 +84,13 @@ public final class LiveSession {
         peaks = .allocate(capacity: max(outputs.count, 1))
         for index in 0..<max(outputs.count, 1) { (peaks + index).initialize(to: Atomic(0)) }
         maximumPeaks = [Float](repeating: 0, count: outputs.count)
-        for node in graph.nodes {
-            if case .unit(_, let bypassed) = node.kind { bypass[node.name] = bypassed }
-        }
         for source in plan.sources {
             guard case .file(let file) = source.kind else { continue }
             players[source.node] = try LiveFilePlayer(node: source.node, source: file, sampleRate: client.sampleRate)
         }
         try openRecorders(for: plan)
         do {
-            try engine.publish(program(for: plan))
+            try engine.publish(makeProgram(for: plan))
             reportLatency(of: plan)
         } catch {
             for recorder in recorders.values { recorder.abort() }
@@ -152,9 +148,7 @@ public final class LiveSession {
         let newFormat = RenderFormat(sampleRate: Double(client.sampleRate), maxBlockFrames: client.bufferSize, mode: .live)
         if newFormat != format {
             do {
-                let current = try rewrite().apply()
-                plan = try current.compile(format: newFormat)
-                graph = current
+                plan = try graph.compile(format: newFormat)
             } catch {
                 throw .patch(error)
             }
@@ -166,7 +160,7 @@ public final class LiveSession {
         earlierXruns += previous.xruns
         earlierSwaps += previous.programSwaps
         do {
-            try engine.publish(program(for: plan))
+            try engine.publish(makeProgram(for: plan))
             reportLatency(of: plan)
             try engine.start()
         } catch let error as LiveEngineError {
@@ -327,8 +321,9 @@ public final class LiveSession {
 
     // MARK: Programs
 
-    func program(for plan: RenderPlan) -> LiveProgram {
-        LivePlanOwner.program(for: plan, players: players, recorders: recorders, peaks: peaks)
+    /// A program for `plan` over this session's players, recorders and meters.
+    func makeProgram(for plan: RenderPlan) -> LiveProgram {
+        LivePlanOwner.makeProgram(for: plan, players: players, recorders: recorders, peaks: peaks)
     }
 
     /// Opens (and, when running, starts) a recorder for every tap of `plan`
@@ -390,7 +385,7 @@ public final class LiveSession {
         }
         let opened = try openRecorders(for: newPlan)
         do {
-            try publishAndWait(program(for: newPlan))
+            try publishAndWait(makeProgram(for: newPlan))
         } catch {
             for file in opened { recorders.removeValue(forKey: file)?.abort() }
             throw error
@@ -415,22 +410,19 @@ public final class LiveSession {
     /// units make new instances, then takes the rebuilt plan. Plugin state
     /// (reverb tails, delay lines) starts afresh; taps get the silence.
     func changeFormat(to newFormat: RenderFormat) throws(LiveSessionError) {
-        try publishAndWait(LivePlanOwner.idleProgram(inputs: inputs.count, outputs: outputs.count,
-                                                     frames: newFormat.maxBlockFrames))
+        try publishAndWait(LivePlanOwner.makeIdleProgram(inputs: inputs.count, outputs: outputs.count,
+                                                         frames: newFormat.maxBlockFrames))
         let newPlan: RenderPlan
         do {
-            // Rewritten, so bypass toggles made live carry over.
-            let current = try rewrite().apply()
-            newPlan = try current.compile(format: newFormat)
-            graph = current
+            newPlan = try graph.compile(format: newFormat)
         } catch {
             // Keep playing the old plan rather than silence: it still owns its
             // instances, and the engine renders it in chunks if blocks grew.
-            try publishAndWait(program(for: plan))
+            try publishAndWait(makeProgram(for: plan))
             throw .patch(error)
         }
         format = newFormat
-        try publishAndWait(program(for: newPlan))
+        try publishAndWait(makeProgram(for: newPlan))
         plan = newPlan
     }
 
@@ -439,22 +431,33 @@ public final class LiveSession {
     func whileSilent(_ body: () throws(LiveSessionError) -> Void) throws(LiveSessionError) {
         guard !serverHasShutDown else { throw .serverGone }
         try requireNoBounce()
-        try publishAndWait(LivePlanOwner.idleProgram(inputs: inputs.count, outputs: outputs.count,
-                                                     frames: format.maxBlockFrames))
+        try publishAndWait(LivePlanOwner.makeIdleProgram(inputs: inputs.count, outputs: outputs.count,
+                                                         frames: format.maxBlockFrames))
         do {
             try body()
         } catch {
-            try publishAndWait(program(for: plan))
+            try publishAndWait(makeProgram(for: plan))
             throw error
         }
-        try publishAndWait(program(for: plan))
+        try publishAndWait(makeProgram(for: plan))
     }
 
     // MARK: Edits helpers
 
-    func rewrite() -> GraphRewrite { GraphRewrite(of: graph, bypass: bypass) }
+    func rewrite() -> GraphRewrite { GraphRewrite(of: graph) }
 
-    func setBypassState(_ node: String, _ on: Bool) { bypass[node] = on }
+    /// A bypass toggled live goes into the graph, the one place bypass state
+    /// is kept, so every plan compiled from now on starts with it (the
+    /// running plan's flag is set by a realtime command).
+    func recordBypass(_ node: String, _ on: Bool) throws(LiveSessionError) {
+        var edit = rewrite()
+        edit.bypass[node] = on
+        do {
+            graph = try edit.apply()
+        } catch {
+            throw .patch(error)
+        }
+    }
 
     func unit(named node: String) throws(LiveSessionError) -> any ProcessingUnit {
         guard let found = graph.node(named: node) else {

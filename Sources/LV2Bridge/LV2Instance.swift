@@ -7,11 +7,11 @@ import HostCore
 struct SharedPortMemory {
     /// The unit's input controls and log feature.
     let unit: UnitMemory
-    /// Silence and scratch for unused ports, sized for one format.
-    let buffers: UnusedPortBuffers
+    /// Silence, scratch and the freewheeling value, for one format.
+    let format: FormatMemory
     var controls: UnsafeMutablePointer<Float> { unit.controls }
-    var silence: UnsafeMutablePointer<Float> { buffers.silence }
-    var scratch: UnsafeMutablePointer<Float> { buffers.scratch }
+    var silence: UnsafeMutablePointer<Float> { format.silence }
+    var scratch: UnsafeMutablePointer<Float> { format.scratch }
 }
 
 /// What every instance of a unit points into whatever its format: the input
@@ -33,23 +33,31 @@ final class UnitMemory {
     }
 }
 
-/// `maxBlockFrames` zeros for unused audio/CV inputs and as many floats for
-/// unused outputs to write into. Every instance of one format holds it, so it
-/// lives as long as the last of them.
-final class UnusedPortBuffers {
+/// What the instances of one format share and the instances of another
+/// must not see: `maxBlockFrames` zeros for unused audio/CV inputs, as many
+/// floats for unused outputs to write into, and the value of the
+/// lv2:freeWheeling port (1 offline, 0 live), so preparing an offline
+/// render does not make live instances freewheel. Every instance of the
+/// format holds it, so it lives as long as the last of them.
+final class FormatMemory {
     let silence: UnsafeMutablePointer<Float>
     let scratch: UnsafeMutablePointer<Float>
+    let freeWheeling: UnsafeMutablePointer<Float>
 
-    init(frames: Int) {
-        silence = .allocate(capacity: max(frames, 1))
-        silence.initialize(repeating: 0, count: max(frames, 1))
-        scratch = .allocate(capacity: max(frames, 1))
-        scratch.initialize(repeating: 0, count: max(frames, 1))
+    init(_ format: RenderFormat) {
+        let frames = max(format.maxBlockFrames, 1)
+        silence = .allocate(capacity: frames)
+        silence.initialize(repeating: 0, count: frames)
+        scratch = .allocate(capacity: frames)
+        scratch.initialize(repeating: 0, count: frames)
+        freeWheeling = .allocate(capacity: 1)
+        freeWheeling.initialize(to: format.mode == .offline ? 1 : 0)
     }
 
     deinit {
         silence.deallocate()
         scratch.deallocate()
+        freeWheeling.deallocate()
     }
 }
 
@@ -127,6 +135,8 @@ final class LV2Instance {
                 data = UnsafeMutableRawPointer(context.memory.silence)
             case (.audio, .output), (.cv, .output):
                 data = UnsafeMutableRawPointer(context.memory.scratch)
+            case (.control, .input) where port.designation == .freeWheeling:
+                data = UnsafeMutableRawPointer(context.memory.format.freeWheeling)
             case (.control, .input):
                 data = UnsafeMutableRawPointer(context.memory.controls + Int(port.index))
             case (.control, .output):

@@ -4,7 +4,6 @@ enum LV2URI {
     static let audioPort = lv2 + "AudioPort"
     static let controlPort = lv2 + "ControlPort"
     static let cvPort = lv2 + "CVPort"
-    static let inputPort = lv2 + "InputPort"
     static let outputPort = lv2 + "OutputPort"
     static let connectionOptional = lv2 + "connectionOptional"
     static let isSideChain = lv2 + "isSideChain"

@@ -27,7 +27,8 @@ public final class LV2Unit: ProcessingUnit {
     private let memory: UnitMemory
     private let parameterPorts: [String: UInt32]
     private var format: RenderFormat?
-    private var unusedPorts: UnusedPortBuffers?
+    /// Memory of the current format's instances (silence, scratch, freewheeling).
+    private var formatMemory: FormatMemory?
     private var instances: [LV2Instance] = []
     /// The instances of the format before this one, to take up again.
     private var earlier: EarlierInstances?
@@ -102,8 +103,6 @@ public final class LV2Unit: ProcessingUnit {
         else { return nil }
         return instances[instance].outputValue(port.index)
     }
-
-    public var latencyFrames: Int { instances.first?.latencyFrames ?? 0 }
 
     // MARK: Presets
 
@@ -187,15 +186,12 @@ public final class LV2Unit: ProcessingUnit {
 
     // MARK: Instances
 
-    public func prepareInstances(count: Int, format: RenderFormat) throws(UnitError) -> [ProcessorKernel] {
+    public func prepareInstances(count: Int, format: RenderFormat) throws(UnitError) -> PreparedUnit {
         if format != self.format { resetFormat(format) }
-        let buffers = unusedPorts!
-        for port in plugin.ports where port.designation == .freeWheeling && port.direction == .input {
-            controls[Int(port.index)] = format.mode == .offline ? 1 : 0
-        }
+        let formatMemory = self.formatMemory!
         let context = InstanceContext(
             world: world, plugin: lilvPlugin, description: plugin, format: format,
-            memory: SharedPortMemory(unit: memory, buffers: buffers),
+            memory: SharedPortMemory(unit: memory, format: formatMemory),
             log: log)
         while instances.count < count {
             let instance = try LV2Instance(context)
@@ -209,11 +205,12 @@ public final class LV2Unit: ProcessingUnit {
             instances.append(instance)
         }
         // Each kernel keeps its instance alive for the plans that use it.
-        return instances.prefix(count).map { instance in
+        let kernels = instances.prefix(count).map { instance in
             var kernel = instance.kernel
             kernel.owner = instance
             return kernel
         }
+        return PreparedUnit(kernels: kernels, latencyFrames: instances.first?.latencyFrames ?? 0)
     }
 
     private var reportsLatency: Bool {
@@ -242,13 +239,13 @@ public final class LV2Unit: ProcessingUnit {
     /// again: a live session that compiles an offline plan for a bounce and
     /// then its live plan again keeps the instances (and the sound) it plays.
     private func resetFormat(_ format: RenderFormat) {
-        let left = self.format.map { EarlierInstances(format: $0, instances: instances, unusedPorts: unusedPorts) }
+        let left = self.format.map { EarlierInstances(format: $0, instances: instances, formatMemory: formatMemory) }
         if let earlier, earlier.format == format, let alive = earlier.aliveInstances {
             instances = alive
-            unusedPorts = earlier.unusedPorts
+            formatMemory = earlier.formatMemory
         } else {
             instances.removeAll()
-            unusedPorts = UnusedPortBuffers(frames: format.maxBlockFrames)
+            formatMemory = FormatMemory(format)
         }
         earlier = left
         self.format = format
@@ -260,14 +257,14 @@ public final class LV2Unit: ProcessingUnit {
 private struct EarlierInstances {
     let format: RenderFormat
     private let instances: [Weak]
-    let unusedPorts: UnusedPortBuffers?
+    let formatMemory: FormatMemory?
 
     private struct Weak { weak var instance: LV2Instance? }
 
-    init(format: RenderFormat, instances: [LV2Instance], unusedPorts: UnusedPortBuffers?) {
+    init(format: RenderFormat, instances: [LV2Instance], formatMemory: FormatMemory?) {
         self.format = format
         self.instances = instances.map { Weak(instance: $0) }
-        self.unusedPorts = unusedPorts
+        self.formatMemory = formatMemory
     }
 
     /// Every instance, or nil once any has gone.

@@ -31,9 +31,9 @@ public final class LV2World {
 
     /// Interned nodes, made once.
     struct Nodes {
-        let audioPort, controlPort, cvPort, atomPort, inputPort, outputPort: OpaquePointer
+        let audioPort, controlPort, cvPort, atomPort, outputPort: OpaquePointer
         let connectionOptional, isSideChain, toggled, integer, enumeration: OpaquePointer
-        let designation, latency, reportsLatency, freeWheeling, enabled: OpaquePointer
+        let designation, reportsLatency: OpaquePointer
         let minimumSize, preset, rdfsLabel, unitsUnit, unitsSymbol, doapName: OpaquePointer
 
         init(world: OpaquePointer) {
@@ -42,7 +42,6 @@ public final class LV2World {
             controlPort = node(LV2URI.controlPort)
             cvPort = node(LV2URI.cvPort)
             atomPort = node(LV2URI.atomPort)
-            inputPort = node(LV2URI.inputPort)
             outputPort = node(LV2URI.outputPort)
             connectionOptional = node(LV2URI.connectionOptional)
             isSideChain = node(LV2URI.isSideChain)
@@ -50,10 +49,7 @@ public final class LV2World {
             integer = node(LV2URI.integer)
             enumeration = node(LV2URI.enumeration)
             designation = node(LV2URI.designation)
-            latency = node(LV2URI.latency)
             reportsLatency = node(LV2URI.reportsLatency)
-            freeWheeling = node(LV2URI.freeWheeling)
-            enabled = node(LV2URI.enabled)
             minimumSize = node(LV2URI.minimumSize)
             preset = node(LV2URI.preset)
             rdfsLabel = node(LV2URI.rdfsLabel)
@@ -63,9 +59,9 @@ public final class LV2World {
         }
 
         func free() {
-            for node in [audioPort, controlPort, cvPort, atomPort, inputPort, outputPort, connectionOptional,
-                         isSideChain, toggled, integer, enumeration, designation, latency, reportsLatency,
-                         freeWheeling, enabled, minimumSize, preset, rdfsLabel, unitsUnit, unitsSymbol, doapName] {
+            for node in [audioPort, controlPort, cvPort, atomPort, outputPort, connectionOptional, isSideChain,
+                         toggled, integer, enumeration, designation, reportsLatency, minimumSize, preset,
+                         rdfsLabel, unitsUnit, unitsSymbol, doapName] {
                 lilv_node_free(node)
             }
         }

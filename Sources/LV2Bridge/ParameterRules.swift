@@ -35,7 +35,7 @@ enum ParameterRules {
             throw UnitError("\(name) has no option \"\(label)\"; its options are: \(labels(parameter))",
                             suggestion: Suggestion.didYouMean(label, in: parameter.enumeration.map(\.label)))
         case .number(let number):
-            let text = format(number)
+            let text = NumberText.format(number)
             if parameter.isToggle {
                 guard number == 0 || number == 1 else {
                     throw UnitError("\(name) is a toggle and takes 0 or 1 (or true/false), not \(text)")
@@ -59,19 +59,11 @@ enum ParameterRules {
     }
 
     static func range(_ parameter: ParameterInfo) -> String {
-        "\(format(Double(parameter.minimum)))…\(format(Double(parameter.maximum)))"
+        "\(NumberText.format(parameter.minimum))…\(NumberText.format(parameter.maximum))"
     }
 
     /// `"Low" (0), "High" (1)`.
     static func labels(_ parameter: ParameterInfo) -> String {
-        parameter.enumeration.map { "\"\($0.label)\" (\(format(Double($0.value))))" }.joined(separator: ", ")
-    }
-
-    /// Whole numbers without a decimal point; others as the shortest float text.
-    static func format(_ value: Double) -> String {
-        if value == value.rounded() && abs(value) < 1e15 { return String(Int(value)) }
-        if let single = Float(exactly: value) { return "\(single)" }
-        let single = Float(value)
-        return Double(single) == value ? "\(single)" : "\(value)"
+        parameter.enumeration.map { "\"\($0.label)\" (\(NumberText.format($0.value)))" }.joined(separator: ", ")
     }
 }

@@ -19,9 +19,10 @@ struct CheckCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let patch = try source.load()
+        let plugins = Plugins()
+        let patch = try source.load(plugins: plugins)
         // Exactly what a render builds, at the files' rate (48 kHz without files).
-        let graph = try PatchLoader(units: Plugins().provider).graph(for: patch)
+        let graph = try PatchLoader(units: plugins.provider).graph(for: patch)
         let rate = try PatchLoader.sampleRate(of: graph) ?? 48000
         let plan = try graph.compile(format: RenderFormat(sampleRate: rate, maxBlockFrames: 512, mode: .offline))
         if json {

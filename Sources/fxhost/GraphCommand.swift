@@ -13,6 +13,6 @@ struct GraphCommand: ParsableCommand {
     @OptionGroup var source: PatchOptions
 
     func run() throws {
-        print(PatchGraphviz.dot(try source.load()))
+        print(PatchGraphviz.dot(try source.load(plugins: Plugins())))
     }
 }

@@ -64,13 +64,9 @@ struct InfoCommand: ParsableCommand {
         } else if port.isEnumeration && !port.scalePoints.isEmpty {
             text += ": one of " + port.scalePoints.map { "\"\($0.label)\"" }.joined(separator: ", ")
         } else if let minimum = port.minimum, let maximum = port.maximum {
-            text += ": \(format(minimum)) … \(format(maximum))" + (port.isInteger ? " (whole numbers)" : "")
+            text += ": \(NumberText.format(minimum)) … \(NumberText.format(maximum))" + (port.isInteger ? " (whole numbers)" : "")
         }
-        if let defaultValue = port.defaultValue { text += ", default \(format(defaultValue))" }
+        if let defaultValue = port.defaultValue { text += ", default \(NumberText.format(defaultValue))" }
         return text
-    }
-
-    static func format(_ value: Float) -> String {
-        value == value.rounded() && abs(value) < 1e7 ? String(Int(value)) : String(format: "%g", value)
     }
 }

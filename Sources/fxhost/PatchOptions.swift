@@ -9,7 +9,7 @@ struct PatchOptions: ParsableArguments {
     var patch: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Build the patch on the command line: plugins separated by `!`, each followed by symbol=value pairs.",
+        "Build the patch on the command line: plugins separated by `!`, each followed by symbol=value pairs and optionally @mix or @in=CHANNELS (how it takes the stream's channels; see docs/patch-format.md).",
         valueName: "\"PLUGIN p=v ! PLUGIN ...\""))
     var chain: String?
 
@@ -18,9 +18,11 @@ struct PatchOptions: ParsableArguments {
         if patch != nil && chain != nil { throw ValidationError("give a patch file or --chain, not both") }
     }
 
-    /// The patch; a chain's live input is as wide as `inputChannels`.
-    func load(inputChannels: Int = 2) throws -> Patch {
-        if let chain { return try ChainSpec.patch(from: chain, inputChannels: inputChannels) }
+    /// The patch; a chain's live input is as wide as `inputChannels`. A chain
+    /// asks `plugins` for each plugin's audio ports (they decide its wiring);
+    /// a patch file is read without them.
+    func load(inputChannels: Int = 2, plugins: @autoclosure () -> Plugins) throws -> Patch {
+        if let chain { return try ChainSpec.patch(from: chain, inputChannels: inputChannels, units: plugins().provider) }
         return try PatchParser.load(path: patch!)
     }
 }

@@ -65,7 +65,10 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Print the summary as JSON on stdout.")
     var json = false
 
-    func validate() throws {
+    /// `tail` in seconds, parsed once by `validate`.
+    private var tailSeconds: Double = 0
+
+    mutating func validate() throws {
         if let block, !(1...8192).contains(block) {
             throw ValidationError("--block must be between 1 and 8192 frames")
         }
@@ -76,14 +79,14 @@ struct RenderCommand: ParsableCommand {
             throw ValidationError("--server needs --engine jack")
         }
         guard rate > 0 else { throw ValidationError("--rate must be positive") }
-        _ = try TimeOption.seconds(tail, option: "--tail")
+        tailSeconds = try TimeOption.seconds(tail, option: "--tail")
     }
 
     func run() throws {
         let inputAssignments = inputs.map(FileAssignment.init)
         let firstInput = try inputAssignments.first.map { try FileShape.read($0.path) }
-        let patch = try source.load(inputChannels: firstInput?.channels ?? 2)
         let plugins = Plugins()
+        let patch = try source.load(inputChannels: firstInput?.channels ?? 2, plugins: plugins)
         let graph = try PatchLoader(units: plugins.provider).graph(for: patch)
         // A bounce through JACK renders blocks of the server's buffer size at its rate.
         if engine == .jack { JackMessages.silenceUnlessVerbose() }
@@ -95,7 +98,7 @@ struct RenderCommand: ParsableCommand {
                                                           mode: .offline))
 
         var options = RenderOptions()
-        options.maximumTailSeconds = try TimeOption.seconds(tail, option: "--tail")
+        options.maximumTailSeconds = tailSeconds
         options.inputFiles = try FileAssignment.assign(
             inputAssignments, to: plan.sources.compactMap { if case .input = $0.kind { $0.node } else { nil } },
             kind: "live input", option: "-i")

@@ -66,8 +66,11 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Print the closing status as JSON on stdout.")
     var json = false
 
-    func validate() throws {
-        if let duration { _ = try TimeOption.seconds(duration, option: "--duration") }
+    /// `duration` in seconds, parsed once by `validate`.
+    private var durationSeconds: Double?
+
+    mutating func validate() throws {
+        durationSeconds = try duration.map { try TimeOption.seconds($0, option: "--duration") }
         for tap in taps where !tap.contains("=") {
             throw ValidationError("--tap takes NODE=FILE, such as --tap drive=take.wav, not `\(tap)`")
         }
@@ -79,8 +82,8 @@ struct RunCommand: ParsableCommand {
         let signals = BlockedStopSignals()
         JackMessages.silenceUnlessVerbose()
 
-        let patch = try source.load(inputChannels: 2)
         let plugins = Plugins()
+        let patch = try source.load(inputChannels: 2, plugins: plugins)
         let graph = try PatchLoader(units: plugins.provider).graph(for: patch)
         for tap in taps {
             let (reference, file) = try Self.tapArgument(tap)
@@ -112,7 +115,7 @@ struct RunCommand: ParsableCommand {
         console?.start()
         let interpreter = ConsoleInterpreter(session: session)
         let statusLine = !quiet && Terminal.standardErrorIsTerminal
-        let limit = duration.flatMap { try? TimeOption.seconds($0, option: "--duration") }
+        let limit = durationSeconds
         let started = Date()
         var lastStatus = Date.distantPast
         defer { if statusLine { Terminal.statusLine("") } }

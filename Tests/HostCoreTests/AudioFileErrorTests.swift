@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import HostCore
 
@@ -7,11 +8,7 @@ final class AudioFileErrorTests: XCTestCase {
     var directory: URL!
 
     override func setUpWithError() throws {
-        directory = try AudioFileTestSupport.makeTemporaryDirectory()
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
+        directory = try makeScratchFolder(prefix: "fxhost-files-tests")
     }
 
     private func readerError(_ path: String) -> AudioFileError? {

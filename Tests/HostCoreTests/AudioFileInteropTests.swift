@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import HostCore
 
@@ -8,11 +9,7 @@ final class AudioFileInteropTests: XCTestCase {
     var directory: URL!
 
     override func setUpWithError() throws {
-        directory = try AudioFileTestSupport.makeTemporaryDirectory()
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
+        directory = try makeScratchFolder(prefix: "fxhost-files-tests")
     }
 
     @discardableResult

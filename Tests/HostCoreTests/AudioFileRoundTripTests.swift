@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import HostCore
 
@@ -8,11 +9,7 @@ final class AudioFileRoundTripTests: XCTestCase {
     var directory: URL!
 
     override func setUpWithError() throws {
-        directory = try AudioFileTestSupport.makeTemporaryDirectory()
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
+        directory = try makeScratchFolder(prefix: "fxhost-files-tests")
     }
 
     func testWavFloatIsBitExact() throws {
@@ -135,13 +132,6 @@ final class AudioFileRoundTripTests: XCTestCase {
 
 /// Helpers shared by the audio file, ring and tap tests.
 enum AudioFileTestSupport {
-    static func makeTemporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("fxhost-files-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     /// Deterministic uniform noise in ±amplitude (a 64-bit LCG).
     static func noise(channels: Int, frames: Int, amplitude: Float, seed: UInt64) -> [[Float]] {
         var state = seed &* 6364136223846793005 &+ 1442695040888963407

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import HostCore
 
@@ -9,11 +10,7 @@ final class AudioFileWriterModeTests: XCTestCase {
     static let childVariable = "FXHOST_TEST_RECORDING_CHILD"
 
     override func setUpWithError() throws {
-        directory = try AudioFileTestSupport.makeTemporaryDirectory()
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
+        directory = try makeScratchFolder(prefix: "fxhost-files-tests")
     }
 
     private func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }

@@ -193,15 +193,4 @@ final class GraphCompilerTests: XCTestCase {
             XCTAssertEqual("\(error)", "the tap on `out` would overwrite `/stems/vox.wav`, which file source `vox` plays; record to another file")
         }
     }
-
-    func testARemovedTapIsNotInThePlan() throws {
-        let graph = AudioGraph()
-        let input = try graph.addInput("in", channels: 1)
-        let output = try graph.addOutput("out", channels: 1)
-        try graph.connect(input, to: output)
-        try graph.installTap(on: input, file: "/takes/in.wav")
-        try graph.installTap(on: output, file: "/takes/out.wav")
-        graph.removeTap(on: input)
-        XCTAssertEqual(try graph.compile(format: format).taps.map(\.file), ["/takes/out.wav"])
-    }
 }

@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 @testable import HostCore
 
@@ -29,12 +30,11 @@ final class DelayingUnit: ProcessingUnit {
     var outputPorts: [AudioPortInfo] { [AudioPortInfo(symbol: "out", name: "Out")] }
     var parameters: [ParameterInfo] { [] }
     var presetNames: [String] { [] }
-    var latencyFrames: Int { latency }
     func setParameter(_ symbol: String, to value: ParameterValue) throws(UnitError) { throw UnitError("no parameters") }
     func parameterValue(_ symbol: String) -> Float? { nil }
     func applyPreset(_ name: String) throws(UnitError) { throw UnitError("no presets") }
 
-    func prepareInstances(count: Int, format: RenderFormat) throws(UnitError) -> [ProcessorKernel] {
+    func prepareInstances(count: Int, format: RenderFormat) throws(UnitError) -> PreparedUnit {
         while states.count < count {
             let history = UnsafeMutablePointer<Float>.allocate(capacity: max(latency, 1))
             history.initialize(repeating: 0, count: max(latency, 1))
@@ -42,7 +42,7 @@ final class DelayingUnit: ProcessingUnit {
             state.initialize(to: State(history: history, length: latency))
             states.append(state)
         }
-        return states.prefix(count).map { state in
+        let kernels = states.prefix(count).map { state in
             ProcessorKernel(handle: UnsafeMutableRawPointer(state), run: { handle, frames in
                 let state = handle!.assumingMemoryBound(to: State.self)
                 guard let input = state.pointee.input, let output = state.pointee.output else { return }
@@ -62,6 +62,7 @@ final class DelayingUnit: ProcessingUnit {
                 else { state.pointee.output = data?.assumingMemoryBound(to: Float.self) }
             }, inputPorts: [0], outputPorts: [1])
         }
+        return PreparedUnit(kernels: kernels, latencyFrames: latency)
     }
 }
 
@@ -207,9 +208,7 @@ final class LatencyCompensationTests: XCTestCase {
     }
 
     func testOfflineRenderStartsAtTheFirstInputSampleAndKeepsTheWholeLength() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fxhost-latency-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try makeScratchFolder(prefix: "fxhost-latency")
         let inputPath = folder.appendingPathComponent("in.wav").path
         let outputPath = folder.appendingPathComponent("out.wav").path
         // 1000 frames: an impulse at 0 and the last sample at 999.

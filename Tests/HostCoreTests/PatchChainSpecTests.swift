@@ -7,7 +7,7 @@ final class PatchChainSpecTests: XCTestCase {
 
     func testTwoPlugins() throws {
         // Columns: `mda/Overdrive` 1, `drive=0.7` 15, `!` 25, `eg-amp` 27, `gain=-6` 34.
-        let patch = try ChainSpec.patch(from: "mda/Overdrive drive=0.7 ! eg-amp gain=-6", inputChannels: 1, outputChannels: 2)
+        let patch = try ChainSpec.patch(from: "mda/Overdrive drive=0.7 ! eg-amp gain=-6", inputChannels: 1, outputChannels: 2, units: ChainTestUnits())
         XCTAssertEqual(patch.nodes.map(\.name), ["in", "overdrive", "eg-amp", "out"])
         XCTAssertEqual(patch.nodes.first?.kind, .input(.channels(1)))
         XCTAssertEqual(patch.nodes.last?.kind, .output(.channels(2)))
@@ -22,19 +22,19 @@ final class PatchChainSpecTests: XCTestCase {
     }
 
     func testNamesAreMadeUnique() throws {
-        let patch = try ChainSpec.patch(from: "mda/Overdrive ! http://drobilla.net/plugins/mda/Overdrive ! http://gareus.org/oss/lv2/fil4#stereo ! in")
+        let patch = try ChainSpec.patch(from: "mda/Overdrive ! http://drobilla.net/plugins/mda/Overdrive ! http://gareus.org/oss/lv2/fil4#stereo ! in", units: ChainTestUnits())
         XCTAssertEqual(patch.nodes.map(\.name), ["in", "overdrive", "overdrive2", "fil4-stereo", "in2", "out"])
     }
 
     func testValueKinds() throws {
-        let patch = try ChainSpec.patch(from: #"x a=1e-3 b=true c=false d=Shelf e="two words" f=.5"#)
+        let patch = try ChainSpec.patch(from: #"x a=1e-3 b=true c=false d=Shelf e="two words" f=.5"#, units: ChainTestUnits())
         guard case .plugin(let spec) = patch.nodes[1].kind else { return XCTFail("x should be a plugin") }
         XCTAssertEqual(spec.parameters.map(\.value), [.number(0.001), .toggle(true), .toggle(false), .label("Shelf"),
                                                       .label("two words"), .number(0.5)])
     }
 
     func testParsesToTheSameModelAsTheEquivalentPatchFile() throws {
-        let chain = try ChainSpec.patch(from: "mda/Overdrive drive=0.7 ! eg-amp gain=-6", inputChannels: 2, outputChannels: 2)
+        let chain = try ChainSpec.patch(from: "mda/Overdrive drive=0.7 ! eg-amp gain=-6", inputChannels: 2, outputChannels: 2, units: ChainTestUnits())
         let file = try PatchParser.parse(text: """
             fxhost: 1
             nodes:
@@ -62,7 +62,7 @@ final class PatchChainSpecTests: XCTestCase {
     }
 
     func testChannelCounts() {
-        XCTAssertThrowsError(try ChainSpec.patch(from: "a", inputChannels: 0)) { error in
+        XCTAssertThrowsError(try ChainSpec.patch(from: "a", inputChannels: 0, units: ChainTestUnits())) { error in
             XCTAssertEqual((error as? PatchError)?.description, "the chain's input needs 1 to 256 channels, got 0")
         }
     }

@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 @testable import HostCore
 
@@ -7,12 +8,7 @@ final class PatchHostileInputTests: XCTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("patch-hostile-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try FileManager.default.removeItem(at: directory)
+        directory = try makeScratchFolder(prefix: "patch-hostile")
     }
 
     private func loadFailure(_ bytes: [UInt8], name: String = "p.yaml") throws -> String {

@@ -1,9 +1,10 @@
+import TestSupport
 import XCTest
 @testable import HostCore
 
 /// Well-formed patches parse to the model written out by hand from their text.
 final class PatchParserTests: XCTestCase {
-    /// The first example of DESIGN.md ("Patch file").
+    /// The project's first design example: a live patch with a chain and a tap.
     static let liveExample = """
         fxhost: 1                       # format version
         name: crunch
@@ -20,7 +21,7 @@ final class PatchParserTests: XCTestCase {
           - { at: drive, file: takes/drive.flac }
         """
 
-    /// The second example of DESIGN.md: a project to bounce.
+    /// The second design example: a project to bounce.
     static let bounceExample = """
         fxhost: 1
         nodes:
@@ -182,9 +183,7 @@ final class PatchParserTests: XCTestCase {
     }
 
     func testLoadReadsAFile() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("patch-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try makeScratchFolder(prefix: "patch-tests")
         let path = directory.appendingPathComponent("bounce.yaml").path
         try Self.bounceExample.write(toFile: path, atomically: true, encoding: .utf8)
         let patch = try PatchParser.load(path: path)

@@ -14,7 +14,7 @@ func patchFailure(_ text: String) -> String {
 /// The message `ChainSpec` gives for `text`, or a note that it parsed.
 func chainFailure(_ text: String) -> String {
     do {
-        _ = try ChainSpec.patch(from: text)
+        _ = try ChainSpec.patch(from: text, units: ChainTestUnits())
         return "(parsed without error)"
     } catch {
         return error.description

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import HostCore
 
@@ -10,12 +11,8 @@ final class RenderRangeTests: XCTestCase {
     private var folder: URL!
 
     override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("fxhost-range-\(getpid())-\(name.filter(\.isLetter))")
-        try? FileManager.default.removeItem(at: folder)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try makeScratchFolder(prefix: "fxhost-range")
     }
-
-    override func tearDown() { try? FileManager.default.removeItem(at: folder) }
 
     /// A 48 000-frame ramp (sample i = (i + 1) / 65 536) 0.25 s into the
     /// timeline, through a 100-frame delay, to one output.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import HostCore
 
@@ -6,11 +7,7 @@ final class TapRecorderTests: XCTestCase {
     var directory: URL!
 
     override func setUpWithError() throws {
-        directory = try AudioFileTestSupport.makeTemporaryDirectory()
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
+        directory = try makeScratchFolder(prefix: "fxhost-files-tests")
     }
 
     /// Pushes `blocks` blocks of `frames` frames of a counter (n, -n), with

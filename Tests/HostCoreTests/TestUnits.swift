@@ -31,19 +31,18 @@ final class ScalingUnit: ProcessingUnit {
     var outputPorts: [AudioPortInfo] { (0..<portCount).map { AudioPortInfo(symbol: "out\($0 + 1)", name: "Out \($0 + 1)") } }
     var parameters: [ParameterInfo] { [] }
     var presetNames: [String] { [] }
-    var latencyFrames: Int { 0 }
     func setParameter(_ symbol: String, to value: ParameterValue) throws(UnitError) { throw UnitError("no parameters") }
     func parameterValue(_ symbol: String) -> Float? { nil }
     func applyPreset(_ name: String) throws(UnitError) { throw UnitError("no presets") }
 
-    func prepareInstances(count: Int, format: RenderFormat) throws(UnitError) -> [ProcessorKernel] {
+    func prepareInstances(count: Int, format: RenderFormat) throws(UnitError) -> PreparedUnit {
         while states.count < count {
             let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
             state.initialize(to: State(gain: gain, offset: offset))
             states.append(state)
         }
         let ports = (0..<UInt32(portCount)).map { $0 }
-        return states.prefix(count).map { state in
+        let kernels = states.prefix(count).map { state in
             ProcessorKernel(handle: UnsafeMutableRawPointer(state), run: { handle, frames in
                 let state = handle!.assumingMemoryBound(to: State.self)
                 state.pointee.runs += 1
@@ -63,6 +62,7 @@ final class ScalingUnit: ProcessingUnit {
                 }
             }, inputPorts: ports, outputPorts: ports.map { $0 + 2 })
         }
+        return PreparedUnit(kernels: kernels)
     }
 }
 

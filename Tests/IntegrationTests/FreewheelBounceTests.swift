@@ -15,13 +15,8 @@ final class FreewheelBounceTests: XCTestCase {
     private var folder: URL!
 
     override func setUpWithError() throws {
-        server = try JackServerProcess(sampleRate: Self.rate, bufferFrames: Self.buffer)
+        server = try startJackServer(sampleRate: Self.rate, bufferFrames: Self.buffer)
         folder = try Tools.temporaryFolder(name)
-    }
-
-    override func tearDown() {
-        server?.stop()
-        server = nil
     }
 
     private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }

@@ -16,8 +16,7 @@ final class ProbePluginTests: XCTestCase {
     }
 
     func environment(_ folder: URL) throws -> [String: String] {
-        let library = Tools.productsFolder.appendingPathComponent("libFxhostProbePlugin.so")
-        XCTAssertTrue(FileManager.default.fileExists(atPath: library.path), "build the FxhostProbePlugin product")
+        let library = try ProbePlugin.buildLibrary(in: folder.appendingPathComponent("build"))
         return ["LV2_PATH": try ProbePlugin.bundle(in: folder.appendingPathComponent("lv2"), library: library).path]
     }
 

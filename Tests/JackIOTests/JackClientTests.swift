@@ -1,4 +1,5 @@
 import JackIO
+import TestSupport
 import XCTest
 
 final class JackClientTests: XCTestCase {

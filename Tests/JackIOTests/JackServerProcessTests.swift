@@ -1,6 +1,7 @@
 import CShim
 import Foundation
 import JackIO
+import TestSupport
 import XCTest
 
 final class JackServerProcessTests: XCTestCase {

@@ -2,6 +2,7 @@ import CJack
 import CShim
 import Foundation
 import JackIO
+import TestSupport
 import XCTest
 
 /// The engine live on a private dummy server, measured from outside by a

@@ -28,9 +28,7 @@ final class LiveSessionBounceTests: XCTestCase {
         try graph.connect(amp, to: main)
         let tap = folder.appendingPathComponent("live.wav").path
         try graph.installTap(on: main, file: tap)
-        var options = LiveSession.Options()
-        options.server = server.name
-        let session = try LiveSession(graph: graph, options: options)
+        let session = try LiveSession(graph: graph, options: LiveSession.Options(server: server))
         try session.start()
         XCTAssertTrue(eventually(within: 5) { session.taps[0].seconds >= 0.3 })
 

@@ -25,13 +25,6 @@ final class LiveSessionLatencyTests: XCTestCase {
         return [range.min, range.max]
     }
 
-    private func options(_ server: JackServerProcess) -> LiveSession.Options {
-        var options = LiveSession.Options()
-        options.server = server.name
-        options.clientName = "fx"
-        return options
-    }
-
     func testOutputsReportThePlanLatencyOnTopOfTheCaptureLatencyAndDropBackWhenDplLeaves() throws {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
         let provider = LV2UnitProvider(catalog: PluginCatalog(world: LV2World()))
@@ -41,7 +34,7 @@ final class LiveSessionLatencyTests: XCTestCase {
         let main = try graph.addOutput("main", channels: 2)
         try graph.connect(input, to: limiter)
         try graph.connect(limiter, to: main)
-        let session = try LiveSession(graph: graph, options: options(server))
+        let session = try LiveSession(graph: graph, options: LiveSession.Options(server: server, clientName: "fx"))
         XCTAssertEqual(session.plan.latencyFrames, Int(dplLatency))
         try session.start()
         try session.connectPorts()
@@ -80,7 +73,7 @@ final class LiveSessionLatencyTests: XCTestCase {
         let main = try graph.addOutput("main", channels: 2)
         try graph.connect(player, to: limiter)
         try graph.connect(limiter, to: main)
-        let session = try LiveSession(graph: graph, options: options(server))
+        let session = try LiveSession(graph: graph, options: LiveSession.Options(server: server, clientName: "fx"))
         try session.start()
         let reader = try JackClient(name: "reader", server: server.name)
         XCTAssertTrue(eventually(within: 5) {

@@ -46,9 +46,7 @@ final class LiveSessionRealtimeTests: XCTestCase {
         try graph.connect(room, to: main)
         try graph.installTap(on: main, file: folder.appendingPathComponent("main.wav").path)
 
-        var sessionOptions = LiveSession.Options()
-        sessionOptions.server = server.name
-        let session = try LiveSession(graph: graph, options: sessionOptions)
+        let session = try LiveSession(graph: graph, options: LiveSession.Options(server: server))
         try session.start()
         func settle() { usleep(60_000) }
         settle()

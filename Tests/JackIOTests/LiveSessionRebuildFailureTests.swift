@@ -22,11 +22,10 @@ final class RefusingBlockSize: ProcessingUnit {
     var outputPorts: [AudioPortInfo] { inner.outputPorts }
     var parameters: [ParameterInfo] { inner.parameters }
     var presetNames: [String] { inner.presetNames }
-    var latencyFrames: Int { inner.latencyFrames }
     func setParameter(_ symbol: String, to value: ParameterValue) throws(UnitError) { try inner.setParameter(symbol, to: value) }
     func parameterValue(_ symbol: String) -> Float? { inner.parameterValue(symbol) }
     func applyPreset(_ name: String) throws(UnitError) { try inner.applyPreset(name) }
-    func prepareInstances(count: Int, format: RenderFormat) throws(UnitError) -> [ProcessorKernel] {
+    func prepareInstances(count: Int, format: RenderFormat) throws(UnitError) -> PreparedUnit {
         if format.maxBlockFrames == refused { throw UnitError("blocks of \(refused) frames are not supported") }
         return try inner.prepareInstances(count: count, format: format)
     }
@@ -51,9 +50,7 @@ final class LiveSessionRebuildFailureTests: XCTestCase {
         try graph.connect(player, to: ampNode)
         try graph.connect(ampNode, to: main)
         try graph.installTap(on: main, file: tapFile)
-        var options = LiveSession.Options()
-        options.server = server.name
-        let session = try LiveSession(graph: graph, options: options)
+        let session = try LiveSession(graph: graph, options: LiveSession.Options(server: server))
         try session.start()
         XCTAssertTrue(eventually(within: 5) { session.taps.first!.seconds >= 0.3 })
 
@@ -82,11 +79,10 @@ final class LiveSessionChainEditTests: XCTestCase {
     /// connected would otherwise shrink to one channel).
     func testEditsKeepTheWidthOfAChainsOutput() throws {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
-        let patch = try ChainSpec.patch(from: "mda/Overdrive", inputChannels: 2)
-        let graph = try PatchLoader(units: LV2UnitProvider(catalog: PluginCatalog())).graph(for: patch)
-        var options = LiveSession.Options()
-        options.server = server.name
-        let session = try LiveSession(graph: graph, options: options)
+        let provider = LV2UnitProvider(catalog: PluginCatalog())
+        let patch = try ChainSpec.patch(from: "mda/Overdrive", inputChannels: 2, units: provider)
+        let graph = try PatchLoader(units: provider).graph(for: patch)
+        let session = try LiveSession(graph: graph, options: LiveSession.Options(server: server))
         try session.start()
         XCTAssertEqual(session.plan.outputs[0].channels.count, 2)
         try session.disconnect(PortReference(node: "overdrive"), to: PortReference(node: "out"))

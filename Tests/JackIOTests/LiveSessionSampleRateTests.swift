@@ -2,6 +2,7 @@ import Foundation
 import HostCore
 @testable import JackIO
 import LV2Bridge
+import TestSupport
 import XCTest
 
 /// A sample-rate change re-instantiates the plugins at the new rate. JACK's
@@ -18,14 +19,12 @@ final class LiveSessionSampleRateTests: XCTestCase {
         let output = try graph.addOutput("out", channels: 2)
         try graph.connect(input, to: limiter)
         try graph.connect(limiter, to: output)
-        var options = LiveSession.Options()
-        options.server = server.name
-        options.clientName = "rate"
-        let session = try LiveSession(graph: graph, options: options)
+        let session = try LiveSession(graph: graph, options: LiveSession.Options(server: server, clientName: "rate"))
         try session.start()
         XCTAssertEqual(session.plan.latencyFrames, 240)
 
-        session.engine.simulateSampleRateCallback(44_100)
+        // What JACK's sample-rate callback does, which the dummy driver never calls.
+        LiveEngine.noteSampleRate(44_100, in: session.engine.state)
         try session.poll()
         XCTAssertEqual(session.format.sampleRate, 44_100)
         XCTAssertEqual(session.plan.format.sampleRate, 44_100)

@@ -22,7 +22,7 @@ final class LiveSessionTests: XCTestCase {
         try graph.connect(guitar, to: trim)
         try graph.connect(trim, to: main)
 
-        let session = try LiveSession(graph: graph, options: options(server, client: "fx"))
+        let session = try LiveSession(graph: graph, options: LiveSession.Options(server: server, clientName: "fx"))
         XCTAssertEqual(session.inputs.map(\.port.name), ["fx:guitar"])
         XCTAssertEqual(session.outputs.map(\.port.name), ["fx:main_1", "fx:main_2"])
         try session.start()
@@ -58,7 +58,7 @@ final class LiveSessionTests: XCTestCase {
         let main = try graph.addOutput("main", channels: 1)
         try graph.connect(player, to: main)
         try graph.installTap(on: player, file: tapFile)
-        let session = try LiveSession(graph: graph, options: options(server))
+        let session = try LiveSession(graph: graph, options: LiveSession.Options(server: server))
         try session.start()
         XCTAssertTrue(eventually(within: 10) { session.taps.first!.seconds >= 0.8 })
         let status = try session.finish()
@@ -88,7 +88,7 @@ final class LiveSessionTests: XCTestCase {
         try graph.connect(player, to: trim)
         try graph.connect(trim, to: main)
         try graph.installTap(on: main, file: tapFile)
-        let session = try LiveSession(graph: graph, options: options(server))
+        let session = try LiveSession(graph: graph, options: LiveSession.Options(server: server))
         try session.start()
         XCTAssertEqual(session.plan.format.maxBlockFrames, 256)
         XCTAssertTrue(eventually(within: 5) { session.taps.first!.seconds >= 0.3 })
@@ -110,15 +110,6 @@ final class LiveSessionTests: XCTestCase {
         XCTAssertEqual(tail.count, 4_800)
         XCTAssertTrue(tail.allSatisfy { $0 == expected }, "after the change the sound goes on at the same level")
         XCTAssertEqual(recorded.first, expected)
-    }
-
-    // MARK: Helpers
-
-    func options(_ server: JackServerProcess, client: String = "fxhost") -> LiveSession.Options {
-        var options = LiveSession.Options()
-        options.server = server.name
-        options.clientName = client
-        return options
     }
 }
 

@@ -1,6 +1,7 @@
 import CShim
 import Foundation
 import JackIO
+import TestSupport
 import XCTest
 
 /// RealtimeSanitizer is linked into this test target and into `rtsan-probe`.

@@ -71,6 +71,6 @@ final class ParameterTests: XCTestCase {
         try unit.setParameter(port.symbol, to: .number(whole))
         XCTAssertEqual(unit.parameterValue(port.symbol), Float(whole))
         XCTAssertEqual(message { try unit.setParameter(port.symbol, to: .number(whole + 0.5)) },
-                       "`\(port.symbol)` takes whole numbers, not \(ParameterRules.format(whole + 0.5))")
+                       "`\(port.symbol)` takes whole numbers, not \(whole + 0.5)")
     }
 }

@@ -14,7 +14,7 @@ final class PortTests: XCTestCase {
         XCTAssertEqual(unit.outputPorts.map(\.symbol), ["left_out", "right_out"])
         let sidechain = try XCTUnwrap(unit.plugin.ports.first { $0.symbol == "sidechain" })
         XCTAssertTrue(sidechain.isSideChain)
-        let kernel = try XCTUnwrap(try unit.prepareInstances(count: 1, format: format).first)
+        let kernel = try XCTUnwrap(try unit.prepareInstances(count: 1, format: format).kernels.first)
         XCTAssertFalse(kernel.inputPorts.contains(sidechain.index))
         let driver = KernelDriver(kernel, maxBlock: 128)
         var noise = Noise()
@@ -31,7 +31,7 @@ final class PortTests: XCTestCase {
         let unit = try Installed.unit("fil4#mono")
         let notify = try XCTUnwrap(unit.plugin.ports.first { $0.symbol == "notify" })
         XCTAssertEqual(notify.minimumSize, 65888)
-        let kernel = try XCTUnwrap(try unit.prepareInstances(count: 1, format: format).first)
+        let kernel = try XCTUnwrap(try unit.prepareInstances(count: 1, format: format).kernels.first)
         let outputHeaders = kernel.beforeRun.filter { $0.byteCount == MemoryLayout<LV2_Atom>.size }
         XCTAssertEqual(outputHeaders.map { $0.source.load(as: LV2_Atom.self).size }, [65888 - 8])
         let inputHeaders = kernel.beforeRun.filter { $0.byteCount == MemoryLayout<LV2_Atom_Sequence>.size }

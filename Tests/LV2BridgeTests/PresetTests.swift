@@ -59,7 +59,7 @@ final class WorkerStatePresetTests: XCTestCase {
         let unit = try Installed.unit("http://gareus.org/oss/lv2/zeroconvolv#Mono")
         try unit.applyPreset("No-OP Mono")
         let format = RenderFormat(sampleRate: 48000, maxBlockFrames: 256, mode: .live)
-        let driver = KernelDriver(try unit.prepareInstances(count: 1, format: format)[0], maxBlock: 256)
+        let driver = KernelDriver(try unit.prepareInstances(count: 1, format: format).kernels[0], maxBlock: 256)
         // The worker thread loads the impulse response in the background:
         // run blocks (as the realtime thread would) until sound comes out.
         var loudest: Float = 0

@@ -2,6 +2,7 @@ import CSndFile
 import Foundation
 import HostCore
 @testable import LV2Bridge
+import TestSupport
 import XCTest
 
 /// The same plugin with the same parameters through lv2file (a reference
@@ -12,9 +13,7 @@ final class ReferenceHostTests: XCTestCase {
     func testOverdriveMatchesLV2FileBitForBit() throws {
         let lv2file = "/usr/bin/lv2file"
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: lv2file), "lv2file is not installed")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lv2bridge-\(getpid())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try makeScratchFolder(prefix: "lv2bridge")
         let inputPath = directory.appendingPathComponent("in.wav").path
         let outputPath = directory.appendingPathComponent("out.wav").path
 
@@ -35,7 +34,7 @@ final class ReferenceHostTests: XCTestCase {
         let unit = try Installed.unit("mda/Overdrive")
         try unit.setParameter("drive", to: .number(0.7))
         let kernel = try XCTUnwrap(try unit.prepareInstances(
-            count: 1, format: RenderFormat(sampleRate: 48000, maxBlockFrames: block, mode: .offline)).first)
+            count: 1, format: RenderFormat(sampleRate: 48000, maxBlockFrames: block, mode: .offline)).kernels.first)
         let driver = KernelDriver(kernel, maxBlock: block)
         var ours = [Float](repeating: 0, count: input.count)
         var start = 0

@@ -7,6 +7,18 @@ enum Installed {
     static let catalog = PluginCatalog(world: LV2World())
     static let provider = LV2UnitProvider(catalog: catalog)
 
+    /// The installed effects: plugins with main audio inputs and outputs.
+    static var effects: [PluginDescription] {
+        catalog.plugins.filter { !$0.mainAudioInputs.isEmpty && !$0.mainAudioOutputs.isEmpty }
+    }
+
+    /// Effects this host refuses, by URI, with words their refusal gives:
+    /// swh's FFT plugins, whose libraries miss a symbol of fftw.
+    static let refusedEffects = [
+        "http://plugin.org.uk/swh-plugins/mbeq": "its library does not load",
+        "http://plugin.org.uk/swh-plugins/pitchScaleHQ": "its library does not load",
+    ]
+
     static func unit(_ reference: String) throws -> LV2Unit {
         try XCTUnwrap(try provider.makeUnit(reference) as? LV2Unit)
     }

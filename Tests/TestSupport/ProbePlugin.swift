@@ -2,10 +2,48 @@ import Foundation
 
 /// The test-only LV2 probe plugin (Tests/TestPlugin): `out = in +
 /// freeWheeling + the worker's answer (0.5, asked on the first block)`.
-/// `bundle(in:)` writes its LV2 bundle around the library SwiftPM built, for
-/// an LV2_PATH of its own.
+/// `buildLibrary(in:)` compiles it, `bundle(in:library:)` writes its LV2
+/// bundle around the library, for an LV2_PATH of its own.
 public enum ProbePlugin {
     public static let uri = "urn:fxhost:test:probe"
+
+    public struct BuildError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Compiles Tests/TestPlugin/probe.c into `folder/libprobe.so` with the C
+    /// compiler on PATH (the Swift toolchain's clang, else cc). The tests
+    /// build it themselves because SwiftPM makes a shared library only for a
+    /// product, and a test fixture is no product of fxhost.
+    public static func buildLibrary(in folder: URL) throws -> URL {
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("TestPlugin")
+        let library = folder.appendingPathComponent("libprobe.so")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let searchPath = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+        let compilers = ["clang", "cc"].flatMap { name in searchPath.map { "\($0)/\(name)" } }
+        guard let compiler = compilers.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw BuildError(description: "no clang or cc on PATH to compile the probe plugin")
+        }
+        let log = folder.appendingPathComponent("probe-build.log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: compiler)
+        process.arguments = ["-shared", "-fPIC", "-O1", "-Wall", "-Werror",
+                             "-I", source.appendingPathComponent("include").path,
+                             source.appendingPathComponent("probe.c").path, "-o", library.path]
+        let output = try FileHandle(forWritingTo: log)
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        process.waitUntilExit()
+        try? output.close()
+        guard process.terminationStatus == 0 else {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            throw BuildError(description: "\(compiler) could not compile the probe plugin:\n\(text)")
+        }
+        return library
+    }
 
     /// Writes `probe.lv2` into `folder` and returns the folder, for LV2_PATH.
     public static func bundle(in folder: URL, library: URL) throws -> URL {

@@ -21,7 +21,7 @@ public final class AudioFileWriter {
     public let sampleRate: Int
     public let mode: Mode
     /// Where the samples go until `finish()` (differs from `path` in atomic mode).
-    public let writingPath: String
+    let writingPath: String
     public private(set) var framesWritten = 0
 
     private var file: OpaquePointer?
@@ -95,7 +95,7 @@ public final class AudioFileWriter {
     }
 
     /// `dir/.name.partial` for `dir/name`.
-    public static func partialPath(for path: String) -> String {
+    static func partialPath(for path: String) -> String {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         return directory + "/." + url.lastPathComponent + ".partial"

@@ -111,23 +111,10 @@ public final class AudioGraph {
                         destinationLocation: SourceLocation? = nil) throws(PatchError) {
         try requireMember(source, location)
         try requireMember(destination, location)
-        // The same checks, in the same words, as the patch parser's.
-        guard source.name != destination.name else {
-            throw PatchError("node `\(source.name)` is connected to itself", at: location)
-        }
-        if case .output = source.kind {
-            throw PatchError("node `\(source.name)` is an output; it has nothing to feed `\(destination.name)`",
-                             at: sourceLocation ?? location)
-        }
-        switch destination.kind {
-        case .input:
-            throw PatchError("node `\(destination.name)` is an input; nothing can be connected into it",
-                             at: destinationLocation ?? location)
-        case .filePlayer:
-            throw PatchError("node `\(destination.name)` is a file player; nothing can be connected into it",
-                             at: destinationLocation ?? location)
-        default: break
-        }
+        try WiringRules.checkConnection(from: source.name, WiringRole(source.kind),
+                                        to: destination.name, WiringRole(destination.kind),
+                                        location: location, sourceLocation: sourceLocation,
+                                        destinationLocation: destinationLocation)
         connections.append(GraphConnection(source: source.name, sourcePort: sourcePort,
                                            destination: destination.name, destinationPort: destinationPort,
                                            gainDecibels: gainDecibels, location: location,
@@ -140,11 +127,6 @@ public final class AudioGraph {
                            location: SourceLocation? = nil) throws(PatchError) {
         try requireMember(node, location)
         taps.append(GraphTap(node: node.name, port: port, file: file, location: location))
-    }
-
-    /// Removes every tap on `node`.
-    public func removeTap(on node: GraphNode) {
-        taps.removeAll { $0.node == node.name }
     }
 
     /// Wires declared connections and taps by node name — a patch file's, or a
@@ -193,12 +175,14 @@ public final class AudioGraph {
 
     // MARK: Compiling
 
-    /// Resolves channel widths, checks the wiring and builds a plan for `format`.
-    /// `continuing`: the plan the new one replaces while audio runs (a live
-    /// edit). Its latency delay lines carry on in the new plan, so an edit
-    /// makes no gap on compensated paths.
+    /// Resolves channel widths, checks the wiring, prepares every unit's
+    /// instances for `format` (making them where needed: the one step that
+    /// touches units, and only their instances of this format), then builds
+    /// a plan. `continuing`: the plan the new one replaces while audio runs
+    /// (a live edit). Its latency delay lines carry on in the new plan, so an
+    /// edit makes no gap on compensated paths.
     public func compile(format: RenderFormat, continuing previous: RenderPlan? = nil) throws(PatchError) -> RenderPlan {
-        try GraphCompiler(graph: self, format: format, previous: previous).compile()
+        try GraphCompiler.compile(self, format: format, previous: previous)
     }
 }
 

@@ -1,5 +1,6 @@
-/// Node-level connections as integer indices, for finding cycles: one
-/// search, and one message, for patch files and for graphs built in code.
+/// Node-level connections as integer indices, for ordering nodes and
+/// finding cycles: one sort, one search and one message, for patch files
+/// and for graphs built in code.
 struct ConnectionGraph {
     var names: [String] = []
     var edges: [(from: Int, to: Int)] = []
@@ -42,19 +43,29 @@ struct ConnectionGraph {
 
     /// Kahn's algorithm: a graph is acyclic exactly when every node can be removed in topological order.
     func hasCycle(usingFirst count: Int) -> Bool {
+        topologicalOrder(usingFirst: count).count < names.count
+    }
+
+    /// Node indices, each after every node that feeds it and otherwise in
+    /// index order (the order nodes were declared, so a schedule is the same
+    /// every time), using the first `count` connections. Kahn's algorithm,
+    /// taking the smallest ready node first; a cycle leaves its nodes (and
+    /// what they feed) out. O((nodes + connections) · log nodes).
+    func topologicalOrder(usingFirst count: Int? = nil) -> [Int] {
+        let count = count ?? edges.count
         let successors = successors(usingFirst: count)
         var incoming = [Int](repeating: 0, count: names.count)
         for edge in edges[..<count] { incoming[edge.to] += 1 }
-        var ready = incoming.indices.filter { incoming[$0] == 0 }
-        var removed = 0
-        while let node = ready.popLast() {
-            removed += 1
+        var ready = MinimumHeap(incoming.indices.filter { incoming[$0] == 0 })
+        var order: [Int] = []
+        while let node = ready.popMinimum() {
+            order.append(node)
             for next in successors[node] {
                 incoming[next] -= 1
-                if incoming[next] == 0 { ready.append(next) }
+                if incoming[next] == 0 { ready.insert(next) }
             }
         }
-        return removed < names.count
+        return order
     }
 
     /// A shortest path from `start` to `goal` (both included), breadth first, or nil.
@@ -78,5 +89,39 @@ struct ConnectionGraph {
             }
         }
         return nil
+    }
+}
+
+/// The ready nodes of a topological sort, smallest first: a binary heap.
+private struct MinimumHeap {
+    private var items: [Int] = []
+
+    init(_ values: [Int]) {
+        for value in values { insert(value) }
+    }
+
+    mutating func insert(_ value: Int) {
+        items.append(value)
+        var child = items.count - 1
+        while child > 0, items[(child - 1) / 2] > items[child] {
+            items.swapAt(child, (child - 1) / 2)
+            child = (child - 1) / 2
+        }
+    }
+
+    mutating func popMinimum() -> Int? {
+        guard !items.isEmpty else { return nil }
+        items.swapAt(0, items.count - 1)
+        let minimum = items.removeLast()
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1, right = left + 1
+            var smallest = parent
+            if left < items.count, items[left] < items[smallest] { smallest = left }
+            if right < items.count, items[right] < items[smallest] { smallest = right }
+            guard smallest != parent else { return minimum }
+            items.swapAt(parent, smallest)
+            parent = smallest
+        }
     }
 }

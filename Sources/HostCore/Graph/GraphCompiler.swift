@@ -1,8 +1,10 @@
 import Foundation
 
-/// Turns an `AudioGraph` into a `RenderPlan`: schedules nodes, resolves
-/// channel widths, emits ops over virtual buffers, then maps those onto as few
-/// real buffers as their lifetimes allow.
+/// Turns a resolved `AudioGraph` and its prepared units into a `RenderPlan`:
+/// emits ops over virtual buffers node by node, aligns latency, then maps
+/// the buffers onto as few real ones as their lifetimes allow. It reads the
+/// graph and the prepared units and changes neither: making instances is
+/// `PreparedUnits`' job, done before.
 ///
 /// Latency compensation: every node's output latency is the largest latency
 /// among everything feeding it plus its own (a plugin's reported latency).
@@ -11,152 +13,189 @@ import Foundation
 /// the plan's latency (the largest of them), so a driver that drops that many
 /// frames gets all of them aligned with the input.
 struct GraphCompiler {
-    let graph: AudioGraph
+    let resolved: ResolvedGraph
+    let units: PreparedUnits
     let format: RenderFormat
     /// The plan this one replaces, whose delay lines carry on (live edits).
     var previous: RenderPlan?
 
-    func compile() throws(PatchError) -> RenderPlan {
+    private var graph: AudioGraph { resolved.graph }
+
+    /// What `AudioGraph.compile` does: resolves the graph, prepares its units
+    /// for `format`, then compiles.
+    static func compile(_ graph: AudioGraph, format: RenderFormat, previous: RenderPlan?) throws(PatchError) -> RenderPlan {
         guard format.maxBlockFrames > 0 else { throw PatchError("the block size must be at least one frame") }
-        try requireDistinctFiles()
-        let order = try Schedule.order(of: graph)
-        let resolver = ChannelResolver(graph: graph, order: order)
-        let (layouts, inputs) = try resolver.resolve()
+        let resolved = try ResolvedGraph(graph)
+        let units = try PreparedUnits(resolved, format: format)
+        return try GraphCompiler(resolved: resolved, units: units, format: format, previous: previous).compile()
+    }
+
+    func compile() throws(PatchError) -> RenderPlan {
+        var emission = emitNodes()
+        let latencyFrames = try alignLatency(&emission)
+        return assemblePlan(emission, latencyFrames: latencyFrames)
+    }
+
+    /// The program so far, over virtual buffers, and what the plan is assembled from.
+    private struct Emission {
         var builder = ProgramBuilder()
-        var nodeOutputs = [[VirtualBuffer]](repeating: [], count: graph.nodes.count)
-        var nodeInputs = [[VirtualBuffer]](repeating: [], count: graph.nodes.count)
+        var nodeOutputs: [[VirtualBuffer]]
         /// Frames from the sources to each node's output.
-        var nodeLatency = [Int](repeating: 0, count: graph.nodes.count)
+        var nodeLatency: [Int]
         var sources: [(node: String, kind: PlanSource.Kind, buffers: [VirtualBuffer])] = []
         var outputs: [(node: String, ports: [String], buffers: [VirtualBuffer], latency: Int)] = []
+        var taps: [(tap: GraphTap, buffers: [VirtualBuffer])] = []
         var planNodes: [PlanNode] = []
         var units: [any ProcessingUnit] = []
         var kernelOwners: [AnyObject] = []
         var bypassSlots: [String: Int] = [:]
 
-        for nodeIndex in order {
-            let node = graph.nodes[nodeIndex]
-            let layout = layouts[nodeIndex]
-            // Every channel of every input waits for the latest feed.
-            let inputLatency = inputs[nodeIndex].joined().map { nodeLatency[$0.sourceNode] }.max() ?? 0
-            let inputBuffers = (0..<layout.inputWidth).map { channel in
-                builder.sum(inputs[nodeIndex][channel].map {
-                    (builder.delayed(nodeOutputs[$0.sourceNode][$0.sourceChannel],
-                                     by: inputLatency - nodeLatency[$0.sourceNode],
-                                     signal: "\(graph.nodes[$0.sourceNode].name):\($0.sourceChannel + 1)"), $0.gainDecibels)
-                })
-            }
-            nodeLatency[nodeIndex] = inputLatency
-            nodeInputs[nodeIndex] = inputBuffers
-            var summary: String
-            var latency = 0
-            switch node.kind {
-            case .input(let channels, let ports):
-                summary = ports.isEmpty ? "live input, \(channels) channel\(channels == 1 ? "" : "s")"
-                    : "live input from \(ports.joined(separator: ", "))"
-                let buffers = (0..<channels).map { _ in builder.newBuffer(pinned: true) }
-                sources.append((node.name, .input(ports: ports), buffers))
-                nodeOutputs[nodeIndex] = buffers
-            case .filePlayer(let file):
-                summary = "file \(file.path)"
-                let raw = (0..<file.channels).map { _ in builder.newBuffer(pinned: true) }
-                sources.append((node.name, .file(file), raw))
-                nodeOutputs[nodeIndex] = builder.filePlayerStage(raw, gainDecibels: file.gainDecibels, pan: file.pan)
-            case .output(_, let ports):
-                let channels = layout.inputWidth
-                summary = ports.isEmpty ? "output, \(channels) channel\(channels == 1 ? "" : "s")"
-                    : "output to \(ports.joined(separator: ", "))"
-                outputs.append((node.name, ports, inputBuffers, inputLatency))
-                nodeOutputs[nodeIndex] = inputBuffers
-            case .mixer(let channels):
-                summary = "mix bus, \(channels) channel\(channels == 1 ? "" : "s")"
-                nodeOutputs[nodeIndex] = inputBuffers
-            case .gain(let decibels):
-                summary = "gain \(Self.formatDecibels(decibels))"
-                nodeOutputs[nodeIndex] = inputBuffers.map { builder.scaled($0, linearGain: Float(Decibels.toLinear(decibels))) }
-            case .unit(let unit, let bypass):
-                let kernels: [ProcessorKernel]
-                do {
-                    kernels = try unit.prepareInstances(count: layout.instances, format: format)
-                } catch {
-                    throw PatchError("`\(node.name)` (\(unit.displayName)) could not be started: \(error.message)",
-                                     at: node.location, suggestion: error.suggestion)
-                }
-                let slot = builder.newFlag(bypass ? 1 : 0)
-                bypassSlots[node.name] = slot
-                nodeOutputs[nodeIndex] = builder.unitStage(node: node.name, kernels: Array(kernels.prefix(layout.instances)),
-                                                           inputs: inputBuffers, outputWidth: layout.outputWidth,
-                                                           bypassFlag: slot, latencyFrames: unit.latencyFrames)
-                units.append(unit)
-                kernelOwners += kernels.prefix(layout.instances).compactMap(\.owner)
-                latency = unit.latencyFrames
-                nodeLatency[nodeIndex] += latency
-                summary = "plugin \(unit.displayName)" + (layout.instances > 1 ? " ×\(layout.instances) (one per channel)" : "")
-                    + (bypass ? ", bypassed" : "")
-            }
-            planNodes.append(PlanNode(
-                name: node.name, summary: summary, inputWidth: layout.inputWidth, outputWidth: layout.outputWidth,
-                instances: layout.instances,
-                inputs: inputs[nodeIndex].map { channel in
-                    channel.map { contribution in
-                        "\(graph.nodes[contribution.sourceNode].name):\(contribution.sourceChannel + 1)"
-                            + (contribution.gainDecibels == 0 ? "" : " (\(Self.formatDecibels(contribution.gainDecibels)))")
-                    }
-                },
-                latencyFrames: latency, outputLatencyFrames: nodeLatency[nodeIndex]))
+        init(nodeCount: Int) {
+            nodeOutputs = [[VirtualBuffer]](repeating: [], count: nodeCount)
+            nodeLatency = [Int](repeating: 0, count: nodeCount)
         }
-
-        // Outputs and taps all come out at the plan's latency.
-        var tapNodes: [(tap: GraphTap, node: Int, channels: [Int])] = []
-        for tap in graph.taps {
-            let nodeIndex = resolver.index(of: tap.node)
-            let channels = try resolver.channels(of: graph.nodes[nodeIndex], tap.port, side: .output,
-                                                 layout: layouts[nodeIndex], at: tap.location)
-            tapNodes.append((tap, nodeIndex, channels))
-        }
-        let planLatency = (outputs.map(\.latency) + tapNodes.map { nodeLatency[$0.node] }).max() ?? 0
-        outputs = outputs.map { output in
-            let aligned = output.buffers.enumerated().map {
-                builder.delayed($1, by: planLatency - output.latency, signal: "output \(output.node):\($0 + 1)")
-            }
-            for buffer in aligned { builder.pin(buffer) }
-            return (output.node, output.ports, aligned, planLatency)
-        }
-
-        var taps: [(tap: GraphTap, buffers: [VirtualBuffer])] = []
-        for (tap, nodeIndex, channels) in tapNodes {
-            let buffers = channels.map {
-                builder.delayed(nodeOutputs[nodeIndex][$0], by: planLatency - nodeLatency[nodeIndex],
-                                signal: "\(tap.node):\($0 + 1)")
-            }
-            for buffer in buffers { builder.pin(buffer) }
-            taps.append((tap, buffers))
-        }
-
-        let lowered = builder.lower(frames: format.maxBlockFrames, previous: previous)
-        return RenderPlan(
-            format: format, memory: lowered.memory,
-            sources: sources.map { PlanSource(node: $0.node, kind: $0.kind, channels: $0.buffers.map(lowered.pointer)) },
-            outputs: outputs.map { PlanOutput(node: $0.node, ports: $0.ports, channels: $0.buffers.map(lowered.pointer),
-                                              latencyFrames: $0.latency) },
-            taps: taps.map { PlanTap(node: $0.tap.node, file: $0.tap.file, location: $0.tap.location,
-                                     channels: $0.buffers.map(lowered.pointer)) },
-            nodes: planNodes, latencyFrames: planLatency, units: units, kernelOwners: kernelOwners,
-            bypassFlags: bypassSlots.mapValues { lowered.memory.flags.baseAddress! + $0 })
     }
 
-    /// No two taps on one file, and no tap over a file a source plays.
-    private func requireDistinctFiles() throws(PatchError) {
-        var uses = graph.taps.map {
-            FileConflicts.Use(owner: "the tap on `\($0.node)`", path: $0.file, writes: true, location: $0.location)
+    // MARK: Emitting nodes
+
+    private func emitNodes() -> Emission {
+        var emission = Emission(nodeCount: graph.nodes.count)
+        for nodeIndex in resolved.order { emitNode(nodeIndex, into: &emission) }
+        return emission
+    }
+
+    private func emitNode(_ nodeIndex: Int, into emission: inout Emission) {
+        let node = graph.nodes[nodeIndex], layout = resolved.layouts[nodeIndex]
+        let inputBuffers = emitInputs(of: nodeIndex, into: &emission)
+        let (summary, latency) = emitStage(of: nodeIndex, inputs: inputBuffers, into: &emission)
+        emission.nodeLatency[nodeIndex] += latency
+        emission.planNodes.append(PlanNode(
+            name: node.name, summary: summary, inputWidth: layout.inputWidth, outputWidth: layout.outputWidth,
+            instances: layout.instances, inputs: inputDescriptions(of: nodeIndex),
+            latencyFrames: latency, outputLatencyFrames: emission.nodeLatency[nodeIndex]))
+    }
+
+    /// Sums what feeds each input channel, every feed delayed to the latest
+    /// one, and starts the node's latency at that feed's.
+    private func emitInputs(of nodeIndex: Int, into emission: inout Emission) -> [VirtualBuffer] {
+        let contributions = resolved.inputs[nodeIndex]
+        let inputLatency = contributions.joined().map { emission.nodeLatency[$0.sourceNode] }.max() ?? 0
+        let buffers = (0..<resolved.layouts[nodeIndex].inputWidth).map { channel in
+            emission.builder.sum(contributions[channel].map {
+                (emission.builder.delayed(emission.nodeOutputs[$0.sourceNode][$0.sourceChannel],
+                                          by: inputLatency - emission.nodeLatency[$0.sourceNode],
+                                          signal: "\(graph.nodes[$0.sourceNode].name):\($0.sourceChannel + 1)"),
+                 $0.gainDecibels)
+            })
         }
-        for node in graph.nodes {
-            if case .filePlayer(let file) = node.kind {
-                uses.append(FileConflicts.Use(owner: "file source `\(node.name)`", path: file.path, writes: false,
-                                              location: node.location))
+        emission.nodeLatency[nodeIndex] = inputLatency
+        return buffers
+    }
+
+    /// The node's own ops; returns its summary for `check` and its own latency.
+    private func emitStage(of nodeIndex: Int, inputs: [VirtualBuffer],
+                           into emission: inout Emission) -> (summary: String, latency: Int) {
+        let node = graph.nodes[nodeIndex], layout = resolved.layouts[nodeIndex]
+        switch node.kind {
+        case .input(let channels, let ports):
+            let buffers = (0..<channels).map { _ in emission.builder.newBuffer(pinned: true) }
+            emission.sources.append((node.name, .input(ports: ports), buffers))
+            emission.nodeOutputs[nodeIndex] = buffers
+            return (ports.isEmpty ? "live input, \(Self.channels(channels))" : "live input from \(ports.joined(separator: ", "))", 0)
+        case .filePlayer(let file):
+            let raw = (0..<file.channels).map { _ in emission.builder.newBuffer(pinned: true) }
+            emission.sources.append((node.name, .file(file), raw))
+            emission.nodeOutputs[nodeIndex] = emission.builder.filePlayerStage(raw, gainDecibels: file.gainDecibels, pan: file.pan)
+            return ("file \(file.path)", 0)
+        case .output(_, let ports):
+            emission.outputs.append((node.name, ports, inputs, emission.nodeLatency[nodeIndex]))
+            emission.nodeOutputs[nodeIndex] = inputs
+            return (ports.isEmpty ? "output, \(Self.channels(layout.inputWidth))" : "output to \(ports.joined(separator: ", "))", 0)
+        case .mixer(let channels):
+            emission.nodeOutputs[nodeIndex] = inputs
+            return ("mix bus, \(Self.channels(channels))", 0)
+        case .gain(let decibels):
+            emission.nodeOutputs[nodeIndex] = inputs.map {
+                emission.builder.scaled($0, linearGain: Float(Decibels.toLinear(decibels)))
+            }
+            return ("gain \(Self.formatDecibels(decibels))", 0)
+        case .unit(let unit, let bypass):
+            let prepared = units[nodeIndex]
+            let slot = emission.builder.newFlag(bypass ? 1 : 0)
+            emission.bypassSlots[node.name] = slot
+            emission.nodeOutputs[nodeIndex] = emission.builder.unitStage(
+                node: node.name, kernels: prepared.kernels, inputs: inputs, outputWidth: layout.outputWidth,
+                bypassFlag: slot, latencyFrames: prepared.latencyFrames)
+            emission.units.append(unit)
+            emission.kernelOwners += prepared.kernels.compactMap(\.owner)
+            let summary = "plugin \(unit.displayName)" + (layout.instances > 1 ? " ×\(layout.instances) (one per channel)" : "")
+                + (bypass ? ", bypassed" : "")
+            return (summary, prepared.latencyFrames)
+        }
+    }
+
+    /// Per input channel, what feeds it: "drive:1", "vox:2 (-12.0 dB)".
+    private func inputDescriptions(of nodeIndex: Int) -> [[String]] {
+        resolved.inputs[nodeIndex].map { channel in
+            channel.map { contribution in
+                "\(graph.nodes[contribution.sourceNode].name):\(contribution.sourceChannel + 1)"
+                    + (contribution.gainDecibels == 0 ? "" : " (\(Self.formatDecibels(contribution.gainDecibels)))")
             }
         }
-        if let conflict = FileConflicts.first(in: uses) { throw PatchError(conflict.message, at: conflict.location) }
+    }
+
+    private static func channels(_ count: Int) -> String { "\(count) channel\(count == 1 ? "" : "s")" }
+
+    // MARK: Aligning latency
+
+    /// Outputs and taps all come out at the plan's latency (the largest of
+    /// theirs): each is delayed by what it lacks. Returns that latency.
+    private func alignLatency(_ emission: inout Emission) throws(PatchError) -> Int {
+        var tapNodes: [(tap: GraphTap, node: Int, channels: [Int])] = []
+        for tap in graph.taps {
+            let nodeIndex = resolved.resolver.index(of: tap.node)
+            let channels = try resolved.resolver.channels(of: graph.nodes[nodeIndex], tap.port, side: .output,
+                                                          layout: resolved.layouts[nodeIndex], at: tap.location)
+            tapNodes.append((tap, nodeIndex, channels))
+        }
+        let planLatency = (emission.outputs.map(\.latency) + tapNodes.map { emission.nodeLatency[$0.node] }).max() ?? 0
+        emission.outputs = emission.outputs.map { output in
+            let aligned = output.buffers.enumerated().map {
+                emission.builder.delayed($1, by: planLatency - output.latency, signal: "output \(output.node):\($0 + 1)")
+            }
+            for buffer in aligned { emission.builder.pin(buffer) }
+            return (output.node, output.ports, aligned, planLatency)
+        }
+        for (tap, nodeIndex, channels) in tapNodes {
+            let buffers = channels.map {
+                emission.builder.delayed(emission.nodeOutputs[nodeIndex][$0], by: planLatency - emission.nodeLatency[nodeIndex],
+                                         signal: "\(tap.node):\($0 + 1)")
+            }
+            for buffer in buffers { emission.builder.pin(buffer) }
+            emission.taps.append((tap, buffers))
+        }
+        return planLatency
+    }
+
+    // MARK: Assembling the plan
+
+    /// Real memory for the program, and the plan around it.
+    private func assemblePlan(_ emission: Emission, latencyFrames: Int) -> RenderPlan {
+        let lowered = emission.builder.lower(frames: format.maxBlockFrames, previous: previous)
+        return RenderPlan(
+            format: format, memory: lowered.memory,
+            sources: emission.sources.map {
+                PlanSource(node: $0.node, kind: $0.kind, channels: $0.buffers.map(lowered.pointer))
+            },
+            outputs: emission.outputs.map {
+                PlanOutput(node: $0.node, ports: $0.ports, channels: $0.buffers.map(lowered.pointer), latencyFrames: $0.latency)
+            },
+            taps: emission.taps.map {
+                PlanTap(node: $0.tap.node, file: $0.tap.file, location: $0.tap.location, channels: $0.buffers.map(lowered.pointer))
+            },
+            nodes: emission.planNodes, latencyFrames: latencyFrames, units: emission.units,
+            kernelOwners: emission.kernelOwners,
+            bypassFlags: emission.bypassSlots.mapValues { lowered.memory.flags.baseAddress! + $0 })
     }
 
     static func formatDecibels(_ decibels: Double) -> String {

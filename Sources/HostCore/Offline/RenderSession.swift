@@ -150,21 +150,18 @@ public final class RenderSession {
 
     /// Outputs, taps and the files played: see `FileConflicts`.
     private static func requireDistinctFiles(plan: RenderPlan, options: RenderOptions) throws(RenderError) {
-        var uses = plan.outputs.compactMap { output in
-            options.outputFiles[output.node].map { FileConflicts.Use(owner: "output `\(output.node)`", path: $0.path, writes: true) }
-        }
-        uses += plan.taps.map { FileConflicts.Use(owner: "the tap on `\($0.node)`", path: $0.file, writes: true) }
+        var files = FileConflicts()
+        files.outputs = plan.outputs.compactMap { output in options.outputFiles[output.node].map { (output.node, $0.path) } }
+        files.taps = plan.taps.map { ($0.node, $0.file, nil) }
         for source in plan.sources {
             switch source.kind {
             case .file(let file):
-                uses.append(FileConflicts.Use(owner: "file source `\(source.node)`", path: file.path, writes: false))
+                files.sources.append((source.node, file.path, false, nil))
             case .input:
-                if let path = options.inputFiles[source.node] {
-                    uses.append(FileConflicts.Use(owner: "the file for input `\(source.node)`", path: path, writes: false))
-                }
+                if let path = options.inputFiles[source.node] { files.sources.append((source.node, path, true, nil)) }
             }
         }
-        if let conflict = FileConflicts.first(in: uses) { throw .fileConflict(conflict.message) }
+        if let conflict = files.first { throw .fileConflict(conflict.message) }
     }
 
     deinit {

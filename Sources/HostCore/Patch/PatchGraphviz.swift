@@ -40,9 +40,9 @@ public enum PatchGraphviz {
             return label
         case .file(let spec):
             var label = "file: \(spec.path)"
-            if spec.startSeconds != 0 { label += "\nstart \(number(spec.startSeconds))s" }
+            if spec.startSeconds != 0 { label += "\nstart \(NumberText.format(spec.startSeconds))s" }
             if spec.gainDecibels != 0 { label += "\n\(decibels(spec.gainDecibels))" }
-            if let pan = spec.pan { label += "\npan \(number(pan))" }
+            if let pan = spec.pan { label += "\npan \(NumberText.format(pan))" }
             return label
         case .input(let ports): return "input: " + endpointLabel(ports)
         case .output(let ports): return "output: " + endpointLabel(ports)
@@ -77,11 +77,7 @@ public enum PatchGraphviz {
     }
 
     private static func decibels(_ value: Double) -> String {
-        (value > 0 ? "+" : "") + number(value) + " dB"
-    }
-
-    private static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+        (value > 0 ? "+" : "") + NumberText.format(value) + " dB"
     }
 
     /// A DOT double-quoted ID: backslashes and quotes escaped, newlines as `\n` line breaks.

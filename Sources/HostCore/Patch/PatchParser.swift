@@ -34,7 +34,9 @@ public enum PatchParser {
         }
         var patch = try PatchDocumentReader(yaml: yaml).read(root)
         patch.sourcePath = path
-        try PatchGraphCheck(patch: patch).run()
+        // The graph's own wiring rules, checked before any unit exists.
+        try AudioGraph.WiringRules.check(nodes: patch.nodes.map { ($0.name, AudioGraph.WiringRole($0.kind)) },
+                                         connections: patch.connections)
         return patch
     }
 }

@@ -44,8 +44,9 @@ public final class RenderPlan {
     /// The flag that bypasses a plugin node (non-zero: bypassed), for live control.
     public func bypassFlag(of node: String) -> UnsafeMutablePointer<UInt8>? { bypassFlags[node] }
 
-    /// Connects ports and renders one block: for drivers that run the plan on
-    /// one thread from start to end (offline). Live drivers use `program`.
+    /// Connects every kernel's ports to the plan's buffers (renders nothing):
+    /// for drivers that run the plan on one thread from start to end
+    /// (offline), once before the first block. Live drivers use `program`.
     public func connectPorts() { program.connectPorts() }
 
     /// A delay line of this plan, by identity (for the plan that replaces it).

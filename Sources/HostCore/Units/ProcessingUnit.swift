@@ -25,15 +25,15 @@ public protocol ProcessingUnit: AnyObject {
     /// Applies an LV2 preset, by label or URI, to every instance (now and later ones).
     func applyPreset(_ name: String) throws(UnitError)
 
-    /// Makes sure `count` instances exist for this format and returns their
-    /// kernels. Instances already made are kept (with their state) and returned
+    /// The step before compiling: makes sure `count` instances exist for
+    /// this format and returns their kernels and latency, all a compiler
+    /// needs. Instances already made are kept (with their state) and returned
     /// first, so a rebuilt plan keeps a unit's sound. A different format makes
     /// new instances; the old ones live on in the plans that use them (each
-    /// kernel's `owner`).
-    func prepareInstances(count: Int, format: RenderFormat) throws(UnitError) -> [ProcessorKernel]
-
-    /// Processing latency in frames as the plugin last reported it.
-    var latencyFrames: Int { get }
+    /// kernel's `owner`). What differs by format (the sample rate, whether
+    /// the render freewheels) stays with that format's instances: preparing
+    /// an offline render leaves the live instances as they play.
+    func prepareInstances(count: Int, format: RenderFormat) throws(UnitError) -> PreparedUnit
 
     /// Live control: the memory every instance reads an input control from,
     /// so a realtime command can store a new value between blocks. nil when
@@ -57,6 +57,19 @@ extension ProcessingUnit {
 
     public func presetParameterValues(_ name: String) throws(UnitError) -> (values: [String: Float], carriesState: Bool)? {
         nil
+    }
+}
+
+/// A unit's instances for one format, as the compiler takes them.
+public struct PreparedUnit {
+    /// One kernel per instance, in channel order.
+    public var kernels: [ProcessorKernel]
+    /// Processing latency in frames, as the instances report it before their first block.
+    public var latencyFrames: Int
+
+    public init(kernels: [ProcessorKernel], latencyFrames: Int = 0) {
+        self.kernels = kernels
+        self.latencyFrames = latencyFrames
     }
 }
 

@@ -1,22 +1,7 @@
-/// How wide each node is once the wiring is known, and how a unit is
-/// instantiated to fit its stream.
-struct NodeLayout {
-    var inputWidth: Int
-    var outputWidth: Int
-    /// Plugin instances: more than one when a mono plugin runs per channel.
-    var instances: Int
-}
-
-/// One sample stream feeding one input channel: source channel × gain.
-struct Contribution {
-    var sourceNode: Int
-    var sourceChannel: Int
-    var gainDecibels: Double
-}
-
 /// Works out node widths in schedule order and expands connections into
-/// per-channel contributions, with the errors DESIGN.md promises for
-/// ambiguous wiring.
+/// per-channel contributions, with errors that say how to wire ambiguous
+/// cases explicitly (docs/architecture.md; the rules users read are in
+/// docs/patch-format.md, "How channels are matched").
 struct ChannelResolver {
     let graph: AudioGraph
     let order: [Int]

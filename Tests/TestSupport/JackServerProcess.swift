@@ -23,7 +23,7 @@ public enum JackServerProcessError: Error, CustomStringConvertible {
     }
 }
 
-/// A private `jackd -n NAME -d dummy` for tests and tools: started on init,
+/// A private `jackd -n NAME -d dummy` for tests: started on init,
 /// ready when init returns, stopped by `stop()` or deinit. It never touches
 /// the default server.
 public final class JackServerProcess {

@@ -1,0 +1,19 @@
+/// A patch error: where, what is wrong and, when known, what was meant.
+public struct PatchError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var location: SourceLocation?
+    public var message: String
+    public var suggestion: String?
+
+    public init(_ message: String, at location: SourceLocation? = nil, suggestion: String? = nil) {
+        self.message = message
+        self.location = location
+        self.suggestion = suggestion
+    }
+
+    public var description: String {
+        var text = location.map { "\($0): " } ?? ""
+        text += message
+        if let suggestion { text += " (\(suggestion))" }
+        return text
+    }
+}

@@ -1,0 +1,37 @@
+/// "did you mean `x`?" for a misspelt name among known ones.
+public enum Suggestion {
+    /// The closest candidate by edit distance, when it is close enough to be a likely typo.
+    public static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
+        let lowered = word.lowercased()
+        var best: (name: String, distance: Int)?
+        for candidate in candidates {
+            let distance = editDistance(lowered, candidate.lowercased())
+            if best == nil || distance < best!.distance { best = (candidate, distance) }
+        }
+        guard let best else { return nil }
+        let limit = max(2, word.count / 3)
+        return best.distance <= limit ? best.name : nil
+    }
+
+    /// `did you mean `x`?` or nil.
+    public static func didYouMean(_ word: String, in candidates: some Sequence<String>) -> String? {
+        closest(to: word, in: candidates).map { "did you mean `\($0)`?" }
+    }
+
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,11 @@
+import JackIO
+import TestSupport
+
+extension LiveSession.Options {
+    /// Options for a session on a test's private server.
+    init(server: JackServerProcess, clientName: String = "fxhost") {
+        self.init()
+        self.server = server.name
+        self.clientName = clientName
+    }
+}
