@@ -1,5 +1,7 @@
+#define _GNU_SOURCE
 #include "CShim.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,4 +92,11 @@ void fxhost_log_destroy(LV2_Log_Log *feature) {
 
 uint64_t fxhost_log_suppressed(const LV2_Log_Log *feature) {
     return feature ? __atomic_load_n(&((const FxhostLog *)feature->handle)->suppressed, __ATOMIC_RELAXED) : 0;
+}
+
+void fxhost_name_this_thread(const char *name) {
+    char truncated[16];
+    strncpy(truncated, name, sizeof truncated - 1);
+    truncated[sizeof truncated - 1] = 0;
+    pthread_setname_np(pthread_self(), truncated);
 }

@@ -16,6 +16,8 @@ public enum FreewheelError: Error, CustomStringConvertible, UserFacingError {
     /// The plan's block size differs from the server's buffer size.
     case blockSizeMismatch(planFrames: Int, serverFrames: Int)
     case sampleRateMismatch(planRate: Double, serverRate: Int)
+    /// The thread that renders a live session's bounce could not start.
+    case cannotStartThread(reason: String)
 
     public var description: String {
         switch self {
@@ -34,6 +36,8 @@ public enum FreewheelError: Error, CustomStringConvertible, UserFacingError {
             return "JACK server `\(server ?? "default")` shut down during the bounce; no output was kept"
         case .blockSizeMismatch(let planFrames, let serverFrames):
             return "the plan renders blocks of \(planFrames) frames but the server's buffer is \(serverFrames) frames; compile it with the server's buffer size"
+        case .cannotStartThread(let reason):
+            return "cannot start the thread that renders the bounce: \(reason); no output was kept"
         case .sampleRateMismatch(let planRate, let serverRate):
             return "the patch's files are at \(Int(planRate)) Hz but the JACK server runs at \(serverRate) Hz; restart the server at \(Int(planRate)) Hz, or "
                 + SampleRateMismatch.advice(rate: serverRate)

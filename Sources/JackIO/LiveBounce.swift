@@ -36,14 +36,19 @@ public final class LiveBounce: @unchecked Sendable {
 
     deinit { done.deallocate() }
 
+    /// Starts the render thread, detached: `waitForResult` waits for its
+    /// outcome instead of joining it.
     func start() {
-        let thread = Thread { [self] in
-            let result = Result { () throws(FreewheelError) in try renderer.render(session) }
-            outcome.withLock { $0 = result }
-            done.signal()
+        do {
+            try PosixThread(name: "fxhost bounce") { [self] in
+                let result = Result { () throws(FreewheelError) in try renderer.render(session) }
+                outcome.withLock { $0 = result }
+                done.signal()
+            }.detach()
+        } catch {
+            session.abort()
+            outcome.withLock { $0 = .failure(.cannotStartThread(reason: error.reason)) }
         }
-        thread.name = "fxhost bounce"
-        thread.start()
     }
 
     /// The progress the render last reported (nil before its first block).

@@ -146,6 +146,7 @@ public final class LiveEngine {
         }
         state.pointee.inputPorts.deallocate()
         state.pointee.outputPorts.deallocate()
+        state.pointee.programSwapped.deallocate()
         state.deinitialize(count: 1)
         state.deallocate()
     }
@@ -181,16 +182,20 @@ public final class LiveEngine {
         return true
     }
 
-    /// Waits (polling, collecting retired programs) until the realtime thread
-    /// has swapped in the last published program and handed back the one
-    /// before it, which is then freed; false after `timeout` seconds.
+    /// Waits (collecting retired programs, woken by the realtime thread after
+    /// each swap) until it has swapped in the last published program and
+    /// handed back the one before it, which is then freed; false after
+    /// `timeout` seconds.
     public func waitUntilPublishedProgramRuns(timeout: Double) -> Bool {
         let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
         // The swap counter moves after the old program is handed back.
         while state.pointee.programSwaps.load(ordering: .acquiring) < publishedPrograms.load(ordering: .relaxed) {
+            // Collect first: the realtime thread swaps only once the retired slot is empty.
             collectRetired()
-            if ContinuousClock.now >= deadline { return false }
-            usleep(1_000)
+            let remaining = deadline - ContinuousClock.now
+            if remaining <= .zero { return false }
+            _ = state.pointee.programSwapped.wait(seconds: Double(remaining.components.seconds)
+                                                  + Double(remaining.components.attoseconds) * 1e-18)
         }
         collectRetired()
         return true

@@ -4,7 +4,8 @@ import Synchronization
 
 /// Plays a file source in realtime: a disk thread reads ahead into a ring
 /// that the callback drains through a `LiveFeed`, so the callback never
-/// touches the disk. A start offset is leading silence written through the
+/// touches the disk. The callback wakes the disk thread with a semaphore
+/// whenever it takes frames. A start offset is leading silence written through the
 /// same ring, so the ring is the feed's only clock.
 ///
 /// Life cycle: `init` (opens the file) → `prime()` (fills the ring before the
@@ -14,6 +15,8 @@ final class LiveFilePlayer: @unchecked Sendable {
     let path: String
     let ring: SPSCFloatRing
     let counters: UnsafeMutablePointer<LiveFeedCounters>
+    /// Signalled by the callback after it takes frames, and by `stop()`.
+    let spaceFreed = PosixSemaphore()
     let sampleRate: Int
 
     private let reader: AudioFileReader
@@ -23,8 +26,7 @@ final class LiveFilePlayer: @unchecked Sendable {
     private var leadingSilence: Int
     private var reachedEnd = false
     private let stopRequested = Atomic<Bool>(false)
-    private let threadExited = DispatchSemaphore(value: 0)
-    private var running = false
+    private var thread: PosixThread?
 
     /// Opens `source.path`; its rate must be the server's (fxhost does not resample).
     init(node: String, source: FilePlayerSource, sampleRate: Int, ringSeconds: Double = 2) throws(LiveSessionError) {
@@ -59,6 +61,7 @@ final class LiveFilePlayer: @unchecked Sendable {
         for buffer in scratch { buffer.deallocate() }
         scratch.deallocate()
         ring.deallocate()
+        spaceFreed.deallocate()
         counters.deinitialize(count: 1)
         counters.deallocate()
     }
@@ -73,28 +76,33 @@ final class LiveFilePlayer: @unchecked Sendable {
         while !reachedEnd && ring.writableFrames >= chunkFrames { readChunk() }
     }
 
-    func start() {
-        guard !running else { return }
-        running = true
-        let thread = Thread { [self] in
-            while !stopRequested.load(ordering: .acquiring) && !reachedEnd {
-                if ring.writableFrames >= chunkFrames {
-                    readChunk()
-                } else {
-                    usleep(5_000)  // the ring holds seconds; a few ms of polling is plenty
-                }
-            }
-            threadExited.signal()
+    /// Starts the disk thread (once).
+    func start() throws(LiveSessionError) {
+        guard thread == nil else { return }
+        do {
+            thread = try PosixThread(name: "fxhost disk") { [self] in readUntilStopped() }
+        } catch {
+            throw .file(.cannotStartReader(path: path, reason: error.reason))
         }
-        thread.name = "fxhost disk \(node)"
-        thread.start()
     }
 
     func stop() {
-        guard running else { return }
+        guard let thread else { return }
         stopRequested.store(true, ordering: .releasing)
-        threadExited.wait()
-        running = false
+        spaceFreed.signal()
+        thread.join()
+        self.thread = nil
+    }
+
+    /// The disk thread: keeps the ring full until the file ends or `stop()`.
+    private func readUntilStopped() {
+        while !stopRequested.load(ordering: .acquiring) && !reachedEnd {
+            if ring.writableFrames >= chunkFrames {
+                readChunk()
+            } else {
+                spaceFreed.wait()
+            }
+        }
     }
 
     /// One chunk of leading silence or file into the ring (which has room for it).

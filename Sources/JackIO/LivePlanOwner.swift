@@ -44,7 +44,8 @@ final class LivePlanOwner {
             let buffers = UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>.allocate(capacity: source.channels.count)
             _ = buffers.initialize(from: source.channels)
             owner.feedBuffers.append(buffers)
-            feeds.append(LiveFeed(ring: player.ring, buffers: UnsafePointer(buffers.baseAddress!), counters: player.counters))
+            feeds.append(LiveFeed(ring: player.ring, buffers: UnsafePointer(buffers.baseAddress!), counters: player.counters,
+                                 spaceFreed: player.spaceFreed))
         }
         var taps: [LiveTap] = []
         for tap in plan.taps {

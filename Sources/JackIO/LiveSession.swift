@@ -185,7 +185,7 @@ public final class LiveSession {
         guard !isRunning else { return }
         for player in players.values {
             player.prime()
-            player.start()
+            try player.start()
         }
         do {
             for recorder in recorders.values { try recorder.start() }

@@ -8,9 +8,9 @@ import Synchronization
 /// Offline, `schedule_work` runs the plugin's `work()` at once, on the
 /// rendering thread, as the worker spec allows for non-realtime hosts.
 /// Live, requests go through a lock-free ring to a worker thread woken by
-/// `sem_post`. Either way responses queue in a ring and are delivered,
-/// followed by `end_run`, in the kernel's after-run hook — never inside
-/// `run()`.
+/// a semaphore (`sem_post` is realtime-safe). Either way responses queue in
+/// a ring and are delivered, followed by `end_run`, in the kernel's
+/// after-run hook — never inside `run()`.
 final class LV2Worker {
     /// Everything the C callbacks touch: plain values and pointers.
     struct State {
@@ -23,19 +23,18 @@ final class LV2Worker {
         var requestBuffer: UnsafeMutableRawPointer
         /// Where the realtime thread reads a response.
         var responseBuffer: UnsafeMutableRawPointer
-        var wake: UnsafeMutablePointer<sem_t>
+        var wake: PosixSemaphore
         var stopping: UnsafeMutablePointer<Atomic<Bool>>
     }
 
     static let ringCapacity = 1 << 16
     let state: UnsafeMutablePointer<State>
-    private var thread: pthread_t?
+    private var thread: PosixThread?
 
     init(mode: RenderMode) {
         let requests = ByteRing(capacity: Self.ringCapacity)
         let responses = ByteRing(capacity: Self.ringCapacity)
-        let wake = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
-        sem_init(wake, 0, 0)
+        let wake = PosixSemaphore()
         let stopping = UnsafeMutablePointer<Atomic<Bool>>.allocate(capacity: 1)
         stopping.initialize(to: Atomic(false))
         state = .allocate(capacity: 1)
@@ -73,21 +72,20 @@ final class LV2Worker {
     /// Live, starts the worker thread (once). Until then requests wait in the ring.
     func start() throws(UnitError) {
         guard thread == nil, state.pointee.live, state.pointee.interface != nil else { return }
-        var created = pthread_t()
-        let result = pthread_create(&created, nil, { context in
-            LV2Worker.threadMain(context!.assumingMemoryBound(to: State.self))
-            return nil
-        }, UnsafeMutableRawPointer(state))
-        guard result == 0 else { throw UnitError("could not start the LV2 worker thread (error \(result))") }
-        thread = created
+        let state = state
+        do {
+            thread = try PosixThread(name: "fxhost worker") { LV2Worker.threadMain(state) }
+        } catch {
+            throw UnitError("could not start the LV2 worker thread: \(error.reason)")
+        }
     }
 
     /// Stops the thread; call before the plugin instance is freed.
     func stop() {
         guard let thread else { return }
         state.pointee.stopping.pointee.store(true, ordering: .releasing)
-        sem_post(state.pointee.wake)
-        pthread_join(thread, nil)
+        state.pointee.wake.signal()
+        thread.join()
         self.thread = nil
     }
 
@@ -98,7 +96,6 @@ final class LV2Worker {
         state.responses.deallocate()
         state.requestBuffer.deallocate()
         state.responseBuffer.deallocate()
-        sem_destroy(state.wake)
         state.wake.deallocate()
         state.stopping.deinitialize(count: 1)
         state.stopping.deallocate()
@@ -115,22 +112,25 @@ final class LV2Worker {
 
     // MARK: C-side entry points (no references, no allocation)
 
-    /// Called by the plugin from run(): realtime when live.
-    @_noLocks
+    /// Called by the plugin from run(): on the realtime thread when live
+    /// (then only `queue` runs, which is realtime-safe); offline, the
+    /// plugin's work() runs here, and may block, so this is not marked.
     static func schedule(_ state: UnsafeMutablePointer<State>, size: UInt32, data: UnsafeRawPointer?) -> LV2_Worker_Status {
         guard let interface = state.pointee.interface, let work = interface.pointee.work else {
             return LV2_WORKER_ERR_UNKNOWN
         }
-        if state.pointee.live {
-            guard state.pointee.requests.write(data, size: size) else { return LV2_WORKER_ERR_NO_SPACE }
-            _unsafePerformance { _ = sem_post(state.pointee.wake) }
-            return LV2_WORKER_SUCCESS
-        }
-        return _unsafePerformance {
-            work(state.pointee.plugin, { context, size, data in
-                LV2Worker.respond(context!.assumingMemoryBound(to: State.self), size: size, data: data)
-            }, UnsafeMutableRawPointer(state), size, data)
-        }
+        if state.pointee.live { return queue(state, size: size, data: data) }
+        return work(state.pointee.plugin, { context, size, data in
+            LV2Worker.respond(context!.assumingMemoryBound(to: State.self), size: size, data: data)
+        }, UnsafeMutableRawPointer(state), size, data)
+    }
+
+    /// Live: hands a request to the worker thread and wakes it.
+    @_noLocks
+    static func queue(_ state: UnsafeMutablePointer<State>, size: UInt32, data: UnsafeRawPointer?) -> LV2_Worker_Status {
+        guard state.pointee.requests.write(data, size: size) else { return LV2_WORKER_ERR_NO_SPACE }
+        state.pointee.wake.signal()
+        return LV2_WORKER_SUCCESS
     }
 
     /// Called by the plugin from work().
@@ -158,7 +158,7 @@ final class LV2Worker {
     static func threadMain(_ state: UnsafeMutablePointer<State>) {
         guard let work = state.pointee.interface?.pointee.work else { return }
         while true {
-            sem_wait(state.pointee.wake)
+            state.pointee.wake.wait()
             if state.pointee.stopping.pointee.load(ordering: .acquiring) { return }
             while let size = state.pointee.requests.take(into: state.pointee.requestBuffer) {
                 _ = work(state.pointee.plugin, { context, size, data in

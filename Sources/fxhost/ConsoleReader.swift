@@ -1,4 +1,5 @@
 import Foundation
+import HostCore
 import Synchronization
 
 /// Reads console lines from stdin on a thread of its own, so the run loop
@@ -23,11 +24,11 @@ final class ConsoleReader: Sendable {
         // process with SIGTTIN; ignored, the read fails and the console ends
         // while the audio plays on.
         if isatty(STDIN_FILENO) == 1 { signal(SIGTTIN, SIG_IGN) }
-        let thread = Thread { [self] in
+        // Detached: it reads until stdin ends, and the process may exit first.
+        // If it cannot start there is no console; the audio plays on.
+        try? PosixThread(name: "fxhost console") { [self] in
             while let line = readLine() { lines.withLock { $0.append(line) } }
-        }
-        thread.name = "fxhost console"
-        thread.start()
+        }.detach()
     }
 
     func takeLines() -> [String] {

@@ -10,8 +10,8 @@ final class TapRecorderTests: XCTestCase {
         directory = try makeScratchFolder(prefix: "fxhost-files-tests")
     }
 
-    /// Pushes `blocks` blocks of `frames` frames of a counter (n, -n), as a
-    /// process callback would; returns how many pushes were accepted.
+    /// Pushes `blocks` blocks of `frames` frames of a counter (n, -n), with
+    /// the push the recorder's policy calls for; returns how many were accepted.
     private func pushCounter(_ input: TapRecorder.Input, blocks: Int, frames: Int, from start: Int = 0) -> Int {
         let left = UnsafeMutablePointer<Float>.allocate(capacity: frames)
         let right = UnsafeMutablePointer<Float>.allocate(capacity: frames)
@@ -24,7 +24,13 @@ final class TapRecorderTests: XCTestCase {
                 left[index] = value
                 right[index] = -value
             }
-            if pointers.withUnsafeBufferPointer({ input.push(channels: $0, frames: frames) }) { accepted += 1 }
+            switch input.policy {
+            case .dropWhenFull:
+                if pointers.withUnsafeBufferPointer({ input.push(channels: $0, frames: frames) }) { accepted += 1 }
+            case .waitWhenFull:
+                pointers.withUnsafeBufferPointer { input.pushWaiting(channels: $0, frames: frames) }
+                accepted += 1
+            }
         }
         return accepted
     }
@@ -111,6 +117,40 @@ final class TapRecorderTests: XCTestCase {
         XCTAssertEqual(results, [true, false])
         try recorder.finish()
         XCTAssertEqual(try AudioFileTestSupport.readAll(path).1, [samples])
+    }
+
+    /// `push` is the realtime half: even on a recorder whose policy is to
+    /// wait, a full ring makes it drop and count, never wait for the writer
+    /// (which is not started here, so a wait would never end).
+    func testRealtimePushNeverWaitsWhateverThePolicy() throws {
+        let path = directory.appendingPathComponent("never-waits.wav").path
+        let recorder = try TapRecorder(path: path, format: .wavFloat, channels: 1, sampleRate: 48000,
+                                       mode: .atomic, policy: .waitWhenFull, ringFrames: 100)
+        let input = UnsafeMutablePointer<TapRecorder.Input>.allocate(capacity: 1)
+        input.initialize(to: recorder.input)
+        defer { input.deallocate() }
+        let samples = UnsafeMutablePointer<Float>.allocate(capacity: 60)
+        defer { samples.deallocate() }
+        for index in 0..<60 { samples[index] = Float(index) }
+        let results = UnsafeMutablePointer<Bool>.allocate(capacity: 2)
+        results.initialize(repeating: false, count: 2)
+        defer { results.deallocate() }
+        // On a thread of its own, so a push that waited would fail the test, not hang it.
+        let pushed = DispatchSemaphore(value: 0)
+        let thread = try PosixThread(name: "test pusher") {
+            [UnsafePointer(samples)].withUnsafeBufferPointer { channels in
+                for attempt in 0..<2 { results[attempt] = Self.realtimePush(input, channels, frames: 60) }
+            }
+            pushed.signal()
+        }
+        let waited = pushed.wait(timeout: .now() + 60) == .timedOut
+        XCTAssertFalse(waited, "the second push waited for room")
+        if waited { try recorder.start() }  // the writer makes room, so the stuck push can end
+        thread.join()
+        XCTAssertEqual([results[0], results[1]], [true, false])
+        XCTAssertEqual(recorder.framesDropped, 60)
+        try recorder.finish()
+        XCTAssertEqual(try AudioFileTestSupport.readAll(path).1, [(0..<60).map(Float.init)])
     }
 
     /// A write failure (file size limit, like a full disk) must not leave a

@@ -31,4 +31,8 @@ void fxhost_log_destroy(LV2_Log_Log *log);
 /// anything logged from inside a realtime section.
 uint64_t fxhost_log_suppressed(const LV2_Log_Log *log);
 
+/// Names the calling thread for `top -H` and debuggers (Linux keeps 15
+/// bytes). pthread_setname_np needs _GNU_SOURCE, which Swift's Glibc lacks.
+void fxhost_name_this_thread(const char *name);
+
 #endif

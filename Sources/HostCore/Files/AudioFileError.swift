@@ -26,6 +26,8 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
     case seekFailed(path: String, frame: Int)
     /// A tap recorder could not start its writer thread.
     case cannotStartWriter(path: String, reason: String)
+    /// A live file source could not start its disk thread.
+    case cannotStartReader(path: String, reason: String)
     /// The writer was already finished or aborted.
     case closed(path: String)
 
@@ -66,6 +68,8 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
             return "cannot seek to frame \(frame) in audio file `\(path)`."
         case .cannotStartWriter(let path, let reason):
             return "cannot start the thread that writes `\(path)`: \(reason)."
+        case .cannotStartReader(let path, let reason):
+            return "cannot start the thread that reads `\(path)`: \(reason)."
         case .closed(let path):
             return "audio file `\(path)` is already closed."
         }

@@ -9,15 +9,18 @@ import Synchronization
 /// `start()` (launches the writer; pushes before it fill the ring) → pushes
 /// → `finish()` (after the last push: drains, finalises the file, joins).
 public final class TapRecorder {
-    /// What a push does when the ring is full.
+    /// Which push the producer uses, and so how the writer runs.
     public enum Policy: Sendable {
-        /// Live: the block is dropped and counted; the producer never waits.
+        /// Live: the producer uses `push`, which drops and counts a block
+        /// that does not fit; the writer writes in batches.
         case dropWhenFull
-        /// Offline or freewheel: the producer waits for room; nothing is lost.
+        /// Offline or freewheel: the producer uses `pushWaiting`, which waits
+        /// for room; the writer signals room after every write.
         case waitWhenFull
     }
 
-    /// The realtime producer side: plain pointers, free to copy into a
+    /// The producer side (`push` on the realtime thread, `pushWaiting` on
+    /// an offline render thread): plain pointers, free to copy into a
     /// process callback (or to keep behind an `UnsafePointer`). Valid while
     /// its `TapRecorder` lives; push nothing once `finish()` is called.
     public struct Input: @unchecked Sendable {
@@ -27,35 +30,36 @@ public final class TapRecorder {
         @usableFromInline let spaceReady: PosixSemaphore
         @usableFromInline let counters: TapCounters
 
-        /// Pushes `frames` frames of planar audio (one buffer per channel).
-        /// `.dropWhenFull`: returns false and counts the frames as dropped
-        /// when the ring lacks room for the whole block. `.waitWhenFull`:
-        /// waits for room (not realtime-safe then; meant for offline and
-        /// freewheel; call `start()` first) and always returns true.
+        /// Realtime-safe: pushes `frames` frames of planar audio (one buffer
+        /// per channel) if the ring has room for the whole block; otherwise
+        /// returns false and counts the frames as dropped. Never waits, whatever
+        /// the policy.
         @inlinable @_noLocks
         public func push(channels: UnsafeBufferPointer<UnsafePointer<Float>>, frames: Int) -> Bool {
-            switch policy {
-            case .dropWhenFull:
-                guard ring.write(channels: channels, frames: frames) else {
-                    counters.dropped.pointee.add(frames, ordering: .relaxed)
-                    return false
+            guard ring.write(channels: channels, frames: frames) else {
+                counters.dropped.pointee.add(frames, ordering: .relaxed)
+                return false
+            }
+            dataReady.signal()
+            return true
+        }
+
+        /// Blocking, for offline and freewheel renders (`.waitWhenFull`
+        /// only; call `start()` first): pushes `frames` frames, waiting for
+        /// room as often as needed, so nothing is lost. Blocks larger than
+        /// the ring go in ring-sized pieces.
+        public func pushWaiting(channels: UnsafeBufferPointer<UnsafePointer<Float>>, frames: Int) {
+            precondition(policy == .waitWhenFull, "only a .waitWhenFull recorder's writer makes room for a waiting push")
+            var done = 0
+            while done < frames {
+                let piece = min(frames - done, ring.capacity)
+                if ring.write(channels: channels, offset: done, frames: piece) {
+                    done += piece
+                    dataReady.signal()
+                } else {
+                    dataReady.signal()
+                    spaceReady.wait()
                 }
-                dataReady.signal()
-                return true
-            case .waitWhenFull:
-                // Blocks larger than the ring go in ring-sized pieces.
-                var done = 0
-                while done < frames {
-                    let piece = min(frames - done, ring.capacity)
-                    if ring.write(channels: channels, offset: done, frames: piece) {
-                        done += piece
-                        dataReady.signal()
-                    } else {
-                        dataReady.signal()
-                        spaceReady.wait()
-                    }
-                }
-                return true
             }
         }
     }
@@ -68,7 +72,7 @@ public final class TapRecorder {
     public let input: Input
 
     private let writerState: WriterState
-    private var thread: pthread_t?
+    private var thread: PosixThread?
     private var finished = false
 
     /// Creates the file and a ring of `ringFrames` frames (2 s of audio by
@@ -110,18 +114,12 @@ public final class TapRecorder {
     /// Launches the writer thread (once; later calls do nothing).
     public func start() throws(AudioFileError) {
         guard thread == nil, !finished else { return }
-        let context = Unmanaged.passRetained(writerState).toOpaque()
-        var handle = pthread_t()
-        let status = pthread_create(&handle, nil, { context in
-            let state = Unmanaged<WriterState>.fromOpaque(context!).takeRetainedValue()
-            state.run()
-            return nil
-        }, context)
-        guard status == 0 else {
-            Unmanaged<WriterState>.fromOpaque(context).release()
-            throw .cannotStartWriter(path: path, reason: String(cString: strerror(status)))
+        let state = writerState
+        do {
+            thread = try PosixThread(name: "fxhost tap") { state.run() }
+        } catch {
+            throw .cannotStartWriter(path: path, reason: error.reason)
         }
-        thread = handle
     }
 
     /// After the last push: writes everything still in the ring, finalises
@@ -159,7 +157,7 @@ public final class TapRecorder {
         guard let thread else { return }
         writerState.stopRequested.store(true, ordering: .releasing)
         input.dataReady.signal()
-        pthread_join(thread, nil)
+        thread.join()
         self.thread = nil
     }
 }

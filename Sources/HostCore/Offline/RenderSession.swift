@@ -223,7 +223,7 @@ public final class RenderSession {
         // Taps count too: a patch may record only taps, and its tail is theirs.
         for tap in plan.taps {
             for buffer in tap.channels {
-                for frame in offset..<(offset + frames) { blockPeak = max(blockPeak, abs(buffer[frame])) }
+                blockPeak = max(blockPeak, PeakLevel.measure(buffer + offset, frames: frames))
             }
         }
         do {
@@ -235,7 +235,7 @@ public final class RenderSession {
             throw RenderError.file(error)
         }
         for recorder in recorders {
-            _ = recorder.recorder.input.push(channels: recorder.channels.pointers(from: offset), frames: frames)
+            recorder.recorder.input.pushWaiting(channels: recorder.channels.pointers(from: offset), frames: frames)
         }
         if outputFrames + frames > contentFrames {
             quietFrames = blockPeak < Self.silenceThreshold ? quietFrames + frames : 0

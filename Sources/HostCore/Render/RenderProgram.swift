@@ -1,3 +1,6 @@
+/// Called by: the thread that renders (the realtime thread live, the render
+/// thread offline); made by the compiler on the control thread.
+///
 /// The realtime view of a plan: a flat list of ops over preallocated
 /// buffers. Copying it copies two pointers; the `RenderPlan` that made it
 /// owns the memory and must outlive every use.

@@ -4,6 +4,10 @@ import Glibc
 import HostCore
 import Synchronization
 
+// Called by: the realtime thread only: JACK's process callback calls
+// `runLiveCycle` once per cycle. Everything it reaches is in this folder,
+// HostCore/Realtime and `RenderProgram.render`.
+
 /// One JACK cycle: apply queued commands, swap in a published program, then
 /// render `frameCount` frames in chunks of at most the program's block size,
 /// copying JACK inputs and file feeds in before each chunk, and outputs out,
@@ -85,6 +89,7 @@ func swapInPublishedProgram(_ state: UnsafeMutablePointer<LiveEngineState>) {
     state.pointee.current = next
     // Releasing: whoever sees the new count also sees the retired slot.
     state.pointee.programSwaps.wrappingAdd(1, ordering: .releasing)
+    state.pointee.programSwapped.signal()
 }
 
 /// CLOCK_MONOTONIC in nanoseconds (a vDSO read: no syscall, no lock).

@@ -1,6 +1,9 @@
 import HostCore
 import Synchronization
 
+// Called by: the realtime thread (`fill`, once per chunk of a cycle); the
+// disk thread fills the ring and the control thread reads the counters.
+
 /// What a file feed's disk thread and the callback share, in raw memory so
 /// the callback touches no class reference.
 public struct LiveFeedCounters: ~Copyable {
@@ -22,12 +25,15 @@ public struct LiveFeed {
     /// `ring.channels` buffers of the plan, one per file channel.
     public var buffers: UnsafePointer<UnsafeMutablePointer<Float>>
     public var counters: UnsafeMutablePointer<LiveFeedCounters>
+    /// Wakes the disk thread once frames are taken: room to read ahead into.
+    public var spaceFreed: PosixSemaphore
 
     public init(ring: SPSCFloatRing, buffers: UnsafePointer<UnsafeMutablePointer<Float>>,
-                counters: UnsafeMutablePointer<LiveFeedCounters>) {
+                counters: UnsafeMutablePointer<LiveFeedCounters>, spaceFreed: PosixSemaphore) {
         self.ring = ring
         self.buffers = buffers
         self.counters = counters
+        self.spaceFreed = spaceFreed
     }
 
     /// Fills `frames` frames; silence where the ring runs dry.
@@ -52,52 +58,15 @@ public struct LiveFeed {
             ring.consume(frames: count)
             done += count
         }
-        if done > 0 { counters.pointee.playedFrames.wrappingAdd(done, ordering: .relaxed) }
+        if done > 0 {
+            counters.pointee.playedFrames.wrappingAdd(done, ordering: .relaxed)
+            // Once finished the disk thread is gone: nobody to wake.
+            if !finished { spaceFreed.signal() }
+        }
         guard done < frames else { return }
         for channel in 0..<channels {
             (buffers[channel] + done).update(repeating: 0, count: frames - done)
         }
         if !finished { counters.pointee.underrunFrames.wrappingAdd(frames - done, ordering: .relaxed) }
-    }
-}
-
-/// A tap as the callback sees it: after each chunk it pushes the tapped
-/// buffers into the recorder's ring (dropping and counting when full).
-public struct LiveTap {
-    public var input: TapRecorder.Input
-    public var channels: UnsafeBufferPointer<UnsafePointer<Float>>
-
-    public init(input: TapRecorder.Input, channels: UnsafeBufferPointer<UnsafePointer<Float>>) {
-        self.input = input
-        self.channels = channels
-    }
-
-    @_noLocks
-    func push(frames: Int) {
-        _ = input.push(channels: channels, frames: frames)
-    }
-}
-
-/// A peak meter on one output channel. The peak is kept as the bit pattern
-/// of a non-negative Float, whose order is the order of the integers, so an
-/// atomic integer `max` keeps it without a compare-exchange loop; the
-/// control thread reads and resets it with `exchange`.
-public struct LiveMeter {
-    public var buffer: UnsafePointer<Float>
-    public var peakBits: UnsafeMutablePointer<Atomic<UInt32>>
-
-    public init(buffer: UnsafePointer<Float>, peakBits: UnsafeMutablePointer<Atomic<UInt32>>) {
-        self.buffer = buffer
-        self.peakBits = peakBits
-    }
-
-    @_noLocks
-    func measure(frames: Int) {
-        var peak: Float = 0
-        for frame in 0..<frames {
-            let magnitude = abs(buffer[frame])
-            if magnitude > peak { peak = magnitude }  // NaN never wins
-        }
-        peakBits.pointee.max(peak.bitPattern, ordering: .relaxed)
     }
 }

@@ -1,5 +1,8 @@
+/// Called by: the realtime thread (a tap ring's producer, through
+/// `SPSCFloatRing.write`) and file writers on other threads.
+///
 /// Planar channels to one interleaved buffer: what a file write and a tap
-/// ring both need. Realtime-safe (the ring's producer calls it).
+/// ring both need.
 public enum Interleaving {
     /// Writes `frames` frames of `source` (each channel read from `offset`)
     /// into `target`, `channels` samples per frame; channels `source` lacks

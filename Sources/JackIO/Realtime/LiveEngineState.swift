@@ -1,4 +1,8 @@
+import HostCore
 import Synchronization
+
+// Called by: the realtime thread (its context, every cycle); the control
+// thread publishes programs and reads the counters through the atomics.
 
 /// Everything the process callback touches, in one preallocated block whose
 /// address is the callback's context. Atomics carry what crosses threads;
@@ -19,6 +23,8 @@ struct LiveEngineState: ~Copyable {
     let frames = Atomic<Int>(0)
     let xruns = Atomic<Int>(0)
     let programSwaps = Atomic<Int>(0)
+    /// Signalled by the realtime thread after each swap, for whoever waits for one.
+    let programSwapped = PosixSemaphore()
     let commandsApplied = Atomic<Int>(0)
     /// Time spent in the callback, and the part of it inside the program's
     /// render: the difference is the host's own per-block overhead.

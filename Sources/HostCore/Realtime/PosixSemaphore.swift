@@ -1,5 +1,7 @@
 import Glibc
 
+/// Called by: the realtime thread (`signal()` only); the waits on other threads.
+///
 /// A POSIX semaphore in memory of its own: `signal()` (sem_post) is safe on
 /// a realtime thread, unlike pthread_cond_signal. A copyable handle;
 /// the creator calls `deallocate()` when no thread uses it any more.
@@ -22,12 +24,9 @@ public struct PosixSemaphore: @unchecked Sendable {
         _unsafePerformance { _ = sem_post(semaphore) }
     }
 
-    /// Waits until signalled.
-    @inlinable @_noLocks
+    /// Blocks until signalled. Not for the realtime thread.
     public func wait() {
-        _unsafePerformance {
-            while sem_wait(semaphore) != 0 && errno == EINTR {}
-        }
+        while sem_wait(semaphore) != 0 && errno == EINTR {}
     }
 
     /// Takes a pending signal if there is one, without waiting.

@@ -1,0 +1,93 @@
+/// Called by: a tap's producer (the realtime thread, or the offline render
+/// thread) and its writer thread; a file feed's disk thread and the realtime
+/// thread.
+///
+/// A lock-free single-producer single-consumer ring of interleaved Float
+/// frames: an `SPSCRing` whose slot is one frame of `channels` samples.
+///
+/// The value is a handle: a few pointers to memory allocated (and touched) at
+/// init, so copying it into a realtime context costs no reference counting.
+/// Whoever created it calls `deallocate()` once both sides are done.
+public struct SPSCFloatRing: @unchecked Sendable {
+    public let channels: Int
+    /// Capacity in frames (exactly as asked).
+    public let capacity: Int
+    @usableFromInline let ring: SPSCRing
+
+    /// Allocates `capacity × channels` samples and writes every one, so no
+    /// page fault waits for the realtime thread.
+    public init(channels: Int, capacity: Int) {
+        precondition(channels >= 1 && capacity >= 1, "a ring needs at least one channel and one frame")
+        self.channels = channels
+        self.capacity = capacity
+        ring = SPSCRing(capacity: capacity, slotSize: channels * MemoryLayout<Float>.stride)
+    }
+
+    /// Frees the memory. Neither side may use the ring afterwards.
+    public func deallocate() { ring.deallocate() }
+
+    // MARK: Producer side (realtime-safe)
+
+    /// Frames the producer may write now.
+    @inlinable
+    public var writableFrames: Int {
+        @_noLocks get { ring.writableCount }
+    }
+
+    /// Copies `frames` frames, starting at frame `offset` of each planar
+    /// source channel, into the ring — all or nothing. Returns false, writing
+    /// nothing, when there is not room for all of them. Source channels beyond
+    /// the ring's are ignored; missing ones are written as silence.
+    @inlinable @_noLocks
+    public func write(channels source: UnsafeBufferPointer<UnsafePointer<Float>>, offset: Int = 0, frames: Int) -> Bool {
+        guard let span = ring.reserve(frames) else { return false }
+        Interleaving.interleave(source, from: offset, into: span.first.assumingMemoryBound(to: Float.self),
+                                channels: channels, frames: span.firstCount)
+        Interleaving.interleave(source, from: offset + span.firstCount,
+                                into: span.second.assumingMemoryBound(to: Float.self),
+                                channels: channels, frames: span.secondCount)
+        ring.publish(frames)
+        return true
+    }
+
+    // MARK: Consumer side (realtime-safe)
+
+    /// Frames the consumer may read now.
+    @inlinable
+    public var readableFrames: Int {
+        @_noLocks get { ring.readableCount }
+    }
+
+    /// The readable frames that lie contiguously in storage (the rest, if
+    /// any, starts at the beginning of storage): interleaved samples to use
+    /// in place, then release with `consume(frames:)`.
+    @inlinable @_noLocks
+    public func readableRegion() -> UnsafeBufferPointer<Float> {
+        let span = ring.readable()
+        return UnsafeBufferPointer(start: span.first.assumingMemoryBound(to: Float.self),
+                                   count: span.firstCount * channels)
+    }
+
+    /// Hands `frames` read frames back to the producer.
+    @inlinable @_noLocks
+    public func consume(frames: Int) {
+        ring.release(frames)
+    }
+
+    /// Copies up to `maxFrames` interleaved frames into `destination` and
+    /// consumes them. Returns the number copied.
+    @inlinable @_noLocks
+    public func read(into destination: UnsafeMutablePointer<Float>, maxFrames: Int) -> Int {
+        var copied = 0
+        while copied < maxFrames {
+            let region = readableRegion()
+            let frames = min(region.count / channels, maxFrames - copied)
+            guard frames > 0, let base = region.baseAddress else { break }
+            let target = destination + copied * channels
+            for index in 0..<frames * channels { target[index] = base[index] }
+            consume(frames: frames)
+            copied += frames
+        }
+        return copied
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import HostCore
+@testable import JackIO
+import TestSupport
+import XCTest
+
+/// The file player's disk thread without a server: the test plays the
+/// callback's part, taking frames through a `LiveFeed` as a cycle would.
+final class LiveFilePlayerTests: XCTestCase {
+    /// A file six times the ring's size: the ring is filled once before the
+    /// start, so every later frame arrives only if taking frames wakes the
+    /// disk thread (it waits on a semaphore, it does not poll). Every frame
+    /// must come out once, in order.
+    func testTakingFramesWakesTheDiskThreadUntilTheFileIsPlayed() throws {
+        let folder = try temporaryFolder()
+        let path = folder.appendingPathComponent("ramp.wav").path
+        let frames = 6 * 8192
+        let ramp = (0..<frames).map { Float($0) / Float(frames) }
+        try Audio(channels: [ramp]).write(path)
+        // The smallest ring the player makes: 8192 frames.
+        let player = try LiveFilePlayer(node: "ramp", source: FilePlayerSource(
+            path: path, channels: 1, sampleRate: 48_000, frames: frames), sampleRate: 48_000, ringSeconds: 0)
+        XCTAssertEqual(player.ring.capacity, 8192)
+        player.prime()
+        try player.start()
+        defer { player.stop() }
+
+        let block = 256
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: block)
+        defer { buffer.deallocate() }
+        var buffers = [buffer]
+        var played: [Float] = []
+        buffers.withUnsafeBufferPointer { pointers in
+            let feed = LiveFeed(ring: player.ring, buffers: pointers.baseAddress!, counters: player.counters,
+                                spaceFreed: player.spaceFreed)
+            let deadline = Date().addingTimeInterval(60)
+            while played.count < frames && Date() < deadline {
+                // Take a block only when it is there: an underrun here is the test's pace, not the player's.
+                guard player.ring.readableFrames >= min(block, frames - played.count) else {
+                    sched_yield()
+                    continue
+                }
+                let count = min(block, frames - played.count)
+                feed.fill(frames: count)
+                played += UnsafeBufferPointer(start: buffer, count: count)
+            }
+        }
+        XCTAssertEqual(played.count, frames, "the disk thread stopped refilling the ring")
+        XCTAssertEqual(played, ramp)
+        XCTAssertEqual(player.underrunFrames, 0)
+        XCTAssertTrue(eventually(within: 30) { player.finished })
+    }
+}
