@@ -112,6 +112,7 @@ struct GraphCompiler {
             let nodeIndex = resolver.index(of: tap.node)
             let channels = try resolver.channels(of: graph.nodes[nodeIndex], tap.port, side: .output,
                                                  layout: layouts[nodeIndex], at: tap.location)
+            try TapFileCheck.requireFormat(tap, channels: channels.count, sampleRate: format.sampleRate)
             tapNodes.append((tap, nodeIndex, channels))
         }
         let planLatency = (outputs.map(\.latency) + tapNodes.map { nodeLatency[$0.node] }).max() ?? 0
