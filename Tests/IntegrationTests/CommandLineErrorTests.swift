@@ -54,6 +54,7 @@ final class CommandLineErrorTests: XCTestCase {
 
     func testUnknownPluginSuggestsTheRightOne() throws {
         try expectFailure(["check", "--chain", "mda/Overdirve"], saying: "mda/Overdrive")
+        try expectFailure(["info", "x42-convolver"], saying: "did you mean one of `zeroconvolv#CfgMono`, ")
     }
 
     func testPatchErrorsNameFileLineAndColumn() throws {
