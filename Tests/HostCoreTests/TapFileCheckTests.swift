@@ -79,6 +79,10 @@ final class TapFileCheckTests: XCTestCase {
                                                     attributes: [.posixPermissions: 0o555])
             XCTAssertEqual(loadError("locked/take.wav"),
                            "\(patchPath):7:5: the tap on `in`: the folder of `\(locked.path)/take.wav` cannot be written to")
+            let readOnly = folder.appendingPathComponent("kept.wav")
+            _ = FileManager.default.createFile(atPath: readOnly.path, contents: Data(), attributes: [.posixPermissions: 0o444])
+            XCTAssertEqual(loadError("kept.wav"),
+                           "\(patchPath):7:5: the tap on `in`: `\(readOnly.path)` exists and cannot be written to")
         }
     }
 }

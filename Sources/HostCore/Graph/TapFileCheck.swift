@@ -4,8 +4,9 @@ import Foundation
 /// any file is opened, so `fxhost check` refuses the same taps at the tap's
 /// line. The file's format comes from its extension and must hold the tap's
 /// channels at the plan's rate (checked when compiling, where both are
-/// known); the file goes into a folder that exists and can be written
-/// (checked when a patch is loaded, like its file sources).
+/// known); the file goes into a folder that exists and can be written, and
+/// can itself be written if it exists (checked when a patch is loaded, like
+/// its file sources).
 enum TapFileCheck {
     static func requireFormat(_ tap: GraphTap, channels: Int, sampleRate: Double) throws(PatchError) {
         let format: AudioFileFormat
@@ -36,6 +37,10 @@ enum TapFileCheck {
         }
         guard access(folder, W_OK | X_OK) == 0 else {
             throw PatchError("\(owner(tap)): the folder of `\(tap.file)` cannot be written to", at: tap.location)
+        }
+        // A live run records into the file itself, not beside it.
+        if FileManager.default.fileExists(atPath: url.path), access(url.path, W_OK) != 0 {
+            throw PatchError("\(owner(tap)): `\(tap.file)` exists and cannot be written to", at: tap.location)
         }
     }
 
