@@ -7,6 +7,7 @@ packages=(
   pkg-config liblilv-dev lv2-dev libjack-jackd2-dev libsndfile1-dev jackd2   # build and run
   lilv-utils lv2-examples mda-lv2 swh-lv2 x42-plugins                        # plugins the presets and tests use
   lv2file ecasound sox                                                       # reference hosts, test signals
+  graphviz                                                                   # checks what `fxhost graph` writes
 )
 
 missing=()

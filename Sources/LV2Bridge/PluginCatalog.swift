@@ -64,13 +64,7 @@ public struct PluginCatalog {
             throw UnitError("plugin name `\(reference)` is ambiguous: it matches \(matches.count) plugins: \(matches.joined(separator: ", "))",
                             suggestion: "write the full URI or a longer name")
         }
-        var candidates: [String] = []
-        for uri in uris {
-            candidates.append(uri)
-            candidates.append(contentsOf: Self.shortNames(of: uri, preservingCase: true))
-        }
-        throw UnitError("no installed LV2 plugin is called `\(reference)`",
-                        suggestion: Suggestion.didYouMean(reference, in: candidates))
+        throw UnitError("no installed LV2 plugin is called `\(reference)`", suggestion: suggestion(for: reference))
     }
 
     /// The last one and two components of a URI (split at `/` and `:`).

@@ -6,7 +6,7 @@ struct CheckCommand: ParsableCommand {
         commandName: "check",
         abstract: "Validate a patch and print the graph as fxhost resolved it.",
         discussion: """
-            Loads every plugin, applies presets and parameters, opens file sources and resolves channel counts, exactly as a render would, without rendering. Errors name file:line:column. Exit status 0 means the patch will load.
+            Loads every plugin, applies presets and parameters, opens file sources, resolves channel counts and checks every tap's file (format, folder), exactly as a render would, without rendering. Errors name file:line:column. Exit status 0 means the patch will load.
 
             Examples:
               fxhost check Presets/vocal-chain.yaml

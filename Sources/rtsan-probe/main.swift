@@ -1,12 +1,13 @@
 // rtsan-probe MODE SERVER FRAMES
 //
-// Runs a LiveEngine for half a second on the already running JACK server
-// SERVER (a private dummy server the caller owns) with a program of
-// FRAMES-frame blocks. MODE `allocate` puts a hook that calls malloc into
+// Runs a LiveEngine on the already running JACK server SERVER (a private
+// dummy server the caller owns) with a program of FRAMES-frame blocks: it
+// waits for the first cycle, sends 50 commands and waits until the callback
+// has applied them all. MODE `allocate` puts a hook that calls malloc into
 // the program, so RealtimeSanitizer must kill this process on the first
 // cycle; MODE `clean` puts a hook that only counts, so it must exit 0 with
 // no report. Exit 2 on bad arguments, 3 on a JACK error, 4 when the engine
-// never ran.
+// did not run or apply the commands within a minute.
 import CShim
 import Glibc
 import HostCore
@@ -54,15 +55,25 @@ do {
     let engine = try LiveEngine(client: client, inputs: [], outputs: ["out"])
     try engine.publish(LiveProgram(program: program, inputs: [], outputs: [output], owner: nil))
     try engine.start()
-    for step in 0..<50 {
+    // Each step waits for cycles, never for a time: a cold server on a busy
+    // machine may take seconds to run the callback, and a verdict taken
+    // before it ran would prove nothing.
+    let deadline = ContinuousClock.now + .seconds(60)
+    func waitUntil(_ condition: () -> Bool) {
+        while !condition() && ContinuousClock.now < deadline { usleep(10_000) }
+    }
+    waitUntil { engine.statistics.cycles > 0 }
+    let steps = 50
+    for step in 0..<steps {
         try engine.send(.setFloat(gain, step % 2 == 0 ? 0.25 : 0.5))
         usleep(10_000)
     }
+    waitUntil { engine.statistics.commandsApplied == steps }
     engine.stop()
     let statistics = engine.statistics
     print("cycles: \(statistics.cycles) commands: \(statistics.commandsApplied) xruns: \(statistics.xruns)",
           "host overhead: \(Int(statistics.hostOverheadNanosecondsPerCycle)) ns per cycle")
-    if statistics.cycles == 0 { exit(4) }
+    if statistics.cycles == 0 || statistics.commandsApplied != steps { exit(4) }
 } catch {
     fputs("rtsan-probe: \(error)\n", stderr)
     exit(3)

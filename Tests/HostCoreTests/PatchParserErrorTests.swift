@@ -56,14 +56,54 @@ final class PatchParserErrorTests: XCTestCase {
         XCTAssertEqual(patchFailure("fxhost: 1\nname: [a, b]\n"), "p.yaml:2:7: `name` must be text, got a list")
     }
 
+    /// A repeated key is reported where it is repeated (the line that is
+    /// wrong), naming the line of the first.
     func testDuplicateNode() {
-        // Yams itself refuses repeated keys and reports the first one.
         XCTAssertEqual(patchFailure("""
             fxhost: 1
             nodes:
               bus: { mix: 2 }
               bus: { mix: 1 }
-            """), "p.yaml:3:3: duplicate key `bus` in a mapping; each key may be given once")
+            """), "p.yaml:4:3: duplicate key `bus` in `nodes`; each key may be given once (first on line 3)")
+    }
+
+    func testDuplicateKeysAreReportedAtTheRepeatWhereverTheyAre() {
+        // The root mapping, a quoted first occurrence.
+        XCTAssertEqual(patchFailure("""
+            "fxhost": 1
+            nodes:
+              bus: { mix: 2 }
+            fxhost: 1
+            """), "p.yaml:4:1: duplicate key `fxhost` in the patch; each key may be given once (first on line 1)")
+        // A flow mapping on one line: the repeat's column.
+        XCTAssertEqual(patchFailure("""
+            fxhost: 1
+            nodes:
+              drive: { plugin: mda/Overdrive, plugin: mda/Delay }
+            """), "p.yaml:3:35: duplicate key `plugin` in node `drive`; each key may be given once (first on line 3)")
+        // Three times: the second is the first repeat.
+        XCTAssertEqual(patchFailure("""
+            fxhost: 1
+            nodes:
+              drive:
+                plugin: mda/Overdrive
+                params:
+                  drive: 0.1
+                  muffle: 0.2
+                  drive: 0.3
+                  drive: 0.4
+            """), "p.yaml:8:7: duplicate key `drive` in `params` of node `drive`; each key may be given once (first on line 6)")
+        // Repeats in two mappings: the first mapping Yams refuses is reported, not confused with the second.
+        XCTAssertEqual(patchFailure("""
+            fxhost: 1
+            nodes:
+              a: { mix: 1, mix: 2 }
+              b:
+                mix: 1
+                mix: 2
+            connect:
+              - { from: a, from: b, to: a }
+            """), "p.yaml:3:16: duplicate key `mix` in node `a`; each key may be given once (first on line 3)")
     }
 
     func testDuplicateNodeSpelledDifferently() {

@@ -77,8 +77,10 @@ final class RingSPSCTests: XCTestCase {
         }
         XCTAssertEqual(expected, total)
         XCTAssertEqual(mismatches, 0)
-        // Nothing beyond the sequence arrives.
-        usleep(10_000)
+        // Nothing beyond the sequence arrives: once the producer has ended, the ring is empty.
+        let deadline = Date().addingTimeInterval(60)
+        while !producer.isFinished && Date() < deadline { usleep(1_000) }
+        XCTAssertTrue(producer.isFinished)
         XCTAssertEqual(ring.readableFrames, 0)
     }
 }

@@ -66,7 +66,7 @@ final class TapRecorderTests: XCTestCase {
                                        policy: .dropWhenFull, ringFrames: 100)
         XCTAssertEqual(pushCounter(recorder.input, blocks: 3, frames: 40), 2)     // 0..<80 kept, 80..<120 dropped
         try recorder.start()
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)
         while recorder.framesWritten < 80 && Date() < deadline { usleep(1000) }
         XCTAssertEqual(pushCounter(recorder.input, blocks: 2, frames: 40, from: 120), 2)   // 120..<200
         try recorder.finish()

@@ -54,6 +54,7 @@ final class CommandLineErrorTests: XCTestCase {
 
     func testUnknownPluginSuggestsTheRightOne() throws {
         try expectFailure(["check", "--chain", "mda/Overdirve"], saying: "mda/Overdrive")
+        try expectFailure(["info", "x42-convolver"], saying: "did you mean one of `zeroconvolv#CfgMono`, ")
     }
 
     func testPatchErrorsNameFileLineAndColumn() throws {
@@ -71,5 +72,29 @@ final class CommandLineErrorTests: XCTestCase {
         """.write(toFile: patch, atomically: true, encoding: .utf8)
         try expectFailure(["check", patch], saying: "bad.yaml:6:")
         try expectFailure(["check", patch], saying: "drive")
+    }
+
+    /// What render refuses, check refuses too, at the tap's line.
+    func testCheckRefusesATapRenderWouldRefuse() throws {
+        let folder = try Tools.temporaryFolder()
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        try Audio.noise(channels: 2, frames: 100).write(path("in.wav"))
+        for (file, saying) in [("take.xyz", "cannot tell the audio format of `\(path("take.xyz"))`"),
+                               ("missing/take.wav", "the folder of `\(path("missing/take.wav"))` does not exist")] {
+            try """
+            fxhost: 1
+            nodes:
+              in: { input: 2 }
+              drive: { plugin: mda/Overdrive }
+              out: { output: 2 }
+            chain: [in, drive, out]
+            taps:
+              - { at: drive, file: \(file) }
+            """.write(toFile: path("tapped.yaml"), atomically: true, encoding: .utf8)
+            try expectFailure(["check", path("tapped.yaml")], saying: "tapped.yaml:8:5: the tap on `drive`: " + saying)
+            try expectFailure(["render", path("tapped.yaml"), "-i", path("in.wav"), "-o", path("out.wav")],
+                              saying: "tapped.yaml:8:5: the tap on `drive`: " + saying)
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["in.wav", "tapped.yaml"])
     }
 }

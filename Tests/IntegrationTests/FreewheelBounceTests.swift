@@ -60,14 +60,14 @@ final class FreewheelBounceTests: XCTestCase {
 
     func testTheServerIsBackInRealtimeAfterABounce() throws {
         let observer = try ServerObserver(server: server.name)
-        let before = observer.cycleRate()
-        XCTAssertEqual(before, nominalCycleRate, accuracy: nominalCycleRate * 0.5, "baseline: realtime")
+        XCTAssertTrue(observer.waitForCycleRate { abs($0 - nominalCycleRate) <= nominalCycleRate * 0.5 },
+                      "baseline: realtime")
         try bounce(try writeMdaProject(), to: path("mix.wav"), ["--tail", "1s"])
         XCTAssertEqual(observer.freewheelStarts, 1, "the bounce freewheeled the server")
-        XCTAssertTrue(observer.wait(timeout: 2) { observer.freewheelStops == 1 }, "and switched freewheel off")
+        XCTAssertTrue(observer.wait(timeout: 60) { observer.freewheelStops == 1 }, "and switched freewheel off")
         XCTAssertFalse(observer.freewheeling)
-        XCTAssertEqual(observer.cycleRate(), nominalCycleRate, accuracy: nominalCycleRate * 0.5,
-                       "cycles at the realtime rate again")
+        XCTAssertTrue(observer.waitForCycleRate { abs($0 - nominalCycleRate) <= nominalCycleRate * 0.5 },
+                      "cycles at the realtime rate again")
     }
 
     /// Starts bouncing half an hour of timeline (a short file starting late),
@@ -88,7 +88,7 @@ final class FreewheelBounceTests: XCTestCase {
         let errors = Pipe()
         process.standardError = errors
         try process.run()
-        XCTAssertTrue(observer.wait(timeout: 10) { observer.freewheelStarts == 1 }, "the bounce started freewheeling")
+        XCTAssertTrue(observer.wait(timeout: 60) { observer.freewheelStarts == 1 }, "the bounce started freewheeling")
         return (process, errors)
     }
 
@@ -118,7 +118,7 @@ final class FreewheelBounceTests: XCTestCase {
     private func interruptMidBounce(_ signal: Int32, name: String) throws {
         let observer = try ServerObserver(server: server.name)
         let (process, errors) = try startLongBounce(observer: observer)
-        XCTAssertGreaterThan(observer.cycleRate(over: 0.3), nominalCycleRate * 5, "freewheeling: far faster than realtime")
+        XCTAssertTrue(observer.waitForCycleRate(over: 0.3) { $0 > nominalCycleRate * 5 }, "freewheeling: far faster than realtime")
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -126,10 +126,10 @@ final class FreewheelBounceTests: XCTestCase {
         XCTAssertEqual(process.terminationReason, .exit, "fxhost handled the signal itself")
         XCTAssertEqual(process.terminationStatus, 1)
         XCTAssertTrue(message.contains("interrupted by \(name)"), message)
-        XCTAssertTrue(observer.wait(timeout: 2) { observer.freewheelStops == 1 }, "freewheel was switched off")
+        XCTAssertTrue(observer.wait(timeout: 60) { observer.freewheelStops == 1 }, "freewheel was switched off")
         XCTAssertFalse(observer.freewheeling)
-        XCTAssertEqual(observer.cycleRate(), nominalCycleRate, accuracy: nominalCycleRate * 0.5,
-                       "cycles at the realtime rate again")
+        XCTAssertTrue(observer.waitForCycleRate { abs($0 - nominalCycleRate) <= nominalCycleRate * 0.5 },
+                      "cycles at the realtime rate again")
         XCTAssertEqual(try outputLeftovers(), [], "no output, complete-looking or partial")
     }
 

@@ -56,6 +56,18 @@ final class ServerObserver {
         return Double(counters.pointee.cycles.load(ordering: .relaxed) - before) / seconds
     }
 
+    /// Measures the cycle rate over windows of `seconds` until one satisfies
+    /// `condition` (a busy machine may stall a window or two), for at most
+    /// `timeout` seconds; returns whether one did.
+    func waitForCycleRate(over seconds: Double = 0.5, timeout: Double = 60,
+                          _ condition: (Double) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            if condition(cycleRate(over: seconds)) { return true }
+        } while Date() < deadline
+        return false
+    }
+
     /// Waits until `condition` holds or `timeout` passes; returns whether it held.
     func wait(timeout: Double, until condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)

@@ -101,7 +101,8 @@ final class LibraryAPITests: XCTestCase {
     /// inside a block aborts the run).
     func testRenderingABlockNeitherAllocatesNorLocks() throws {
         XCTAssertEqual(fxhost_rtsan_available(), 1, "RealtimeSanitizer must be linked into the test binary")
-        let plan = try buildInCode(tapFile: "/dev/null").compile(
+        // The tap's file is never opened here, but its name must say a format.
+        let plan = try buildInCode(tapFile: "/nonexistent/never-written.wav").compile(
             format: RenderFormat(sampleRate: 48000, maxBlockFrames: 256, mode: .offline))
         plan.connectPorts()
         let program = plan.program

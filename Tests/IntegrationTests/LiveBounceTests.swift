@@ -46,12 +46,12 @@ final class LiveBounceTests: XCTestCase {
                                "--tap", "main=\(path("live.wav"))"], console: true)
         XCTAssertTrue(run.waitForTap(path("live.wav"), seconds: 1))
         run.type("bounce \(path("bounce.wav"))")
-        XCTAssertTrue(eventually(within: 30) { run.stdout.contains("playing live again") }, run.stdout + run.stderr)
+        XCTAssertTrue(eventually(within: 60) { run.stdout.contains("playing live again") }, run.stdout + run.stderr)
         let framesAfterBounce = tapFrames(path("live.wav"))
-        XCTAssertTrue(eventually(within: 10) { self.tapFrames(self.path("live.wav")) >= framesAfterBounce + 48_000 },
+        XCTAssertTrue(eventually(within: 60) { self.tapFrames(self.path("live.wav")) >= framesAfterBounce + 48_000 },
                       "the live tap grows again after the bounce")
         run.type("quit")
-        XCTAssertEqual(run.waitForExit(seconds: 15), 0, run.stderr)
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
 
         // (a) The bounce is the render at the server's block size, bit for bit.
         let render = try Audio.read(path("render.wav"))
@@ -82,9 +82,9 @@ final class LiveBounceTests: XCTestCase {
 
         // (c) The server freewheeled once and is back in realtime.
         XCTAssertEqual(observer.freewheelStarts, 1)
-        XCTAssertTrue(observer.wait(timeout: 2) { observer.freewheelStops == 1 })
+        XCTAssertTrue(observer.wait(timeout: 60) { observer.freewheelStops == 1 })
         XCTAssertFalse(observer.freewheeling)
-        XCTAssertEqual(observer.cycleRate(), nominalCycleRate, accuracy: nominalCycleRate * 0.5)
+        XCTAssertTrue(observer.waitForCycleRate { abs($0 - nominalCycleRate) <= nominalCycleRate * 0.5 })
     }
 
     /// A range through eg-amp at -6 dB is the file's samples in that range
@@ -114,25 +114,25 @@ final class LiveBounceTests: XCTestCase {
         XCTAssertTrue(run.waitForTap(path("live.wav"), seconds: 0.5))
 
         run.type("bounce \(path("part.wav")) --from 1.5 --to 2.5")
-        XCTAssertTrue(eventually(within: 20) { run.stdout.contains("bounced 0:01.0 of audio to \(self.path("part.wav"))") },
+        XCTAssertTrue(eventually(within: 60) { run.stdout.contains("bounced 0:01.0 of audio to \(self.path("part.wav"))") },
                       run.stdout + run.stderr)
         run.type("bounce \(path("missing/folder/x.wav"))")
-        XCTAssertTrue(eventually(within: 5) { run.stderr.contains("x.wav") }, run.stderr)
+        XCTAssertTrue(eventually(within: 60) { run.stderr.contains("x.wav") }, run.stderr)
         run.type("bounce \(path("live.wav"))")
         run.type("bounce \(path("noise.wav"))")
-        XCTAssertTrue(eventually(within: 5) { run.stderr.contains("which file source `src` plays") }, run.stderr)
+        XCTAssertTrue(eventually(within: 60) { run.stderr.contains("which file source `src` plays") }, run.stderr)
 
         run.type("bounce \(path("whole.flac"))")
-        XCTAssertTrue(observer.wait(timeout: 10) { observer.freewheelStarts == 2 }, "the second bounce freewheels")
+        XCTAssertTrue(observer.wait(timeout: 60) { observer.freewheelStarts == 2 }, "the second bounce freewheels")
         run.type("set amp gain 0")
         run.type("status --json")
-        XCTAssertTrue(eventually(within: 5) { run.stdout.contains("\"secondsDone\"") }, run.stdout)
+        XCTAssertTrue(eventually(within: 60) { run.stdout.contains("\"secondsDone\"") }, run.stdout)
         run.type("bounce cancel")
-        XCTAssertTrue(eventually(within: 10) { run.stderr.contains("the bounce was stopped") }, run.stderr)
+        XCTAssertTrue(eventually(within: 60) { run.stderr.contains("the bounce was stopped") }, run.stderr)
         let framesAfterCancel = tapFrames(path("live.wav"))
-        XCTAssertTrue(eventually(within: 10) { self.tapFrames(self.path("live.wav")) >= framesAfterCancel + 24_000 })
+        XCTAssertTrue(eventually(within: 60) { self.tapFrames(self.path("live.wav")) >= framesAfterCancel + 24_000 })
         run.type("quit")
-        XCTAssertEqual(run.waitForExit(seconds: 15), 0, run.stderr)
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
 
         // The range: frames [72 000, 120 000) of the file at -6 dB.
         let part = try Audio.read(path("part.wav"))
@@ -165,9 +165,9 @@ final class LiveBounceTests: XCTestCase {
         XCTAssertGreaterThan(tail.map(abs).max() ?? 0, 0.05)
         XCTAssertLessThanOrEqual(tail.map(abs).max() ?? 0, 0.5 * gain + 1e-6)
         XCTAssertEqual(observer.freewheelStarts, 2, "the unwritable file never freewheeled the server")
-        XCTAssertTrue(observer.wait(timeout: 2) { observer.freewheelStops == 2 })
+        XCTAssertTrue(observer.wait(timeout: 60) { observer.freewheelStops == 2 })
         XCTAssertFalse(observer.freewheeling)
-        XCTAssertEqual(observer.cycleRate(), nominalCycleRate, accuracy: nominalCycleRate * 0.5)
+        XCTAssertTrue(observer.waitForCycleRate { abs($0 - nominalCycleRate) <= nominalCycleRate * 0.5 })
     }
 
     /// Ctrl-C in mid-bounce ends the run as usual (exit 0, taps finalised),
@@ -188,13 +188,13 @@ final class LiveBounceTests: XCTestCase {
                                "--tap", "main=\(path("live.wav"))"], console: true)
         XCTAssertTrue(run.waitForTap(path("live.wav"), seconds: 0.3))
         run.type("bounce \(path("long.flac"))")
-        XCTAssertTrue(observer.wait(timeout: 10) { observer.freewheelStarts == 1 })
-        XCTAssertGreaterThan(observer.cycleRate(over: 0.3), nominalCycleRate * 5, "freewheeling")
+        XCTAssertTrue(observer.wait(timeout: 60) { observer.freewheelStarts == 1 })
+        XCTAssertTrue(observer.waitForCycleRate(over: 0.3) { $0 > nominalCycleRate * 5 }, "freewheeling")
         run.kill(SIGINT)
-        XCTAssertEqual(run.waitForExit(seconds: 15), 0, run.stderr)
-        XCTAssertTrue(observer.wait(timeout: 2) { observer.freewheelStops == 1 })
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+        XCTAssertTrue(observer.wait(timeout: 60) { observer.freewheelStops == 1 })
         XCTAssertFalse(observer.freewheeling)
-        XCTAssertEqual(observer.cycleRate(), nominalCycleRate, accuracy: nominalCycleRate * 0.5)
+        XCTAssertTrue(observer.waitForCycleRate { abs($0 - nominalCycleRate) <= nominalCycleRate * 0.5 })
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("long.flac") }, [])
         let status = try JSONDecoder().decode(LiveStatus.self, from: Data(run.stdout.split(separator: "\n", maxSplits: 1)[1].utf8))
         XCTAssertEqual(status.taps.map(\.recording), [false])

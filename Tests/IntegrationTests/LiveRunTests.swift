@@ -26,9 +26,12 @@ final class LiveRunTests: XCTestCase {
 
         try Tools.fxhost(["render", path("patch.yaml"), "-o", path("offline.wav"), "--tail", "0", "--block", "128",
                           "--quiet"])
-        let run = try LiveRun(["run", path("patch.yaml"), "--server", server.name, "--duration", "2s",
+        let run = try LiveRun(["run", path("patch.yaml"), "--server", server.name,
                                "--tap", "main=\(path("live.wav"))", "--quiet"])
-        XCTAssertEqual(run.waitForExit(seconds: 20), 0, run.stderr)
+        // The file ends 1.1 s in: stop once the tap is past it, not after a time.
+        XCTAssertTrue(run.waitForTap(path("live.wav"), seconds: 1.5))
+        run.kill(SIGINT)
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
 
         let offline = try Audio.read(path("offline.wav"))
         let live = try Audio.read(path("live.wav"))
@@ -59,11 +62,11 @@ final class LiveRunTests: XCTestCase {
         XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 0.7))
         run.type("set amp gian 3")
         run.type("set amp gain -6")
-        XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 1.4))
+        XCTAssertTrue(run.waitForRuns(path("take.wav"), count: 2, lastAtLeast: 33_600))
         run.type("bypass amp on")
-        XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 2.1))
+        XCTAssertTrue(run.waitForRuns(path("take.wav"), count: 3, lastAtLeast: 33_600))
         run.type("quit")
-        XCTAssertEqual(run.waitForExit(seconds: 10), 0, run.stderr)
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
         XCTAssertTrue(run.stdout.contains("amp:gain = -6.0"), run.stdout)
         XCTAssertTrue(run.stderr.contains("has no parameter `gian` (did you mean `gain`?)"), run.stderr)
 
@@ -91,13 +94,16 @@ final class LiveRunTests: XCTestCase {
         XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 0.5))
         run.type("tap main \(path("whole.wav"))")
         run.type("tap main:1 \(path("mix.wav"))")
-        XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 1.2))
+        XCTAssertTrue(run.waitForTap(path("mix.wav"), seconds: 0.5))
         run.type("connect dc main -6 dB")
-        XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 1.9))
+        XCTAssertTrue(run.waitForRuns(path("mix.wav"), count: 2, lastAtLeast: 24_000))
         run.type("untap main:1")
-        XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 2.3))
+        // The untapped file stops growing; the other goes on.
+        XCTAssertTrue(eventually(within: 60) {
+            LiveRun.frames(path("whole.wav")) > LiveRun.frames(path("mix.wav")) + 14_400
+        })
         run.type("quit")
-        XCTAssertEqual(run.waitForExit(seconds: 10), 0, run.stderr)
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
         XCTAssertFalse(run.stderr.contains("error"), run.stderr)
 
         let mix = try Audio.read(path("mix.wav")), whole = try Audio.read(path("whole.wav"))
@@ -133,9 +139,9 @@ final class LiveRunTests: XCTestCase {
         XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 0.7))
         run.type("preset amp Loud")
         run.type("preset amp quiet")
-        XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 1.4))
+        XCTAssertTrue(run.waitForRuns(path("take.wav"), count: 2, lastAtLeast: 33_600))
         run.type("quit")
-        XCTAssertEqual(run.waitForExit(seconds: 10), 0, run.stderr)
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
         XCTAssertTrue(run.stderr.contains("has no preset \"Loud\"; its presets are: \"Quiet\""), run.stderr)
 
         let runs = Self.runs(of: try Audio.read(path("take.wav")).channels[0])
@@ -146,8 +152,9 @@ final class LiveRunTests: XCTestCase {
         XCTAssertGreaterThan(runs[1].count, 24_000)
     }
 
-    /// SIGKILL while recording: the WAV and the FLAC both open and hold all
-    /// but the last second at most.
+    /// SIGKILL while recording: the WAV and the FLAC both open and hold
+    /// everything they held before the kill (seconds of it), and no more
+    /// than was played.
     func testSIGKILLDuringATapLeavesReadableFiles() throws {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
         let folder = try Tools.temporaryFolder()
@@ -156,17 +163,21 @@ final class LiveRunTests: XCTestCase {
         let run = try LiveRun(["run", path("amp.yaml"), "--server", server.name, "--quiet",
                                "--tap", "main=\(path("take.flac"))"])
         // The files exist from just before the client starts: at most this much audio can be in them.
-        XCTAssertTrue(eventually(within: 10) { FileManager.default.fileExists(atPath: path("take.flac")) })
+        XCTAssertTrue(eventually(within: 60) { FileManager.default.fileExists(atPath: path("take.flac")) })
         let created = Date()
-        usleep(3_000_000)
+        // Seconds of audio on disk in both files while running, waited for, not slept for.
+        var held: [String: Int] = [:]
+        XCTAssertTrue(eventually(within: 60) {
+            for file in ["take.wav", "take.flac"] { held[file] = (try? Audio.read(path(file)).frames) ?? 0 }
+            return held["take.wav"]! >= 3 * 48_000 && held["take.flac"]! >= 2 * 48_000
+        }, "\(held)")
         run.kill(SIGKILL)
         let played = Date().timeIntervalSince(created)
-        XCTAssertEqual(run.waitForExit(seconds: 10), SIGKILL)
+        XCTAssertEqual(run.waitForExit(seconds: 60), SIGKILL)
         for file in ["take.wav", "take.flac"] {
             let take = try Audio.read(path(file))
-            let seconds = Double(take.frames) / 48_000
-            XCTAssertGreaterThanOrEqual(seconds, played - 1.2, "\(file) lost more than the last second")
-            XCTAssertLessThanOrEqual(seconds, played + 0.1, file)
+            XCTAssertGreaterThanOrEqual(take.frames, held[file]!, "\(file) lost what it held before the kill")
+            XCTAssertLessThanOrEqual(Double(take.frames) / 48_000, played + 0.1, file)
             XCTAssertTrue(take.channels[0].allSatisfy { $0 == 0.5 }, "\(file) holds what was played")
         }
     }
@@ -181,7 +192,7 @@ final class LiveRunTests: XCTestCase {
         let run = try LiveRun(["run", path("amp.yaml"), "--server", server.name, "--quiet"])
         XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 1))
         server.stop()
-        let status = run.waitForExit(seconds: 15)
+        let status = run.waitForExit(seconds: 60)
         XCTAssertNotEqual(status, 0)
         XCTAssertNotNil(status, "fxhost did not end after the server died")
         XCTAssertTrue(run.stderr.contains("fxhost: error: the JACK server shut down"), run.stderr)
@@ -201,13 +212,13 @@ final class LiveRunTests: XCTestCase {
         let run = try LiveRun(["run", path("amp.yaml"), "--server", name, "--reconnect", "--json"])
         XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 0.5))
         server!.stop()
-        XCTAssertTrue(eventually(within: 10) { run.stderr.contains("waiting for it to return") }, run.stderr)
+        XCTAssertTrue(eventually(within: 60) { run.stderr.contains("waiting for it to return") }, run.stderr)
         let before = try Audio.read(path("take.wav")).frames
         server = try JackServerProcess(name: name, sampleRate: 48_000, bufferFrames: 256)
-        XCTAssertTrue(eventually(within: 10) { run.stderr.contains("reconnected to the JACK server") }, run.stderr)
+        XCTAssertTrue(eventually(within: 60) { run.stderr.contains("reconnected to the JACK server") }, run.stderr)
         XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: Double(before) / 48_000 + 0.5))
         run.kill(SIGINT)
-        XCTAssertEqual(run.waitForExit(seconds: 10), 0, run.stderr)
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
         let take = try Audio.read(path("take.wav"))
         XCTAssertGreaterThan(take.frames, before + 24_000)
         XCTAssertTrue(take.channels[0].allSatisfy { $0 == 0.5 }, "the file resumes where it was, at the same level")
@@ -227,8 +238,8 @@ final class LiveRunTests: XCTestCase {
         let run = try LiveRun(["run", path("amp.yaml"), "--server", server.name, "--reconnect", "--duration", "3s"])
         XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 0.5))
         server.stop()
-        XCTAssertTrue(eventually(within: 10) { run.stderr.contains("waiting for it to return") }, run.stderr)
-        XCTAssertEqual(run.waitForExit(seconds: 10), 0, run.stderr)
+        XCTAssertTrue(eventually(within: 60) { run.stderr.contains("waiting for it to return") }, run.stderr)
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
         XCTAssertGreaterThan(try Audio.read(path("take.wav")).frames, 24_000)
     }
 
@@ -242,7 +253,7 @@ final class LiveRunTests: XCTestCase {
             let run = try LiveRun(["run", path("amp.yaml"), "--server", server.name, "--json"])
             XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 0.5))
             run.kill(signal)
-            XCTAssertEqual(run.waitForExit(seconds: 10), 0, run.stderr)
+            XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
             let status = try JSONDecoder().decode(LiveStatus.self, from: Data(run.stdout.utf8))
             let take = try Audio.read(path("take.wav"))
             XCTAssertEqual(status.taps.map(\.recording), [false])
@@ -338,11 +349,27 @@ final class LiveRun {
     func kill(_ signal: Int32) { Glibc.kill(process.processIdentifier, signal) }
 
     /// Waits until a recording-mode tap file reads as at least `seconds` long.
-    func waitForTap(_ path: String, seconds: Double, timeout: Double = 15) -> Bool {
+    func waitForTap(_ path: String, seconds: Double, timeout: Double = 60) -> Bool {
         eventually(within: timeout) {
             guard let reader = try? AudioFileReader(path: path) else { return false }
             return Double(reader.frames ?? 0) / Double(reader.sampleRate) >= seconds
         }
+    }
+
+    /// Waits until the file's first channel is `count` runs of equal samples,
+    /// the last at least `frames` long: a console command took effect, and
+    /// played that long.
+    func waitForRuns(_ path: String, count: Int, lastAtLeast frames: Int, timeout: Double = 60) -> Bool {
+        eventually(within: timeout) {
+            guard let samples = try? Audio.read(path).channels.first else { return false }
+            let runs = LiveRunTests.runs(of: samples)
+            return runs.count == count && runs[count - 1].count >= frames
+        }
+    }
+
+    /// A recording-mode file's length in frames as its header says (0 before it exists).
+    static func frames(_ path: String) -> Int {
+        (try? AudioFileReader(path: path))?.frames ?? 0
     }
 
     /// The exit status (the signal number when killed), or nil after `seconds`.

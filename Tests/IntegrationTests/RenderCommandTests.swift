@@ -143,11 +143,16 @@ final class RenderCommandTests: XCTestCase {
         let errors = Pipe()
         process.standardError = errors
         try process.run()
+        // The partial file is created before the render installs its signal
+        // handler; a megabyte in it means blocks are being rendered, so the
+        // handler is in place.
         let partial = path(".out.flac.partial")
-        let deadline = Date().addingTimeInterval(30)
-        while !FileManager.default.fileExists(atPath: partial) && Date() < deadline { usleep(10_000) }
-        XCTAssertTrue(FileManager.default.fileExists(atPath: partial), "the render started writing")
-        usleep(200_000)
+        func partialBytes() -> Int {
+            ((try? FileManager.default.attributesOfItem(atPath: partial))?[.size] as? Int) ?? 0
+        }
+        let deadline = Date().addingTimeInterval(60)
+        while partialBytes() < 1 << 20 && Date() < deadline { usleep(10_000) }
+        XCTAssertGreaterThanOrEqual(partialBytes(), 1 << 20, "the render started writing")
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -52,19 +52,19 @@ final class LiveSessionRebuildFailureTests: XCTestCase {
         try graph.installTap(on: main, file: tapFile)
         let session = try LiveSession(graph: graph, options: LiveSession.Options(server: server))
         try session.start()
-        XCTAssertTrue(eventually(within: 5) { session.taps.first!.seconds >= 0.3 })
+        XCTAssertTrue(eventually(within: 60) { session.taps.first!.seconds >= 0.3 })
 
         let other = try JackClient(name: "resizer", server: server.name)
         XCTAssertEqual(jack_set_buffer_size(try other.handle(), 128), 0)
         var failure: Error?
-        XCTAssertTrue(eventually(within: 5) {
+        XCTAssertTrue(eventually(within: 60) {
             do { try session.poll() } catch { failure = error }
             return failure != nil
         }, "the rebuild at 128 frames should fail")
         XCTAssertTrue("\(failure!)".contains("blocks of 128 frames are not supported"), "\(failure!)")
         XCTAssertEqual(session.plan.format.maxBlockFrames, 256, "the old plan is kept")
         let secondsAtFailure = session.taps.first!.seconds
-        XCTAssertTrue(eventually(within: 5) { session.taps.first!.seconds >= secondsAtFailure + 0.3 })
+        XCTAssertTrue(eventually(within: 60) { session.taps.first!.seconds >= secondsAtFailure + 0.3 })
         try session.finish()
 
         let recorded = try Audio.read(tapFile).channels[0]

@@ -34,7 +34,7 @@ final class LiveSessionTests: XCTestCase {
         XCTAssertEqual(session.client.connections(of: session.outputs[1].port), ["loopback:record_2"])
 
         // The constant 1 comes back at -6 dB on both channels.
-        XCTAssertTrue(eventually(within: 5) { (loopback.latestFrame ?? [0, 0]).allSatisfy { $0 != 0 } })
+        XCTAssertTrue(eventually(within: 60) { (loopback.latestFrame ?? [0, 0]).allSatisfy { $0 != 0 } })
         let expected = Float(Decibels.toLinear(-6))
         XCTAssertEqual(loopback.latestFrame!, [expected, expected])
         try session.finish()
@@ -60,7 +60,7 @@ final class LiveSessionTests: XCTestCase {
         try graph.installTap(on: player, file: tapFile)
         let session = try LiveSession(graph: graph, options: LiveSession.Options(server: server))
         try session.start()
-        XCTAssertTrue(eventually(within: 10) { session.taps.first!.seconds >= 0.8 })
+        XCTAssertTrue(eventually(within: 60) { session.taps.first!.seconds >= 0.8 })
         let status = try session.finish()
         XCTAssertEqual(status.files.map(\.underrunFrames), [0])
 
@@ -91,17 +91,17 @@ final class LiveSessionTests: XCTestCase {
         let session = try LiveSession(graph: graph, options: LiveSession.Options(server: server))
         try session.start()
         XCTAssertEqual(session.plan.format.maxBlockFrames, 256)
-        XCTAssertTrue(eventually(within: 5) { session.taps.first!.seconds >= 0.3 })
+        XCTAssertTrue(eventually(within: 60) { session.taps.first!.seconds >= 0.3 })
 
         let other = try JackClient(name: "resizer", server: server.name)
         XCTAssertEqual(jack_set_buffer_size(try other.handle(), 128), 0)
-        XCTAssertTrue(eventually(within: 5) {
+        XCTAssertTrue(eventually(within: 60) {
             try? session.poll()
             return session.plan.format.maxBlockFrames == 128
         }, "the plan was not rebuilt at 128 frames")
         XCTAssertEqual(session.format.maxBlockFrames, 128)
         let secondsAtChange = session.taps.first!.seconds
-        XCTAssertTrue(eventually(within: 5) { session.taps.first!.seconds >= secondsAtChange + 0.3 })
+        XCTAssertTrue(eventually(within: 60) { session.taps.first!.seconds >= secondsAtChange + 0.3 })
         try session.finish()
 
         let recorded = try Audio.read(tapFile).channels[0]

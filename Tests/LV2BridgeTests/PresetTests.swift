@@ -63,7 +63,7 @@ final class WorkerStatePresetTests: XCTestCase {
         // The worker thread loads the impulse response in the background:
         // run blocks (as the realtime thread would) until sound comes out.
         var loudest: Float = 0
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)
         while loudest < 0.25 && Date() < deadline {
             driver.runBlock(frames: 256) { _, buffer in buffer.update(repeating: 0.5, count: 256) }
             loudest = max(loudest, (0..<256).map { abs(driver.outputs[0][$0]) }.max()!)

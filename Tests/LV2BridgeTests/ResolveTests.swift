@@ -35,6 +35,33 @@ final class ResolveTests: XCTestCase {
         }
     }
 
+    /// Near misses that are no typo: every word of the name is in the
+    /// plugin's name or URI (x42's convolvers are named "x42 - IR Convolver
+    /// Mono" and so on, at .../zeroconvolv#CfgMono), else its rarest word is.
+    func testANameMadeOfWordsSuggestsThePluginsWithThoseWords() {
+        func suggestion(_ reference: String) -> String? {
+            do {
+                _ = try catalog.resolve(reference)
+                return "resolved"
+            } catch {
+                return error.suggestion
+            }
+        }
+        XCTAssertEqual(suggestion("x42-convolver"), "did you mean one of `zeroconvolv#CfgMono`, "
+            + "`zeroconvolv#CfgMonoToStereo`, `zeroconvolv#CfgStereo`, `zeroconvolv#Mono`, "
+            + "`zeroconvolv#MonoToStereo`, `zeroconvolv#Stereo`?")
+        XCTAssertEqual(suggestion("IR Convolver"),
+                       "did you mean one of `zeroconvolv#CfgMono`, `zeroconvolv#CfgMonoToStereo`, `zeroconvolv#CfgStereo`?")
+        XCTAssertEqual(suggestion("gverb-stereo"), "did you mean `gverb`?")
+        // `foo` is in no plugin: the suggestion is what `fxhost plugins x42` lists, counted past eight.
+        let x42 = catalog.search("x42")
+        XCTAssertGreaterThan(x42.count, 8)
+        XCTAssertEqual(suggestion("x42-foo"), "did you mean one of `darc#mono`, `darc#stereo`, `dpl#mono`, "
+            + "`dpl#stereo`, `fat1`, `fat1#microtonal`, `fat1#scales`, `fil4#mono` or \(x42.count - 8) more "
+            + "(`fxhost plugins x42` lists them)?")
+        XCTAssertNil(suggestion("qqqq-zzzz"))
+    }
+
     func testSearchMatchesNameAndURI() {
         let found = catalog.search("overdrive").map(\.uri)
         XCTAssertTrue(found.contains("http://drobilla.net/plugins/mda/Overdrive"))

@@ -156,6 +156,7 @@ struct GraphCompiler {
             let nodeIndex = resolved.resolver.index(of: tap.node)
             let channels = try resolved.resolver.channels(of: graph.nodes[nodeIndex], tap.port, side: .output,
                                                           layout: resolved.layouts[nodeIndex], at: tap.location)
+            try TapFileCheck.requireFormat(tap, channels: channels.count, sampleRate: format.sampleRate)
             tapNodes.append((tap, nodeIndex, channels))
         }
         let planLatency = (emission.outputs.map(\.latency) + tapNodes.map { emission.nodeLatency[$0.node] }).max() ?? 0

@@ -24,6 +24,7 @@ public struct PatchLoader {
             try add(declaration, to: graph, folder: folder)
         }
         try graph.wire(patch.connections, taps: patch.taps) { Self.resolve($0, in: folder) }
+        for tap in graph.taps { try TapFileCheck.requireFolder(tap) }
         return graph
     }
 

@@ -64,8 +64,14 @@ enum YAMLErrorTranslation {
             }
             return PatchError(message, at: at(mark))
         case .duplicatedKeysInMapping(let duplicates, let context):
-            // Yams reports the first (in sort order) repeated key, at its first occurrence.
-            return PatchError("duplicate key `\(duplicates.first ?? "")` in a mapping; each key may be given once", at: at(context.mark))
+            // Yams reports the first (in sort order) repeated key at its first
+            // occurrence; the line that is wrong is the repeat.
+            let key = duplicates.first ?? ""
+            guard let repeated = DuplicateKeyLocator(text: context.text).repeatOf(key: key, first: context.mark) else {
+                return PatchError("duplicate key `\(key)` in a mapping; each key may be given once", at: at(context.mark))
+            }
+            return PatchError("duplicate key `\(key)` in \(repeated.mappingDescription); each key may be given once"
+                              + " (first on line \(context.mark.line))", at: at(repeated.mark))
         case .reader(let problem, let offset, _, let yaml):
             var location = SourceLocation(file: path, line: 1, column: 1)
             if let offset {
