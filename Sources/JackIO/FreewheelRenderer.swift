@@ -3,9 +3,9 @@ import Glibc
 import HostCore
 import Synchronization
 
-/// Bounces a `RenderSession` through a running JACK server in freewheel
+/// Bounces a `RenderJob` through a running JACK server in freewheel
 /// mode: the server runs cycles as fast as its clients allow, and this
-/// client's process callback renders one block of the session per cycle,
+/// client's process callback renders one block of the job per cycle,
 /// waiting for disk where it must (nothing is dropped). It opens a client of
 /// its own with no ports, so a live session on the same server can bounce
 /// through it too (muting its own outputs meanwhile).
@@ -59,10 +59,10 @@ public final class FreewheelRenderer {
         state.pointee.wake.signal()
     }
 
-    /// Renders `session` to the end and finishes its files. The session must
+    /// Renders `job` to the end and finishes its files. The job must
     /// be fresh (not started).
-    public func render(_ session: RenderSession) throws(FreewheelError) -> RenderSummary {
-        let format = session.plan.format
+    public func render(_ job: RenderJob) throws(FreewheelError) -> RenderSummary {
+        let format = job.plan.format
         guard Int(format.sampleRate) == sampleRate else {
             throw .sampleRateMismatch(planRate: format.sampleRate, serverRate: sampleRate)
         }
@@ -75,14 +75,14 @@ public final class FreewheelRenderer {
         let signals = StopSignals()
         defer { signals.restore() }
         defer { state.pointee.cancelled.store(false, ordering: .relaxed) }
-        do { try session.start() } catch { throw .render(error) }
-        let cycle = BounceCycle(session: session, state: state)
+        do { try job.start() } catch { throw .render(error) }
+        let cycle = BounceCycle(job: job, state: state)
         state.pointee.reset()
         state.pointee.cycle = Unmanaged.passUnretained(cycle).toOpaque()
         defer { state.pointee.cycle = nil }
 
         var freewheeling = false
-        // Idempotent: every way out of here passes through it before the session is finished or aborted.
+        // Idempotent: every way out of here passes through it before the job is finished or aborted.
         func stop() {
             state.pointee.running.store(false, ordering: .releasing)
             if freewheeling { jack_set_freewheel(handle, 0) }
@@ -92,13 +92,13 @@ public final class FreewheelRenderer {
         defer { stop() }
 
         do { try client.activate() } catch {
-            session.abort()
+            job.abort()
             throw .jack(error)
         }
         let code = jack_set_freewheel(handle, 1)
         guard code == 0 else {
             stop()
-            session.abort()
+            job.abort()
             throw .freewheelRefused(server: client.serverName, code: code)
         }
         freewheeling = true
@@ -120,19 +120,19 @@ public final class FreewheelRenderer {
         stop()
 
         if let caught {
-            session.abort()
-            throw .interrupted(signal: caught, framesDone: session.outputFrames)
+            job.abort()
+            throw .interrupted(signal: caught, framesDone: job.outputFrames)
         }
         if cancelled {
-            session.abort()
-            throw .cancelled(secondsDone: Double(session.outputFrames) / format.sampleRate)
+            job.abort()
+            throw .cancelled(secondsDone: Double(job.outputFrames) / format.sampleRate)
         }
-        if let error = cycle.error { throw .render(error) } // the session removed its files already
-        if !session.isFinished {
-            session.abort()
+        if let error = cycle.error { throw .render(error) } // the job removed its files already
+        if !job.isFinished {
+            job.abort()
             throw .serverShutDown(server: client.serverName)
         }
-        do { return try session.finish() } catch { throw .render(error) }
+        do { return try job.finish() } catch { throw .render(error) }
     }
 
     private func installCallbacks() throws(JackError) {
@@ -164,7 +164,7 @@ public final class FreewheelRenderer {
 struct FreewheelState: ~Copyable {
     /// Set once freewheel is on, cleared before it is switched off.
     let running = Atomic<Bool>(false)
-    /// The session ended (or failed): the waiting thread may stop.
+    /// The job ended (or failed): the waiting thread may stop.
     let finished = Atomic<Bool>(false)
     let serverShutDown = Atomic<Bool>(false)
     /// `cancel()` was called; cleared when `render` returns.
@@ -182,30 +182,30 @@ struct FreewheelState: ~Copyable {
     }
 }
 
-/// The process callback's work while freewheeling: render the session's
+/// The process callback's work while freewheeling: render the job's
 /// next blocks for the frames of this cycle (one block when the plan's
 /// block size is the buffer size). Not realtime code: freewheel drops
 /// realtime scheduling and lets the callback wait.
 final class BounceCycle {
-    let session: RenderSession
+    let job: RenderJob
     private let state: UnsafeMutablePointer<FreewheelState>
     private(set) var error: RenderError?
 
-    init(session: RenderSession, state: UnsafeMutablePointer<FreewheelState>) {
-        self.session = session
+    init(job: RenderJob, state: UnsafeMutablePointer<FreewheelState>) {
+        self.job = job
         self.state = state
     }
 
     func render(frames: Int) {
         var done = 0
         do {
-            while done < frames && !session.isFinished {
-                done += try session.renderNextBlock(maxFrames: frames - done)
+            while done < frames && !job.isFinished {
+                done += try job.renderNextBlock(maxFrames: frames - done)
             }
         } catch {
             self.error = error
         }
-        if session.isFinished || error != nil {
+        if job.isFinished || error != nil {
             state.pointee.finished.store(true, ordering: .releasing)
             state.pointee.wake.signal()
         }

@@ -26,7 +26,7 @@ struct GraphRewrite {
     /// The edited graph. `outputWidths` fixes outputs declared as wide as
     /// their input (command-line chains) at the width they have now: their
     /// JACK ports exist already.
-    func apply(outputWidths: [String: Int] = [:]) throws(PatchError) -> AudioGraph {
+    func apply(outputWidths: [String: Int] = [:]) throws(GraphError) -> AudioGraph {
         let result = AudioGraph()
         for node in graph.nodes {
             switch node.kind {

@@ -2,7 +2,7 @@ import Foundation
 import HostCore
 import Synchronization
 
-/// A bounce started from a live session: a `RenderSession` rendered by a
+/// A bounce started from a live session: a `RenderJob` rendered by a
 /// `FreewheelRenderer` on a thread of its own, so the session's control
 /// thread stays free to answer `status` and to cancel it: it reads
 /// `progress`, and once `isFinished` `LiveSession.finishBounce` takes the
@@ -15,7 +15,7 @@ public final class LiveBounce: @unchecked Sendable {
     public let endSeconds: Double?
 
     private let renderer: FreewheelRenderer
-    private let session: RenderSession
+    private let job: RenderJob
     private let latest: ProgressBox
     private let outcome = Mutex<Result<RenderSummary, FreewheelError>?>(nil)
     private let done = PosixSemaphore()
@@ -26,7 +26,7 @@ public final class LiveBounce: @unchecked Sendable {
         let latest = ProgressBox()
         var options = options
         options.progress = { latest.store($0) }
-        session = try RenderSession(plan: plan, options: options)
+        job = try RenderJob(plan: plan, options: options)
         self.latest = latest
         self.renderer = renderer
         files = plan.outputs.compactMap { options.outputFiles[$0.node]?.path }
@@ -41,12 +41,12 @@ public final class LiveBounce: @unchecked Sendable {
     func start() {
         do {
             try PosixThread(name: "fxhost bounce") { [self] in
-                let result = Result { () throws(FreewheelError) in try renderer.render(session) }
+                let result = Result { () throws(FreewheelError) in try renderer.render(job) }
                 outcome.withLock { $0 = result }
                 done.signal()
             }.detach()
         } catch {
-            session.abort()
+            job.abort()
             outcome.withLock { $0 = .failure(.cannotStartThread(reason: error.reason)) }
         }
     }
@@ -55,8 +55,8 @@ public final class LiveBounce: @unchecked Sendable {
     public var progress: RenderProgress? { latest.value }
 
     /// Frames to render before the tail, and the rate: for a progress fraction.
-    public var contentFrames: Int { session.contentFrames }
-    public var sampleRate: Double { session.plan.format.sampleRate }
+    public var contentFrames: Int { job.contentFrames }
+    public var sampleRate: Double { job.plan.format.sampleRate }
 
     public var isFinished: Bool { outcome.withLock { $0 != nil } }
 

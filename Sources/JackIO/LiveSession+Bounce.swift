@@ -52,7 +52,7 @@ extension LiveSession {
         do {
             bounceGraph = try edit.apply()
         } catch {
-            throw .patch(error)
+            throw .graph(error)
         }
         let renderer: FreewheelRenderer
         do {
@@ -70,7 +70,7 @@ extension LiveSession {
         do {
             offlinePlan = try bounceGraph.compile(format: offline)
         } catch {
-            throw .patch(error)
+            throw .graph(error)
         }
         let framesBefore = engine.statistics.frames
         // Silent while the server freewheels: the live plan would run at the render's speed.

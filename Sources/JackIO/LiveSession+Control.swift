@@ -118,7 +118,7 @@ extension LiveSession {
         do {
             return try edit.apply()
         } catch {
-            throw .patch(error)
+            throw .graph(error)
         }
     }
 

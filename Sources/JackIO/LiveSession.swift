@@ -78,7 +78,7 @@ public final class LiveSession {
             let widths = Dictionary(plan.outputs.map { ($0.node, $0.channels.count) }, uniquingKeysWith: { first, _ in first })
             self.graph = try GraphRewrite(of: graph).apply(outputWidths: widths)
         } catch {
-            throw .patch(error)
+            throw .graph(error)
         }
         (engine, inputs, outputs) = try Self.makeEngine(client: client, plan: plan)
         peaks = .allocate(capacity: max(outputs.count, 1))
@@ -150,7 +150,7 @@ public final class LiveSession {
             do {
                 plan = try graph.compile(format: newFormat)
             } catch {
-                throw .patch(error)
+                throw .graph(error)
             }
             format = newFormat
         }
@@ -381,7 +381,7 @@ public final class LiveSession {
         do {
             newPlan = try newGraph.compile(format: format, continuing: plan)
         } catch {
-            throw .patch(error)
+            throw .graph(error)
         }
         let opened = try openRecorders(for: newPlan)
         do {
@@ -419,7 +419,7 @@ public final class LiveSession {
             // Keep playing the old plan rather than silence: it still owns its
             // instances, and the engine renders it in chunks if blocks grew.
             try publishAndWait(makeProgram(for: plan))
-            throw .patch(error)
+            throw .graph(error)
         }
         format = newFormat
         try publishAndWait(makeProgram(for: newPlan))
@@ -455,7 +455,7 @@ public final class LiveSession {
         do {
             graph = try edit.apply()
         } catch {
-            throw .patch(error)
+            throw .graph(error)
         }
     }
 

@@ -5,7 +5,7 @@ import HostCore
 public enum LiveSessionError: Error, CustomStringConvertible, UserFacingError {
     case jack(JackError)
     case engine(LiveEngineError)
-    case patch(PatchError)
+    case graph(GraphError)
     case file(AudioFileError)
     case sampleRate(SampleRateMismatch)
     case unknownNode(String, suggestion: String?)
@@ -26,7 +26,7 @@ public enum LiveSessionError: Error, CustomStringConvertible, UserFacingError {
         switch self {
         case .jack(let error): return error.description
         case .engine(let error): return error.description
-        case .patch(let error): return error.description
+        case .graph(let error): return error.description
         case .file(let error): return error.description
         case .sampleRate(let mismatch):
             return mismatch.description

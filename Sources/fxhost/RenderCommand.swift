@@ -117,9 +117,9 @@ struct RenderCommand: ParsableCommand {
 
         let summary: RenderSummary
         if let freewheel {
-            let session = try RenderSession(plan: plan, options: options)
+            let job = try RenderJob(plan: plan, options: options)
             do {
-                summary = try freewheel.render(session)
+                summary = try freewheel.render(job)
             } catch {
                 progress.finish()
                 throw error

@@ -134,7 +134,7 @@ final class GraphCompilerTests: XCTestCase {
         try graph.connect(b, to: c)
         try graph.connect(c, to: a, location: SourceLocation(file: "p.yaml", line: 9, column: 5))
         XCTAssertThrowsError(try graph.compile(format: format)) { error in
-            XCTAssertEqual((error as? PatchError)?.description,
+            XCTAssertEqual((error as? GraphError)?.description,
                            "p.yaml:9:5: cycle: a -> b -> c -> a")
         }
     }
@@ -145,7 +145,7 @@ final class GraphCompilerTests: XCTestCase {
         let output = try graph.addOutput("out", channels: 2)
         try graph.connect(input, to: output)
         XCTAssertThrowsError(try graph.compile(format: format)) { error in
-            XCTAssertEqual((error as? PatchError)?.description,
+            XCTAssertEqual((error as? GraphError)?.description,
                            "`in` sends 3 channels into 2 of `out` (pick channels explicitly, e.g. `in:1 -> out`, or sum them with a `mix: 2` bus)")
         }
     }
@@ -156,7 +156,7 @@ final class GraphCompilerTests: XCTestCase {
         let output = try graph.addOutput("out", channels: 1)
         try graph.connect(input, .channel(3), to: output)
         XCTAssertThrowsError(try graph.compile(format: format)) { error in
-            XCTAssertEqual((error as? PatchError)?.message, "`in` has 2 output channels; `in:3` does not exist")
+            XCTAssertEqual((error as? GraphError)?.message, "`in` has 2 output channels; `in:3` does not exist")
         }
     }
 
@@ -165,7 +165,7 @@ final class GraphCompilerTests: XCTestCase {
         let unit = ScalingUnit(name: "Scaler")
         try graph.addUnit("a", unit)
         XCTAssertThrowsError(try graph.addUnit("b", unit)) { error in
-            XCTAssertEqual((error as? PatchError)?.message,
+            XCTAssertEqual((error as? GraphError)?.message,
                            "this Scaler unit is already in the graph as `a`; make a new unit for `b`")
         }
     }

@@ -63,7 +63,7 @@ final class PatchChainSpecTests: XCTestCase {
 
     func testChannelCounts() {
         XCTAssertThrowsError(try ChainSpec.patch(from: "a", inputChannels: 0, units: ChainTestUnits())) { error in
-            XCTAssertEqual((error as? PatchError)?.description, "the chain's input needs 1 to 256 channels, got 0")
+            XCTAssertEqual((error as? GraphError)?.description, "the chain's input needs 1 to 256 channels, got 0")
         }
     }
 }

@@ -61,14 +61,14 @@ final class PatchHostileInputTests: XCTestCase {
 
     func testMissingFile() {
         XCTAssertThrowsError(try PatchParser.load(path: "/nonexistent-dir/none.yaml")) { error in
-            XCTAssertEqual((error as? PatchError)?.description,
+            XCTAssertEqual((error as? GraphError)?.description,
                            "cannot read patch file `/nonexistent-dir/none.yaml`: No such file or directory")
         }
     }
 
     func testDirectoryIsNotAPatch() {
         XCTAssertThrowsError(try PatchParser.load(path: directory.path)) { error in
-            XCTAssertEqual((error as? PatchError)?.description,
+            XCTAssertEqual((error as? GraphError)?.description,
                            "cannot read patch file `\(directory.path)`: it is not a regular file")
         }
     }

@@ -1,7 +1,7 @@
 import XCTest
 @testable import HostCore
 
-/// Whatever the text, the parser returns a patch or a located `PatchError`; it never crashes.
+/// Whatever the text, the parser returns a patch or a located `GraphError`; it never crashes.
 final class PatchRobustnessTests: XCTestCase {
     /// A small deterministic generator (SplitMix64), so a failure can be replayed.
     private struct SplitMix64: RandomNumberGenerator {

@@ -36,16 +36,16 @@ extension AudioGraph {
         static func checkConnection(from source: String, _ sourceRole: WiringRole,
                                     to destination: String, _ destinationRole: WiringRole,
                                     location: SourceLocation?, sourceLocation: SourceLocation?,
-                                    destinationLocation: SourceLocation?) throws(PatchError) {
+                                    destinationLocation: SourceLocation?) throws(GraphError) {
             guard source != destination else {
-                throw PatchError("node `\(source)` is connected to itself", at: location)
+                throw GraphError("node `\(source)` is connected to itself", at: location)
             }
             if case .output = sourceRole {
-                throw PatchError("node `\(source)` is an output; it has nothing to feed `\(destination)`",
+                throw GraphError("node `\(source)` is an output; it has nothing to feed `\(destination)`",
                                  at: sourceLocation ?? location)
             }
             if case .source(let what) = destinationRole {
-                throw PatchError("node `\(destination)` is \(what); nothing can be connected into it",
+                throw GraphError("node `\(destination)` is \(what); nothing can be connected into it",
                                  at: destinationLocation ?? location)
             }
         }
@@ -53,7 +53,7 @@ extension AudioGraph {
         /// Every connection of a declared wiring, then cycles. Node names are
         /// known to exist.
         static func check(nodes: [(name: String, role: WiringRole)],
-                          connections: [ConnectionDeclaration]) throws(PatchError) {
+                          connections: [ConnectionDeclaration]) throws(GraphError) {
             var roles: [String: WiringRole] = [:]
             for node in nodes { roles[node.name] = node.role }
             for connection in connections {

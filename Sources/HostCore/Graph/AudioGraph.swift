@@ -26,7 +26,7 @@ public final class AudioGraph {
     /// A live input: JACK ports when live, a file (`-i`) offline.
     @discardableResult
     public func addInput(_ name: String, channels: Int, ports: [String] = [],
-                         location: SourceLocation? = nil) throws(PatchError) -> GraphNode {
+                         location: SourceLocation? = nil) throws(GraphError) -> GraphNode {
         try add(GraphNode(name: name, kind: .input(channels: channels, ports: ports), location: location))
     }
 
@@ -34,61 +34,61 @@ public final class AudioGraph {
     /// 0 (`EndpointPorts.asWideAsInput`): as wide as what feeds it.
     @discardableResult
     public func addOutput(_ name: String, channels: Int, ports: [String] = [],
-                          location: SourceLocation? = nil) throws(PatchError) -> GraphNode {
+                          location: SourceLocation? = nil) throws(GraphError) -> GraphNode {
         try add(GraphNode(name: name, kind: .output(channels: channels, ports: ports), location: location))
     }
 
     /// A file played on the timeline from `start` seconds with a gain.
     @discardableResult
     public func addFilePlayer(_ name: String, file: FilePlayerSource,
-                              location: SourceLocation? = nil) throws(PatchError) -> GraphNode {
+                              location: SourceLocation? = nil) throws(GraphError) -> GraphNode {
         try add(GraphNode(name: name, kind: .filePlayer(file), location: location))
     }
 
     /// A summing bus of fixed width.
     @discardableResult
-    public func addMixer(_ name: String, channels: Int, location: SourceLocation? = nil) throws(PatchError) -> GraphNode {
+    public func addMixer(_ name: String, channels: Int, location: SourceLocation? = nil) throws(GraphError) -> GraphNode {
         try add(GraphNode(name: name, kind: .mixer(channels: channels), location: location))
     }
 
     /// A gain stage as wide as its input.
     @discardableResult
-    public func addGain(_ name: String, decibels: Double, location: SourceLocation? = nil) throws(PatchError) -> GraphNode {
+    public func addGain(_ name: String, decibels: Double, location: SourceLocation? = nil) throws(GraphError) -> GraphNode {
         try add(GraphNode(name: name, kind: .gain(decibels: decibels), location: location))
     }
 
     /// A processing unit (an LV2 plugin).
     @discardableResult
     public func addUnit(_ name: String, _ unit: any ProcessingUnit, bypass: Bool = false,
-                        location: SourceLocation? = nil) throws(PatchError) -> GraphNode {
+                        location: SourceLocation? = nil) throws(GraphError) -> GraphNode {
         try add(GraphNode(name: name, kind: .unit(unit, bypass: bypass), location: location))
     }
 
-    private func add(_ node: GraphNode) throws(PatchError) -> GraphNode {
-        guard !node.name.isEmpty else { throw PatchError("a node needs a name", at: node.location) }
+    private func add(_ node: GraphNode) throws(GraphError) -> GraphNode {
+        guard !node.name.isEmpty else { throw GraphError("a node needs a name", at: node.location) }
         if nodes.contains(where: { $0.name == node.name }) {
-            throw PatchError("there is already a node named `\(node.name)`", at: node.location)
+            throw GraphError("there is already a node named `\(node.name)`", at: node.location)
         }
         switch node.kind {
         case .output(let channels, _) where channels == EndpointPorts.asWideAsInput:
             break
         case .input(let channels, _), .output(let channels, _), .mixer(let channels):
             guard channels > 0 else {
-                throw PatchError("node `\(node.name)` needs at least one channel", at: node.location)
+                throw GraphError("node `\(node.name)` needs at least one channel", at: node.location)
             }
         case .filePlayer(let file):
             guard file.channels > 0 else {
-                throw PatchError("file `\(file.path)` of node `\(node.name)` has no channels", at: node.location)
+                throw GraphError("file `\(file.path)` of node `\(node.name)` has no channels", at: node.location)
             }
             if file.pan != nil && file.channels > 2 {
-                throw PatchError("`pan` works on mono and stereo files, but `\(file.path)` has \(file.channels) channels",
+                throw GraphError("`pan` works on mono and stereo files, but `\(file.path)` has \(file.channels) channels",
                                  at: node.location, suggestion: "remove `pan` and wire its channels explicitly")
             }
         case .unit(let unit, _):
             // One unit is one set of plugin instances: in two places at once
             // it would run twice per block and leave one node's output unwritten.
             if let other = nodes.first(where: { if case .unit(let existing, _) = $0.kind { existing === unit } else { false } }) {
-                throw PatchError("this \(unit.displayName) unit is already in the graph as `\(other.name)`; make a new unit for `\(node.name)`",
+                throw GraphError("this \(unit.displayName) unit is already in the graph as `\(other.name)`; make a new unit for `\(node.name)`",
                                  at: node.location)
             }
         case .gain:
@@ -108,7 +108,7 @@ public final class AudioGraph {
                         to destination: GraphNode, _ destinationPort: PortSelector = .all,
                         gainDecibels: Double = 0, location: SourceLocation? = nil,
                         sourceLocation: SourceLocation? = nil,
-                        destinationLocation: SourceLocation? = nil) throws(PatchError) {
+                        destinationLocation: SourceLocation? = nil) throws(GraphError) {
         try requireMember(source, location)
         try requireMember(destination, location)
         try WiringRules.checkConnection(from: source.name, WiringRole(source.kind),
@@ -124,7 +124,7 @@ public final class AudioGraph {
 
     /// Records `node`'s output (or one of its channels) to `file` while the graph runs.
     public func installTap(on node: GraphNode, _ port: PortSelector = .all, file: String,
-                           location: SourceLocation? = nil) throws(PatchError) {
+                           location: SourceLocation? = nil) throws(GraphError) {
         try requireMember(node, location)
         taps.append(GraphTap(node: node.name, port: port, file: file, location: location))
     }
@@ -132,7 +132,7 @@ public final class AudioGraph {
     /// Wires declared connections and taps by node name — a patch file's, or a
     /// live edit's. `resolvePath` turns a tap's file as written into a path.
     public func wire(_ connections: [ConnectionDeclaration], taps: [TapDeclaration],
-                     resolvePath: (String) -> String = { $0 }) throws(PatchError) {
+                     resolvePath: (String) -> String = { $0 }) throws(GraphError) {
         for connection in connections {
             let source = try node(for: connection.from), destination = try node(for: connection.to)
             try connect(source, connection.from.port, to: destination, connection.to.port,
@@ -158,17 +158,17 @@ public final class AudioGraph {
         taps.map { TapDeclaration(at: PortReference(node: $0.node, port: $0.port), file: $0.file, location: $0.location) }
     }
 
-    private func node(for reference: PortReference) throws(PatchError) -> GraphNode {
+    private func node(for reference: PortReference) throws(GraphError) -> GraphNode {
         guard let found = node(named: reference.node) else {
-            throw PatchError("there is no node named `\(reference.node)`", at: reference.location,
+            throw GraphError("there is no node named `\(reference.node)`", at: reference.location,
                              suggestion: Suggestion.didYouMean(reference.node, in: nodes.map(\.name)))
         }
         return found
     }
 
-    private func requireMember(_ node: GraphNode, _ location: SourceLocation?) throws(PatchError) {
+    private func requireMember(_ node: GraphNode, _ location: SourceLocation?) throws(GraphError) {
         guard self.node(named: node.name) != nil else {
-            throw PatchError("node `\(node.name)` is not in this graph", at: location,
+            throw GraphError("node `\(node.name)` is not in this graph", at: location,
                              suggestion: Suggestion.didYouMean(node.name, in: nodes.map(\.name)))
         }
     }
@@ -181,7 +181,7 @@ public final class AudioGraph {
     /// a plan. `continuing`: the plan the new one replaces while audio runs
     /// (a live edit). Its latency delay lines carry on in the new plan, so an
     /// edit makes no gap on compensated paths.
-    public func compile(format: RenderFormat, continuing previous: RenderPlan? = nil) throws(PatchError) -> RenderPlan {
+    public func compile(format: RenderFormat, continuing previous: RenderPlan? = nil) throws(GraphError) -> RenderPlan {
         try GraphCompiler.compile(self, format: format, previous: previous)
     }
 }

@@ -18,7 +18,7 @@ struct ChannelResolver {
     func index(of name: String) -> Int { indexByName[name]! }
 
     /// Layouts by node index, and contributions by node index and input channel.
-    func resolve() throws(PatchError) -> (layouts: [NodeLayout], inputs: [[[Contribution]]]) {
+    func resolve() throws(GraphError) -> (layouts: [NodeLayout], inputs: [[[Contribution]]]) {
         let nodes = graph.nodes
         var layouts = [NodeLayout?](repeating: nil, count: nodes.count)
         var inputs = [[[Contribution]]](repeating: [], count: nodes.count)
@@ -46,7 +46,7 @@ struct ChannelResolver {
     }
 
     private func layout(of node: GraphNode, incoming: [GraphConnection],
-                        layouts: [NodeLayout?]) throws(PatchError) -> NodeLayout {
+                        layouts: [NodeLayout?]) throws(GraphError) -> NodeLayout {
         switch node.kind {
         case .input(let channels, _):
             return NodeLayout(inputWidth: 0, outputWidth: channels, instances: 1)
@@ -63,7 +63,7 @@ struct ChannelResolver {
         case .unit(let unit, _):
             let portsIn = unit.inputPorts.count, portsOut = unit.outputPorts.count
             if portsIn == 0, let first = incoming.first {
-                throw PatchError("`\(node.name)` (\(unit.displayName)) has no audio inputs to connect to",
+                throw GraphError("`\(node.name)` (\(unit.displayName)) has no audio inputs to connect to",
                                  at: first.location)
             }
             // Explicit channel or port wiring addresses one instance's ports.
@@ -78,7 +78,7 @@ struct ChannelResolver {
                 return NodeLayout(inputWidth: width, outputWidth: width, instances: width)
             }
             let widest = incoming.first { streamWidth($0, layouts) == width }!
-            throw PatchError(
+            throw GraphError(
                 "`\(widest.source)` sends \(width) channels but `\(node.name)` (\(unit.displayName)) takes \(portsIn) and gives \(portsOut)",
                 at: widest.location,
                 suggestion: "wire the channels explicitly, e.g. `\(widest.source):1 -> \(node.name):1`")
@@ -94,7 +94,7 @@ struct ChannelResolver {
 
     /// The channel indices a port selector names on one side of a node.
     func channels(of node: GraphNode, _ port: PortSelector, side: Side, layout: NodeLayout,
-                  at location: SourceLocation?) throws(PatchError) -> [Int] {
+                  at location: SourceLocation?) throws(GraphError) -> [Int] {
         let width = side == .input ? layout.inputWidth : layout.outputWidth
         let direction = side == .input ? "input" : "output"
         switch port {
@@ -102,23 +102,23 @@ struct ChannelResolver {
             return Array(0..<width)
         case .channel(let channel):
             guard channel >= 1 && channel <= width else {
-                throw PatchError("`\(node.name)` has \(width) \(direction) channel\(width == 1 ? "" : "s"); `\(node.name):\(channel)` does not exist",
+                throw GraphError("`\(node.name)` has \(width) \(direction) channel\(width == 1 ? "" : "s"); `\(node.name):\(channel)` does not exist",
                                  at: location)
             }
             return [channel - 1]
         case .symbol(let symbol):
             guard case .unit(let unit, _) = node.kind else {
-                throw PatchError("`\(node.name)` is not a plugin, so `\(node.name):\(symbol)` names no port; use a channel number such as `\(node.name):1`",
+                throw GraphError("`\(node.name)` is not a plugin, so `\(node.name):\(symbol)` names no port; use a channel number such as `\(node.name):1`",
                                  at: location)
             }
             let ports = side == .input ? unit.inputPorts : unit.outputPorts
             guard let position = ports.firstIndex(where: { $0.symbol == symbol }) else {
                 let known = ports.map { "`\($0.symbol)`" }.joined(separator: ", ")
-                throw PatchError("`\(node.name)` (\(unit.displayName)) has no audio \(direction) port `\(symbol)`; its \(direction)s are \(known.isEmpty ? "none" : known)",
+                throw GraphError("`\(node.name)` (\(unit.displayName)) has no audio \(direction) port `\(symbol)`; its \(direction)s are \(known.isEmpty ? "none" : known)",
                                  at: location, suggestion: Suggestion.didYouMean(symbol, in: ports.map(\.symbol)))
             }
             guard layout.instances == 1 else {
-                throw PatchError("`\(node.name)` runs one instance per channel, so address its channels by number (`\(node.name):1`), not by port symbol",
+                throw GraphError("`\(node.name)` runs one instance per channel, so address its channels by number (`\(node.name):1`), not by port symbol",
                                  at: location)
             }
             return [position]
@@ -129,11 +129,11 @@ struct ChannelResolver {
     /// counts agree, a mono source to every destination channel, all into a
     /// mono mix bus; anything else is ambiguous.
     private func pair(_ sources: [Int], _ destinations: [Int], _ connection: GraphConnection,
-                      _ destination: GraphNode) throws(PatchError) -> [(Int, Int)] {
+                      _ destination: GraphNode) throws(GraphError) -> [(Int, Int)] {
         if sources.count == destinations.count { return Array(zip(sources, destinations)) }
         if sources.count == 1 { return destinations.map { (sources[0], $0) } }
         if destinations.count == 1, case .mixer = destination.kind { return sources.map { ($0, destinations[0]) } }
-        throw PatchError(
+        throw GraphError(
             "`\(connection.source)` sends \(sources.count) channels into \(destinations.count) of `\(connection.destination)`",
             at: connection.location,
             suggestion: "pick channels explicitly, e.g. `\(connection.source):1 -> \(connection.destination)`, or sum them with a `mix: \(destinations.count)` bus")

@@ -31,8 +31,8 @@ struct ConnectionGraph {
         return (cyclic - 1, (path + [closing.to]).map { names[$0] })
     }
 
-    static func cycleError(_ cycle: (closing: Int, names: [String]), at location: SourceLocation?) -> PatchError {
-        PatchError("cycle: \(cycle.names.joined(separator: " -> "))", at: location)
+    static func cycleError(_ cycle: (closing: Int, names: [String]), at location: SourceLocation?) -> GraphError {
+        GraphError("cycle: \(cycle.names.joined(separator: " -> "))", at: location)
     }
 
     private func successors(usingFirst count: Int) -> [[Int]] {

@@ -23,14 +23,14 @@ struct GraphCompiler {
 
     /// What `AudioGraph.compile` does: resolves the graph, prepares its units
     /// for `format`, then compiles.
-    static func compile(_ graph: AudioGraph, format: RenderFormat, previous: RenderPlan?) throws(PatchError) -> RenderPlan {
-        guard format.maxBlockFrames > 0 else { throw PatchError("the block size must be at least one frame") }
+    static func compile(_ graph: AudioGraph, format: RenderFormat, previous: RenderPlan?) throws(GraphError) -> RenderPlan {
+        guard format.maxBlockFrames > 0 else { throw GraphError("the block size must be at least one frame") }
         let resolved = try ResolvedGraph(graph)
         let units = try PreparedUnits(resolved, format: format)
         return try GraphCompiler(resolved: resolved, units: units, format: format, previous: previous).compile()
     }
 
-    func compile() throws(PatchError) -> RenderPlan {
+    func compile() throws(GraphError) -> RenderPlan {
         var emission = emitNodes()
         let latencyFrames = try alignLatency(&emission)
         return assemblePlan(emission, latencyFrames: latencyFrames)
@@ -150,7 +150,7 @@ struct GraphCompiler {
 
     /// Outputs and taps all come out at the plan's latency (the largest of
     /// theirs): each is delayed by what it lacks. Returns that latency.
-    private func alignLatency(_ emission: inout Emission) throws(PatchError) -> Int {
+    private func alignLatency(_ emission: inout Emission) throws(GraphError) -> Int {
         var tapNodes: [(tap: GraphTap, node: Int, channels: [Int])] = []
         for tap in graph.taps {
             let nodeIndex = resolved.resolver.index(of: tap.node)

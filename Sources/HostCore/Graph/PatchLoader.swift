@@ -17,7 +17,7 @@ public struct PatchLoader {
 
     /// The graph a patch declares. Relative paths in the patch are resolved
     /// against the patch file's folder.
-    public func graph(for patch: Patch) throws(PatchError) -> AudioGraph {
+    public func graph(for patch: Patch) throws(GraphError) -> AudioGraph {
         let graph = AudioGraph()
         let folder = patch.sourcePath.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }
         for declaration in patch.nodes {
@@ -30,12 +30,12 @@ public struct PatchLoader {
 
     /// The sample rate a patch's file sources share, or nil when it has none.
     /// Different rates are an error naming two files that disagree.
-    public static func sampleRate(of graph: AudioGraph) throws(PatchError) -> Double? {
+    public static func sampleRate(of graph: AudioGraph) throws(GraphError) -> Double? {
         var first: (node: GraphNode, file: FilePlayerSource)?
         for node in graph.nodes {
             guard case .filePlayer(let file) = node.kind else { continue }
             if let first, first.file.sampleRate != file.sampleRate {
-                throw PatchError(
+                throw GraphError(
                     "`\(file.path)` is at \(Int(file.sampleRate)) Hz but `\(first.file.path)` is at \(Int(first.file.sampleRate)) Hz",
                     at: node.location, suggestion: SampleRateMismatch.advice(rate: Int(first.file.sampleRate), path: file.path))
             }
@@ -50,7 +50,7 @@ public struct PatchLoader {
     }
 
 
-    private func add(_ declaration: NodeDeclaration, to graph: AudioGraph, folder: String?) throws(PatchError) {
+    private func add(_ declaration: NodeDeclaration, to graph: AudioGraph, folder: String?) throws(GraphError) {
         let name = declaration.name, location = declaration.location
         switch declaration.kind {
         case .input(let ports):
@@ -67,7 +67,7 @@ public struct PatchLoader {
             do {
                 shape = try inspectFile(path)
             } catch {
-                throw PatchError("node `\(name)`: \(error.description)", at: spec.pathLocation ?? location)
+                throw GraphError("node `\(name)`: \(error.description)", at: spec.pathLocation ?? location)
             }
             let source = FilePlayerSource(path: path, channels: shape.channels, sampleRate: shape.sampleRate,
                                           frames: shape.frames, startSeconds: spec.startSeconds,
@@ -78,14 +78,14 @@ public struct PatchLoader {
             do {
                 unit = try units.makeUnit(spec.plugin)
             } catch {
-                throw PatchError("node `\(name)`: \(error.message)", at: spec.pluginLocation ?? location,
+                throw GraphError("node `\(name)`: \(error.message)", at: spec.pluginLocation ?? location,
                                  suggestion: error.suggestion)
             }
             if let preset = spec.preset {
                 do {
                     try unit.applyPreset(preset)
                 } catch {
-                    throw PatchError("node `\(name)`: \(error.message)", at: spec.presetLocation ?? location,
+                    throw GraphError("node `\(name)`: \(error.message)", at: spec.presetLocation ?? location,
                                      suggestion: error.suggestion)
                 }
             }
@@ -93,7 +93,7 @@ public struct PatchLoader {
                 do {
                     try unit.setParameter(setting.symbol, to: setting.value)
                 } catch {
-                    throw PatchError("node `\(name)`: \(error.message)", at: setting.location ?? location,
+                    throw GraphError("node `\(name)`: \(error.message)", at: setting.location ?? location,
                                      suggestion: error.suggestion)
                 }
             }

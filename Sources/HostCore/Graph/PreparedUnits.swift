@@ -7,7 +7,7 @@ struct PreparedUnits {
     /// By node index; nil for nodes that are not units.
     private let byNode: [PreparedUnit?]
 
-    init(_ resolved: ResolvedGraph, format: RenderFormat) throws(PatchError) {
+    init(_ resolved: ResolvedGraph, format: RenderFormat) throws(GraphError) {
         var byNode = [PreparedUnit?](repeating: nil, count: resolved.graph.nodes.count)
         for nodeIndex in resolved.order {
             let node = resolved.graph.nodes[nodeIndex]
@@ -18,7 +18,7 @@ struct PreparedUnits {
                 prepared.kernels = Array(prepared.kernels.prefix(count))
                 byNode[nodeIndex] = prepared
             } catch {
-                throw PatchError("`\(node.name)` (\(unit.displayName)) could not be started: \(error.message)",
+                throw GraphError("`\(node.name)` (\(unit.displayName)) could not be started: \(error.message)",
                                  at: node.location, suggestion: error.suggestion)
             }
         }

@@ -11,8 +11,8 @@ struct ResolvedGraph {
     /// By node index, then input channel: the contributions summed into it.
     let inputs: [[[Contribution]]]
 
-    init(_ graph: AudioGraph) throws(PatchError) {
-        if let conflict = FileConflicts(of: graph).first { throw PatchError(conflict.message, at: conflict.location) }
+    init(_ graph: AudioGraph) throws(GraphError) {
+        if let conflict = FileConflicts(of: graph).first { throw GraphError(conflict.message, at: conflict.location) }
         self.graph = graph
         order = try Schedule.order(of: graph)
         resolver = ChannelResolver(graph: graph, order: order)

@@ -8,39 +8,39 @@ import Foundation
 /// can itself be written if it exists (checked when a patch is loaded, like
 /// its file sources).
 enum TapFileCheck {
-    static func requireFormat(_ tap: GraphTap, channels: Int, sampleRate: Double) throws(PatchError) {
+    static func requireFormat(_ tap: GraphTap, channels: Int, sampleRate: Double) throws(GraphError) {
         let format: AudioFileFormat
         do {
             format = try AudioFileFormat(path: tap.file)
         } catch {
-            throw PatchError("\(owner(tap)): cannot tell the audio format of `\(tap.file)` from its extension",
+            throw GraphError("\(owner(tap)): cannot tell the audio format of `\(tap.file)` from its extension",
                              at: tap.location,
                              suggestion: "end the file name in " + AudioFileFormat.acceptedExtensions.joined(separator: ", "))
         }
         do {
             try format.validate(channels: channels, sampleRate: Int(sampleRate))
         } catch {
-            throw PatchError("\(owner(tap)) cannot record to `\(tap.file)`: \(error.description)", at: tap.location)
+            throw GraphError("\(owner(tap)) cannot record to `\(tap.file)`: \(error.description)", at: tap.location)
         }
     }
 
-    static func requireFolder(_ tap: GraphTap) throws(PatchError) {
+    static func requireFolder(_ tap: GraphTap) throws(GraphError) {
         let url = URL(fileURLWithPath: tap.file)
         let folder = url.deletingLastPathComponent().path
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
-            throw PatchError("\(owner(tap)): `\(tap.file)` is a folder, not a file to record to", at: tap.location)
+            throw GraphError("\(owner(tap)): `\(tap.file)` is a folder, not a file to record to", at: tap.location)
         }
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-            throw PatchError("\(owner(tap)): the folder of `\(tap.file)` does not exist", at: tap.location,
+            throw GraphError("\(owner(tap)): the folder of `\(tap.file)` does not exist", at: tap.location,
                              suggestion: "create `\(folder)` first")
         }
         guard access(folder, W_OK | X_OK) == 0 else {
-            throw PatchError("\(owner(tap)): the folder of `\(tap.file)` cannot be written to", at: tap.location)
+            throw GraphError("\(owner(tap)): the folder of `\(tap.file)` cannot be written to", at: tap.location)
         }
         // A live run records into the file itself, not beside it.
         if FileManager.default.fileExists(atPath: url.path), access(url.path, W_OK) != 0 {
-            throw PatchError("\(owner(tap)): `\(tap.file)` exists and cannot be written to", at: tap.location)
+            throw GraphError("\(owner(tap)): `\(tap.file)` exists and cannot be written to", at: tap.location)
         }
     }
 

@@ -1,13 +1,13 @@
 import Foundation
 
-/// The embedded offline driver: renders a `RenderSession` block by block
+/// The embedded offline driver: renders a `RenderJob` block by block
 /// on the calling thread, as fast as the plugins allow.
 public final class OfflineRenderer {
-    private let session: RenderSession
+    private let job: RenderJob
 
     /// Opens every input and output; nothing is rendered yet.
     public init(plan: RenderPlan, options: RenderOptions) throws(RenderError) {
-        session = try RenderSession(plan: plan, options: options)
+        job = try RenderJob(plan: plan, options: options)
     }
 
     /// Renders to the end (sources plus tail) and finishes every file. A
@@ -15,15 +15,15 @@ public final class OfflineRenderer {
     public func run() throws(RenderError) -> RenderSummary {
         let signals = StopSignals()
         defer { signals.restore() }
-        try session.start()
-        let block = session.plan.format.maxBlockFrames
-        while !session.isFinished {
+        try job.start()
+        let block = job.plan.format.maxBlockFrames
+        while !job.isFinished {
             if let signal = signals.caught {
-                session.abort()
+                job.abort()
                 throw .interrupted(signal: signal)
             }
-            try session.renderNextBlock(maxFrames: block)
+            try job.renderNextBlock(maxFrames: block)
         }
-        return try session.finish()
+        return try job.finish()
     }
 }

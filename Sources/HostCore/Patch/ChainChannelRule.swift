@@ -34,14 +34,14 @@ enum ChainChannelRule {
     /// The wiring for `stage`, a plugin of `inputs` → `outputs` audio ports
     /// called `described` in messages, on a stream `streamWidth` wide.
     static func wiring(for stage: ChainStage, described: String, inputs: Int, outputs: Int,
-                       streamWidth: Int) throws(PatchError) -> Wiring {
+                       streamWidth: Int) throws(GraphError) -> Wiring {
         let location = stage.plugin.pluginLocation
         guard inputs > 0 else {
-            throw PatchError("\(described) has no audio inputs, so it cannot process the chain's sound", at: location,
+            throw GraphError("\(described) has no audio inputs, so it cannot process the chain's sound", at: location,
                              suggestion: "a chain stage needs audio inputs and outputs; `fxhost info` shows a plugin's ports")
         }
         guard outputs > 0 else {
-            throw PatchError("\(described) has no audio outputs, so nothing would reach the stage after it", at: location,
+            throw GraphError("\(described) has no audio outputs, so nothing would reach the stage after it", at: location,
                              suggestion: "a chain stage needs audio inputs and outputs; `fxhost info` shows a plugin's ports")
         }
         switch stage.channels {
@@ -58,13 +58,13 @@ enum ChainChannelRule {
         case .map(let entries):
             let optionLocation = stage.channelsLocation ?? location
             guard entries.count == inputs else {
-                throw PatchError(
+                throw GraphError(
                     "\(described) has \(plural(inputs, "audio input")), but `\(stage.channels.text)` feeds \(entries.count)",
                     at: optionLocation,
                     suggestion: "give one entry per input, such as `@in=\(example(inputs: inputs, streamWidth: streamWidth))`; join channels with `+` to mix them")
             }
             if let channel = entries.joined().first(where: { $0 > streamWidth }) {
-                throw PatchError("`\(stage.channels.text)` names channel \(channel), but the stream into \(described) has \(plural(streamWidth, "channel"))",
+                throw GraphError("`\(stage.channels.text)` names channel \(channel), but the stream into \(described) has \(plural(streamWidth, "channel"))",
                                  at: optionLocation,
                                  suggestion: streamWidth == 1 ? "the only channel is 1" : "channels are 1 to \(streamWidth)")
             }

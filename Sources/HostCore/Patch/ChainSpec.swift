@@ -14,9 +14,9 @@ public enum ChainSpec {
     /// The patch `text` describes on a live input `inputChannels` wide.
     /// `units` tells each plugin's audio inputs and outputs, which decide the wiring.
     public static func patch(from text: String, inputChannels: Int = 2, outputChannels: Int? = nil,
-                             units: any UnitProvider) throws(PatchError) -> Patch {
+                             units: any UnitProvider) throws(GraphError) -> Patch {
         for (count, what) in [(inputChannels, "input"), (outputChannels ?? 1, "output")] where !(1...PatchDocumentReader.channelLimit).contains(count) {
-            throw PatchError("the chain's \(what) needs 1 to \(PatchDocumentReader.channelLimit) channels, got \(count)")
+            throw GraphError("the chain's \(what) needs 1 to \(PatchDocumentReader.channelLimit) channels, got \(count)")
         }
         let stages = try ChainSyntax.stages(from: text)
         var nodes = [NodeDeclaration(name: "in", kind: .input(.channels(inputChannels)), location: location(1))]
@@ -43,12 +43,12 @@ public enum ChainSpec {
 
     /// A unit for `spec`, asked only for its audio ports; the patch loader makes the one that runs.
     private static func shape(of spec: PluginNodeSpec, named name: String,
-                              units: any UnitProvider) throws(PatchError) -> any ProcessingUnit {
+                              units: any UnitProvider) throws(GraphError) -> any ProcessingUnit {
         do {
             return try units.makeUnit(spec.plugin)
         } catch {
             // The words the patch loader would use, so a chain fails the same way a patch file does.
-            throw PatchError("node `\(name)`: \(error.message)", at: spec.pluginLocation, suggestion: error.suggestion)
+            throw GraphError("node `\(name)`: \(error.message)", at: spec.pluginLocation, suggestion: error.suggestion)
         }
     }
 

@@ -20,24 +20,24 @@ struct PatchDocumentReader {
     /// More channels than any real rig has: refuse rather than allocate for a typo.
     static let channelLimit = 256
 
-    func read(_ root: Node) throws(PatchError) -> Patch {
+    func read(_ root: Node) throws(GraphError) -> Patch {
         let entries = try yaml.entries(of: root, what: "the patch")
         for entry in entries { try yaml.rejectUnknown(entry, allowed: Self.topLevelKeys, in: "the patch") }
         func value(_ key: String) -> YAMLEntry? { entries.first { $0.key == key } }
 
         guard let version = value("fxhost") else {
-            throw PatchError("missing `fxhost: \(PatchParser.formatVersion)` (the patch format version) at the top of the patch",
+            throw GraphError("missing `fxhost: \(PatchParser.formatVersion)` (the patch format version) at the top of the patch",
                              at: yaml.location(root))
         }
         var patch = Patch(version: try readVersion(version.value))
         if let name = value("name") {
             guard let text = yaml.text(name.value) else {
-                throw PatchError("`name` must be text, got \(yaml.describe(name.value))", at: yaml.location(name.value))
+                throw GraphError("`name` must be text, got \(yaml.describe(name.value))", at: yaml.location(name.value))
             }
             patch.name = text
         }
         guard let nodes = value("nodes") else {
-            throw PatchError("missing `nodes`; a patch declares its nodes under `nodes:`", at: yaml.location(root))
+            throw GraphError("missing `nodes`; a patch declares its nodes under `nodes:`", at: yaml.location(root))
         }
         patch.nodes = try readNodes(nodes.value)
 
@@ -48,27 +48,27 @@ struct PatchDocumentReader {
         return patch
     }
 
-    private func readVersion(_ node: Node) throws(PatchError) -> Int {
+    private func readVersion(_ node: Node) throws(GraphError) -> Int {
         guard let text = yaml.plainText(node), let version = PatchValueSyntax.integer(text) else {
-            throw PatchError("`fxhost` must be the patch format version \(PatchParser.formatVersion), got \(yaml.describe(node))",
+            throw GraphError("`fxhost` must be the patch format version \(PatchParser.formatVersion), got \(yaml.describe(node))",
                              at: yaml.location(node))
         }
         guard version == PatchParser.formatVersion else {
-            throw PatchError("unsupported patch format version \(version); this fxhost reads version \(PatchParser.formatVersion)",
+            throw GraphError("unsupported patch format version \(version); this fxhost reads version \(PatchParser.formatVersion)",
                              at: yaml.location(node))
         }
         return version
     }
 
-    private func readNodes(_ node: Node) throws(PatchError) -> [NodeDeclaration] {
+    private func readNodes(_ node: Node) throws(GraphError) -> [NodeDeclaration] {
         let entries = try yaml.entries(of: node, what: "`nodes`")
         guard !entries.isEmpty else {
-            throw PatchError("`nodes` is empty; a patch needs at least one node", at: yaml.location(node))
+            throw GraphError("`nodes` is empty; a patch needs at least one node", at: yaml.location(node))
         }
         var nodes: [NodeDeclaration] = []
         for entry in entries {
             guard PatchValueSyntax.isNodeName(entry.key) else {
-                throw PatchError("invalid node name `\(entry.key)`; \(PatchValueSyntax.nodeNameRule)", at: yaml.location(entry.keyNode))
+                throw GraphError("invalid node name `\(entry.key)`; \(PatchValueSyntax.nodeNameRule)", at: yaml.location(entry.keyNode))
             }
             let kind = try readNodeKind(name: entry.key, entry.value, nameNode: entry.keyNode)
             nodes.append(NodeDeclaration(name: entry.key, kind: kind, location: yaml.location(entry.keyNode)))
@@ -76,16 +76,16 @@ struct PatchDocumentReader {
         return nodes
     }
 
-    private func readNodeKind(name: String, _ node: Node, nameNode: Node) throws(PatchError) -> NodeKind {
+    private func readNodeKind(name: String, _ node: Node, nameNode: Node) throws(GraphError) -> NodeKind {
         let kindList = "`plugin`, `file`, `input`, `output`, `mix` or `gain`"
         if yaml.isNull(node) || node.mapping?.isEmpty == true {
-            throw PatchError("node `\(name)` is empty; give it one of \(kindList)", at: yaml.location(nameNode))
+            throw GraphError("node `\(name)` is empty; give it one of \(kindList)", at: yaml.location(nameNode))
         }
         let what = "node `\(name)`"
         let entries = try yaml.entries(of: node, what: what)
         let kindEntries = entries.filter { Self.kindKeys.contains($0.key) }
         if kindEntries.count > 1 {
-            throw PatchError("node `\(name)` has two kinds, `\(kindEntries[0].key)` and `\(kindEntries[1].key)`; give it exactly one",
+            throw GraphError("node `\(name)` has two kinds, `\(kindEntries[0].key)` and `\(kindEntries[1].key)`; give it exactly one",
                              at: yaml.location(kindEntries[1].keyNode))
         }
         let kind: String
@@ -95,12 +95,12 @@ struct PatchDocumentReader {
             kind = "gain"
         } else {
             for entry in entries { try yaml.rejectUnknown(entry, allowed: Self.allNodeKeys, in: what) }
-            throw PatchError("node `\(name)` has no kind; give it one of \(kindList)", at: yaml.location(nameNode))
+            throw GraphError("node `\(name)` has no kind; give it one of \(kindList)", at: yaml.location(nameNode))
         }
         let allowed = Self.keysByKind[kind]!
         for entry in entries where !allowed.contains(entry.key) {
             if Self.allNodeKeys.contains(entry.key) {
-                throw PatchError("`\(entry.key)` does not apply to node `\(name)`, which is a `\(kind)` node",
+                throw GraphError("`\(entry.key)` does not apply to node `\(name)`, which is a `\(kind)` node",
                                  at: yaml.location(entry.keyNode))
             }
             try yaml.rejectUnknown(entry, allowed: allowed, in: what)
@@ -117,10 +117,10 @@ struct PatchDocumentReader {
         }
     }
 
-    private func readPlugin(_ entries: [YAMLEntry], node name: String) throws(PatchError) -> PluginNodeSpec {
+    private func readPlugin(_ entries: [YAMLEntry], node name: String) throws(GraphError) -> PluginNodeSpec {
         let plugin = entries.first { $0.key == "plugin" }!
         guard let reference = yaml.text(plugin.value), !reference.trimmingSpaces.isEmpty else {
-            throw PatchError("`plugin` must be a plugin URI or short name such as `mda/Overdrive`, got \(yaml.describe(plugin.value))",
+            throw GraphError("`plugin` must be a plugin URI or short name such as `mda/Overdrive`, got \(yaml.describe(plugin.value))",
                              at: yaml.location(plugin.value))
         }
         var spec = PluginNodeSpec(plugin: String(reference.trimmingSpaces), pluginLocation: yaml.location(plugin.value))
@@ -130,14 +130,14 @@ struct PatchDocumentReader {
                 spec.parameters = try readParameters(entry.value, node: name)
             case "preset":
                 guard let preset = yaml.text(entry.value) else {
-                    throw PatchError("`preset` must be a preset label or URI, got \(yaml.describe(entry.value))",
+                    throw GraphError("`preset` must be a preset label or URI, got \(yaml.describe(entry.value))",
                                      at: yaml.location(entry.value))
                 }
                 spec.preset = preset
                 spec.presetLocation = yaml.location(entry.value)
             case "bypass":
                 guard let bypass = yaml.bool(entry.value) else {
-                    throw PatchError("`bypass` must be true or false, got \(yaml.describe(entry.value))", at: yaml.location(entry.value))
+                    throw GraphError("`bypass` must be true or false, got \(yaml.describe(entry.value))", at: yaml.location(entry.value))
                 }
                 spec.bypass = bypass
             default:
@@ -147,11 +147,11 @@ struct PatchDocumentReader {
         return spec
     }
 
-    private func readParameters(_ node: Node, node name: String) throws(PatchError) -> [ParameterSetting] {
+    private func readParameters(_ node: Node, node name: String) throws(GraphError) -> [ParameterSetting] {
         var settings: [ParameterSetting] = []
         for entry in try yaml.entries(of: node, what: "`params` of node `\(name)`") {
             guard PatchValueSyntax.isSymbol(entry.key) else {
-                throw PatchError("`\(entry.key)` is not a port symbol; symbols contain only letters, digits and `_`",
+                throw GraphError("`\(entry.key)` is not a port symbol; symbols contain only letters, digits and `_`",
                                  at: yaml.location(entry.keyNode))
             }
             let value: ParameterValue
@@ -162,7 +162,7 @@ struct PatchDocumentReader {
             } else if let label = yaml.text(entry.value) {
                 value = .label(label)
             } else {
-                throw PatchError("parameter `\(entry.key)` of node `\(name)` must be a number, true/false or a label, got \(yaml.describe(entry.value))",
+                throw GraphError("parameter `\(entry.key)` of node `\(name)` must be a number, true/false or a label, got \(yaml.describe(entry.value))",
                                  at: yaml.location(entry.value))
             }
             settings.append(ParameterSetting(symbol: entry.key, value: value, location: yaml.location(entry.keyNode)))
@@ -170,32 +170,32 @@ struct PatchDocumentReader {
         return settings
     }
 
-    private func readFile(_ entries: [YAMLEntry], node name: String) throws(PatchError) -> FileSourceSpec {
+    private func readFile(_ entries: [YAMLEntry], node name: String) throws(GraphError) -> FileSourceSpec {
         let file = entries.first { $0.key == "file" }!
         guard let path = yaml.text(file.value), !path.trimmingSpaces.isEmpty else {
-            throw PatchError("`file` must be the path of a sound file, got \(yaml.describe(file.value))", at: yaml.location(file.value))
+            throw GraphError("`file` must be the path of a sound file, got \(yaml.describe(file.value))", at: yaml.location(file.value))
         }
         var spec = FileSourceSpec(path: path, pathLocation: yaml.location(file.value))
         for entry in entries {
             switch entry.key {
             case "start":
                 guard let text = yaml.text(entry.value), let seconds = PatchValueSyntax.seconds(text) else {
-                    throw PatchError("`start` must be a time such as `1.5s` or `250ms`, got \(yaml.describe(entry.value))",
+                    throw GraphError("`start` must be a time such as `1.5s` or `250ms`, got \(yaml.describe(entry.value))",
                                      at: yaml.location(entry.value))
                 }
                 guard seconds >= 0 else {
-                    throw PatchError("`start` must not be negative, got \(yaml.describe(entry.value))", at: yaml.location(entry.value))
+                    throw GraphError("`start` must not be negative, got \(yaml.describe(entry.value))", at: yaml.location(entry.value))
                 }
                 spec.startSeconds = seconds
             case "gain":
                 spec.gainDecibels = try readGain(entry.value, key: "gain")
             case "pan":
                 guard let text = yaml.plainText(entry.value), let pan = PatchValueSyntax.number(text) else {
-                    throw PatchError("`pan` must be a number from -1 (left) to 1 (right), got \(yaml.describe(entry.value))",
+                    throw GraphError("`pan` must be a number from -1 (left) to 1 (right), got \(yaml.describe(entry.value))",
                                      at: yaml.location(entry.value))
                 }
                 guard (-1...1).contains(pan) else {
-                    throw PatchError("`pan` must be between -1 (left) and 1 (right), got \(text)", at: yaml.location(entry.value))
+                    throw GraphError("`pan` must be between -1 (left) and 1 (right), got \(text)", at: yaml.location(entry.value))
                 }
                 spec.pan = pan
             default:
@@ -205,32 +205,32 @@ struct PatchDocumentReader {
         return spec
     }
 
-    func readGain(_ node: Node, key: String) throws(PatchError) -> Double {
+    func readGain(_ node: Node, key: String) throws(GraphError) -> Double {
         guard let text = yaml.text(node), let decibels = PatchValueSyntax.decibels(text) else {
-            throw PatchError("`\(key)` must be a gain in dB such as `-3dB`, got \(yaml.describe(node))", at: yaml.location(node))
+            throw GraphError("`\(key)` must be a gain in dB such as `-3dB`, got \(yaml.describe(node))", at: yaml.location(node))
         }
         return decibels
     }
 
-    private func readEndpoint(_ node: Node, key: String) throws(PatchError) -> EndpointPorts {
+    private func readEndpoint(_ node: Node, key: String) throws(GraphError) -> EndpointPorts {
         guard let sequence = node.sequence else {
             guard yaml.plainText(node).flatMap({ PatchValueSyntax.integer($0) }) != nil else {
-                throw PatchError("`\(key)` must be a list of JACK port names or a whole number of channels, got \(yaml.describe(node))",
+                throw GraphError("`\(key)` must be a list of JACK port names or a whole number of channels, got \(yaml.describe(node))",
                                  at: yaml.location(node))
             }
             return .channels(try readChannelCount(node, key: key))
         }
         guard !sequence.isEmpty else {
-            throw PatchError("`\(key)` lists no ports; give JACK port names or a channel count", at: yaml.location(node))
+            throw GraphError("`\(key)` lists no ports; give JACK port names or a channel count", at: yaml.location(node))
         }
         guard sequence.count <= Self.channelLimit else {
-            throw PatchError("`\(key)` lists \(sequence.count) ports; fxhost handles at most \(Self.channelLimit) channels",
+            throw GraphError("`\(key)` lists \(sequence.count) ports; fxhost handles at most \(Self.channelLimit) channels",
                              at: yaml.location(node))
         }
         var ports: [String] = []
         for item in sequence {
             guard let port = yaml.text(item), !port.trimmingSpaces.isEmpty else {
-                throw PatchError("`\(key)` ports must be JACK port names such as `system:playback_1`, got \(yaml.describe(item))",
+                throw GraphError("`\(key)` ports must be JACK port names such as `system:playback_1`, got \(yaml.describe(item))",
                                  at: yaml.location(item))
             }
             ports.append(port)
@@ -238,15 +238,15 @@ struct PatchDocumentReader {
         return .ports(ports)
     }
 
-    private func readChannelCount(_ node: Node, key: String) throws(PatchError) -> Int {
+    private func readChannelCount(_ node: Node, key: String) throws(GraphError) -> Int {
         guard let text = yaml.plainText(node), let channels = PatchValueSyntax.integer(text) else {
-            throw PatchError("`\(key)` must be a whole number of channels, got \(yaml.describe(node))", at: yaml.location(node))
+            throw GraphError("`\(key)` must be a whole number of channels, got \(yaml.describe(node))", at: yaml.location(node))
         }
         guard channels >= 1 else {
-            throw PatchError("`\(key)` must be at least 1 channel, got \(channels)", at: yaml.location(node))
+            throw GraphError("`\(key)` must be at least 1 channel, got \(channels)", at: yaml.location(node))
         }
         guard channels <= Self.channelLimit else {
-            throw PatchError("`\(key)` of \(channels) channels is more than the \(Self.channelLimit) fxhost handles",
+            throw GraphError("`\(key)` of \(channels) channels is more than the \(Self.channelLimit) fxhost handles",
                              at: yaml.location(node))
         }
         return channels

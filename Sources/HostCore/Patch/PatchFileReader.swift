@@ -7,7 +7,7 @@ enum PatchFileReader {
     /// Patches are small, hand-written files; anything bigger is a mistake or an attack.
     static let sizeLimit = 1 << 20
 
-    static func read(path: String) throws(PatchError) -> String {
+    static func read(path: String) throws(GraphError) -> String {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw cannotRead(path, errno) }
         defer { close(descriptor) }
@@ -15,7 +15,7 @@ enum PatchFileReader {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw cannotRead(path, errno) }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw PatchError("cannot read patch file `\(path)`: it is not a regular file")
+            throw GraphError("cannot read patch file `\(path)`: it is not a regular file")
         }
         try checkSize(Int(info.st_size), path: path)
 
@@ -39,7 +39,7 @@ enum PatchFileReader {
     }
 
     /// Checks text handed over directly (not read from a file) with the same rules.
-    static func check(text: String, path: String) throws(PatchError) {
+    static func check(text: String, path: String) throws(GraphError) {
         try checkSize(text.utf8.count, path: path)
         if let offset = text.utf8.firstIndex(of: 0) {
             let position = text.utf8.distance(from: text.utf8.startIndex, to: offset)
@@ -47,15 +47,15 @@ enum PatchFileReader {
         }
     }
 
-    static func checkSize(_ size: Int, path: String) throws(PatchError) {
+    static func checkSize(_ size: Int, path: String) throws(GraphError) {
         guard size > sizeLimit else { return }
         let mebibytes = Double(size) / Double(sizeLimit)
         let shown = (mebibytes * 10).rounded(.down) / 10
-        throw PatchError("patch file is \(shown) MiB; patches are limited to 1 MiB",
+        throw GraphError("patch file is \(shown) MiB; patches are limited to 1 MiB",
                          at: SourceLocation(file: path, line: 1, column: 1))
     }
 
-    static func decode(_ bytes: [UInt8], path: String) throws(PatchError) -> String {
+    static func decode(_ bytes: [UInt8], path: String) throws(GraphError) -> String {
         if let nul = bytes.firstIndex(of: 0) {
             throw nulByte(at: location(ofByte: nul, in: bytes, path: path))
         }
@@ -65,12 +65,12 @@ enum PatchFileReader {
         var decoder = UTF8()
         var offset = 0
         while case .scalarValue(let scalar) = decoder.decode(&iterator) { offset += UTF8.width(scalar) }
-        throw PatchError("patch file is not UTF-8 text (invalid byte 0x\(String(bytes[offset], radix: 16, uppercase: true)))",
+        throw GraphError("patch file is not UTF-8 text (invalid byte 0x\(String(bytes[offset], radix: 16, uppercase: true)))",
                          at: location(ofByte: offset, in: bytes, path: path))
     }
 
-    private static func nulByte(at location: SourceLocation) -> PatchError {
-        PatchError("patch file contains a NUL byte; it looks like a binary file, not a YAML patch", at: location)
+    private static func nulByte(at location: SourceLocation) -> GraphError {
+        GraphError("patch file contains a NUL byte; it looks like a binary file, not a YAML patch", at: location)
     }
 
     /// 1-based line and column (in Unicode scalars, as YAML counts them) of a byte offset.
@@ -87,7 +87,7 @@ enum PatchFileReader {
         return SourceLocation(file: path, line: line, column: column)
     }
 
-    private static func cannotRead(_ path: String, _ code: Int32) -> PatchError {
-        PatchError("cannot read patch file `\(path)`: \(String(cString: strerror(code)))")
+    private static func cannotRead(_ path: String, _ code: Int32) -> GraphError {
+        GraphError("cannot read patch file `\(path)`: \(String(cString: strerror(code)))")
     }
 }

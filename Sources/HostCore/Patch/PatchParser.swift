@@ -10,13 +10,13 @@ public enum PatchParser {
     public static let formatVersion = 1
 
     /// Reads and parses the patch file at `path`.
-    public static func load(path: String) throws(PatchError) -> Patch {
+    public static func load(path: String) throws(GraphError) -> Patch {
         let text = try PatchFileReader.read(path: path)
         return try parse(text: text, path: path)
     }
 
     /// Parses patch text; `path` is used in error locations and as `sourcePath`.
-    public static func parse(text: String, path: String) throws(PatchError) -> Patch {
+    public static func parse(text: String, path: String) throws(GraphError) -> Patch {
         try PatchFileReader.check(text: text, path: path)
         // A byte-order mark is not part of the text (editors do not count it as a column).
         let text = text.unicodeScalars.first == "\u{FEFF}" ? String(text.unicodeScalars.dropFirst()) : text
@@ -25,11 +25,11 @@ public enum PatchParser {
         do {
             root = try Yams.compose(yaml: text)
         } catch {
-            throw YAMLErrorTranslation.patchError(from: error, path: path)
+            throw YAMLErrorTranslation.graphError(from: error, path: path)
         }
         let yaml = YAMLReader(path: path)
         guard let root, !yaml.isNull(root) else {
-            throw PatchError("patch file is empty; it needs at least `fxhost: \(formatVersion)` and some nodes",
+            throw GraphError("patch file is empty; it needs at least `fxhost: \(formatVersion)` and some nodes",
                              at: SourceLocation(file: path, line: 1, column: 1))
         }
         var patch = try PatchDocumentReader(yaml: yaml).read(root)
@@ -41,36 +41,36 @@ public enum PatchParser {
     }
 }
 
-/// Turns Yams' errors into one-sentence `PatchError`s with a location.
+/// Turns Yams' errors into one-sentence `GraphError`s with a location.
 enum YAMLErrorTranslation {
-    static func patchError(from error: any Error, path: String) -> PatchError {
+    static func graphError(from error: any Error, path: String) -> GraphError {
         func at(_ mark: Mark) -> SourceLocation { SourceLocation(file: path, line: mark.line, column: mark.column) }
         guard let error = error as? YamlError else {
-            return PatchError("invalid YAML: \(error)", at: SourceLocation(file: path, line: 1, column: 1))
+            return GraphError("invalid YAML: \(error)", at: SourceLocation(file: path, line: 1, column: 1))
         }
         switch error {
         case .scanner(let context, let problem, let mark, let yaml),
              .parser(let context, let problem, let mark, let yaml),
              .composer(let context, let problem, let mark, let yaml):
             if problem == "but found another document" {
-                return PatchError("a patch file holds one YAML document, but a second one starts here", at: at(mark))
+                return GraphError("a patch file holds one YAML document, but a second one starts here", at: at(mark))
             }
             if Self.character(at: mark, in: yaml) == "\t" {
-                return PatchError("invalid YAML: a tab cannot indent or start a value; use spaces", at: at(mark))
+                return GraphError("invalid YAML: a tab cannot indent or start a value; use spaces", at: at(mark))
             }
             var message = "invalid YAML: \(problem)"
             if let context {
                 message += " (\(context.text) that starts at line \(context.mark.line), column \(context.mark.column))"
             }
-            return PatchError(message, at: at(mark))
+            return GraphError(message, at: at(mark))
         case .duplicatedKeysInMapping(let duplicates, let context):
             // Yams reports the first (in sort order) repeated key at its first
             // occurrence; the line that is wrong is the repeat.
             let key = duplicates.first ?? ""
             guard let repeated = DuplicateKeyLocator(text: context.text).repeatOf(key: key, first: context.mark) else {
-                return PatchError("duplicate key `\(key)` in a mapping; each key may be given once", at: at(context.mark))
+                return GraphError("duplicate key `\(key)` in a mapping; each key may be given once", at: at(context.mark))
             }
-            return PatchError("duplicate key `\(key)` in \(repeated.mappingDescription); each key may be given once"
+            return GraphError("duplicate key `\(key)` in \(repeated.mappingDescription); each key may be given once"
                               + " (first on line \(context.mark.line))", at: at(repeated.mark))
         case .reader(let problem, let offset, _, let yaml):
             var location = SourceLocation(file: path, line: 1, column: 1)
@@ -79,9 +79,9 @@ enum YAMLErrorTranslation {
                     if character == "\n" { location.line += 1; location.column = 1 } else { location.column += 1 }
                 }
             }
-            return PatchError("invalid YAML: \(problem)", at: location)
+            return GraphError("invalid YAML: \(problem)", at: location)
         default:
-            return PatchError("invalid YAML: \(error)", at: SourceLocation(file: path, line: 1, column: 1))
+            return GraphError("invalid YAML: \(error)", at: SourceLocation(file: path, line: 1, column: 1))
         }
     }
 

@@ -111,10 +111,10 @@ public enum PatchValueSyntax {
 extension PortReference {
     /// `node`, `node:N` or `node:symbol`, as a patch writes it. The error
     /// says what is wrong with `text` in one sentence.
-    public init(parsing text: String) throws(PatchError) {
+    public init(parsing text: String) throws(GraphError) {
         switch PatchValueSyntax.portReference(text) {
         case .success(let parsed): self.init(node: parsed.node, port: parsed.port)
-        case .failure(let error): throw PatchError("`\(text)` is not a port: \(error.reason)")
+        case .failure(let error): throw GraphError("`\(text)` is not a port: \(error.reason)")
         }
     }
 }

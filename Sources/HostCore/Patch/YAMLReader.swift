@@ -8,7 +8,7 @@ struct YAMLEntry {
 }
 
 /// Reads values out of a composed YAML tree. Every mismatch becomes a
-/// `PatchError` at the offending node's `file:line:column`.
+/// `GraphError` at the offending node's `file:line:column`.
 struct YAMLReader {
     let path: String
 
@@ -74,20 +74,20 @@ struct YAMLReader {
 
     /// The entries of a mapping, refusing non-string keys and repeated keys.
     /// `what` names the mapping in messages ("the patch", "node `drive`").
-    func entries(of node: Node, what: String) throws(PatchError) -> [YAMLEntry] {
+    func entries(of node: Node, what: String) throws(GraphError) -> [YAMLEntry] {
         guard let mapping = node.mapping else {
-            throw PatchError("\(what) must be a mapping of `key: value` pairs, got \(describe(node))", at: location(node))
+            throw GraphError("\(what) must be a mapping of `key: value` pairs, got \(describe(node))", at: location(node))
         }
         var result: [YAMLEntry] = []
         var seen: [String: Node] = [:]
         for (keyNode, value) in mapping {
             guard let key = text(keyNode) else {
-                throw PatchError("keys in \(what) must be names, got \(describe(keyNode))", at: location(keyNode))
+                throw GraphError("keys in \(what) must be names, got \(describe(keyNode))", at: location(keyNode))
             }
             if let first = seen[key] {
                 // Yams refuses keys that are equal as YAML values; this catches `true` and 'true'.
                 let line = first.mark.map { " (first on line \($0.line))" } ?? ""
-                throw PatchError("duplicate key `\(key)` in \(what); each key may be given once\(line)", at: location(keyNode))
+                throw GraphError("duplicate key `\(key)` in \(what); each key may be given once\(line)", at: location(keyNode))
             }
             seen[key] = keyNode
             result.append(YAMLEntry(key: key, keyNode: keyNode, value: value))
@@ -96,17 +96,17 @@ struct YAMLReader {
     }
 
     /// The items of a sequence.
-    func items(of node: Node, what: String, example: String) throws(PatchError) -> [Node] {
+    func items(of node: Node, what: String, example: String) throws(GraphError) -> [Node] {
         guard let sequence = node.sequence else {
-            throw PatchError("\(what) must be a list such as \(example), got \(describe(node))", at: location(node))
+            throw GraphError("\(what) must be a list such as \(example), got \(describe(node))", at: location(node))
         }
         return Array(sequence)
     }
 
     /// Refuses a key that is not among `allowed`, suggesting the closest allowed one.
-    func rejectUnknown(_ entry: YAMLEntry, allowed: [String], in what: String) throws(PatchError) {
+    func rejectUnknown(_ entry: YAMLEntry, allowed: [String], in what: String) throws(GraphError) {
         guard !allowed.contains(entry.key) else { return }
-        throw PatchError("unknown key `\(entry.key)` in \(what)", at: location(entry.keyNode),
+        throw GraphError("unknown key `\(entry.key)` in \(what)", at: location(entry.keyNode),
                          suggestion: Suggestion.didYouMean(entry.key, in: allowed))
     }
 }

@@ -14,7 +14,7 @@ struct YAMLShapeGuard {
 
     let path: String
 
-    func check(_ text: String) throws(PatchError) {
+    func check(_ text: String) throws(GraphError) {
         var scanner = Scanner()
         for line in Self.lines(of: text) { try scanner.scan(line: line, path: path) }
     }
@@ -46,7 +46,7 @@ struct YAMLShapeGuard {
         /// Indentations of the enclosing block collections.
         var indents: [Int] = []
 
-        mutating func scan(line: [Unicode.Scalar], path: String) throws(PatchError) {
+        mutating func scan(line: [Unicode.Scalar], path: String) throws(GraphError) {
             lineNumber += 1
             var index = 0
             while index < line.count, line[index] == " " || line[index] == "\t" { index += 1 }
@@ -105,7 +105,7 @@ struct YAMLShapeGuard {
                             var end = index + 1
                             while end < line.count, !" \t,[]{}".unicodeScalars.contains(line[end]) { end += 1 }
                             let token = String(String.UnicodeScalarView(line[index..<end]))
-                            throw PatchError("YAML anchors and aliases are not allowed in patches (found `\(token)`); write the value out in full, or quote it if it is text",
+                            throw GraphError("YAML anchors and aliases are not allowed in patches (found `\(token)`); write the value out in full, or quote it if it is text",
                                              at: location)
                         }
                     case "'", "\"":
@@ -160,9 +160,9 @@ struct YAMLShapeGuard {
             }
         }
 
-        private func checkDepth(_ compactLevels: Int, at location: SourceLocation) throws(PatchError) {
+        private func checkDepth(_ compactLevels: Int, at location: SourceLocation) throws(GraphError) {
             if indents.count + compactLevels + flowDepth > YAMLShapeGuard.depthLimit {
-                throw PatchError("YAML is nested more than \(YAMLShapeGuard.depthLimit) levels deep; patches need only a few",
+                throw GraphError("YAML is nested more than \(YAMLShapeGuard.depthLimit) levels deep; patches need only a few",
                                  at: location)
             }
         }

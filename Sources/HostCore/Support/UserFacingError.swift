@@ -2,7 +2,7 @@
 /// line prints it as it is, with no stack trace.
 public protocol UserFacingError: Error, CustomStringConvertible {}
 
-extension PatchError: UserFacingError {}
+extension GraphError: UserFacingError {}
 extension UnitError: UserFacingError {}
 extension RenderError: UserFacingError {}
 extension AudioFileError: UserFacingError {}

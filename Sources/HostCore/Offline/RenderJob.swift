@@ -1,40 +1,5 @@
 import Foundation
 
-/// What a render reads, writes and how long its tail may last: the same for
-/// the embedded driver and a JACK freewheel bounce.
-public struct RenderOptions {
-    /// Files for live input nodes, by node name.
-    public var inputFiles: [String: String] = [:]
-    /// Live inputs with no file play silence instead of being refused (a
-    /// bounce from a live session renders its file sources only).
-    public var silentInputsWithoutFiles = false
-    /// Files for output nodes, by node name.
-    public var outputFiles: [String: RenderOutputFile] = [:]
-    /// The longest tail after the sources end; the tail stops earlier once
-    /// every output stays below -90 dBFS for half a second. 0: stop with the sources.
-    public var maximumTailSeconds: Double = 10
-    /// Where on the timeline the render starts, in seconds (0: the beginning).
-    public var startSeconds: Double = 0
-    /// Where it ends, in seconds; nil: at the end of the sources, then the
-    /// tail. With an end the render is exactly that range, with no tail.
-    public var endSeconds: Double?
-    /// Called about ten times a second with the progress so far, on the
-    /// thread that renders.
-    public var progress: ((RenderProgress) -> Void)?
-
-    public init() {}
-}
-
-public struct RenderOutputFile {
-    public var path: String
-    public var format: AudioFileFormat
-
-    public init(path: String, format: AudioFileFormat) {
-        self.path = path
-        self.format = format
-    }
-}
-
 /// One render to files, block by block: fills the sources, renders the
 /// plan, meters and writes its outputs and taps, decides when the tail is
 /// over and reports progress. A driver calls `start()`, then
@@ -43,13 +8,13 @@ public struct RenderOutputFile {
 /// process callback calls it once per cycle.
 ///
 /// Latency: the plan's outputs and taps lag the sources by
-/// `plan.latencyFrames`. The session drops that many frames at the start
+/// `plan.latencyFrames`. The job drops that many frames at the start
 /// and renders as many more at the end, so the first source sample is
 /// output sample 0 and nothing is cut off.
 ///
 /// Outputs and taps are written under temporary names and renamed only
 /// when the whole render succeeded.
-public final class RenderSession {
+public final class RenderJob {
     /// Below this, the tail counts as silence: -90 dBFS.
     public static let silenceThreshold = Float(Decibels.toLinear(-90))
 

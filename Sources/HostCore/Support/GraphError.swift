@@ -1,5 +1,8 @@
-/// A patch error: where, what is wrong and, when known, what was meant.
-public struct PatchError: Error, Equatable, Sendable, CustomStringConvertible {
+/// A mistake in how a graph is described — in a patch file, a `--chain`, or
+/// code calling `AudioGraph` — or one found compiling it: where (a patch
+/// file's `file:line:column`, when there is one), what is wrong and, when
+/// known, what was meant.
+public struct GraphError: Error, Equatable, Sendable, CustomStringConvertible {
     public var location: SourceLocation?
     public var message: String
     public var suggestion: String?

@@ -1,0 +1,24 @@
+/// What a render reads, writes and how long its tail may last: the same for
+/// the embedded driver and a JACK freewheel bounce.
+public struct RenderOptions {
+    /// Files for live input nodes, by node name.
+    public var inputFiles: [String: String] = [:]
+    /// Live inputs with no file play silence instead of being refused (a
+    /// bounce from a live session renders its file sources only).
+    public var silentInputsWithoutFiles = false
+    /// Files for output nodes, by node name.
+    public var outputFiles: [String: RenderOutputFile] = [:]
+    /// The longest tail after the sources end; the tail stops earlier once
+    /// every output stays below -90 dBFS for half a second. 0: stop with the sources.
+    public var maximumTailSeconds: Double = 10
+    /// Where on the timeline the render starts, in seconds (0: the beginning).
+    public var startSeconds: Double = 0
+    /// Where it ends, in seconds; nil: at the end of the sources, then the
+    /// tail. With an end the render is exactly that range, with no tail.
+    public var endSeconds: Double?
+    /// Called about ten times a second with the progress so far, on the
+    /// thread that renders.
+    public var progress: ((RenderProgress) -> Void)?
+
+    public init() {}
+}
