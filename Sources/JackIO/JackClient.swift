@@ -2,15 +2,6 @@ import CJack
 import CShim
 import Glibc
 
-/// A JACK audio port this process registered.
-public struct JackPort {
-    /// The `jack_port_t *`; valid until its client closes.
-    public let handle: OpaquePointer
-    /// Full name, `client:port`.
-    public let name: String
-    public let isInput: Bool
-}
-
 /// One client on a named JACK server. It never starts a server: opening one
 /// on a server that is not running fails with `JackError.noServer`.
 /// Control-thread only; the realtime side is `LiveEngine`'s callback.

@@ -3,45 +3,6 @@ import HostCore
 import Glibc
 import Synchronization
 
-/// Why a program or command was not accepted.
-public enum LiveEngineError: Error, Equatable, CustomStringConvertible {
-    case portCountMismatch(ports: Int, buffers: Int, inputs: Bool)
-    case invalidBlockSize(Int)
-    case commandQueueFull(capacity: Int)
-
-    public var description: String {
-        switch self {
-        case .portCountMismatch(let ports, let buffers, let inputs):
-            let side = inputs ? "input" : "output"
-            return "the program has \(buffers) \(side) buffers but the engine has \(ports) JACK \(side) ports"
-        case .invalidBlockSize(let frames):
-            return "a live program needs a block size of at least 1 frame, not \(frames)"
-        case .commandQueueFull(let capacity):
-            return "the realtime command queue is full (\(capacity) commands waiting); is the JACK client running?"
-        }
-    }
-}
-
-/// Counters the realtime thread keeps.
-public struct LiveStatistics: Equatable {
-    public var cycles: Int
-    public var frames: Int
-    public var xruns: Int
-    /// Programs taken by the realtime thread (the first one included).
-    public var programSwaps: Int
-    public var commandsApplied: Int
-    /// Total time inside the process callback.
-    public var callbackNanoseconds: Int
-    /// The part of it spent in the program's render (units included).
-    public var renderNanoseconds: Int
-
-    /// Mean time per cycle the host spends outside the program: copying
-    /// ports, commands, swaps, counters.
-    public var hostOverheadNanosecondsPerCycle: Double {
-        cycles == 0 ? 0 : Double(callbackNanoseconds - renderNanoseconds) / Double(cycles)
-    }
-}
-
 /// Runs `LiveProgram`s in a JACK client's process callback. Control methods
 /// (`publish`, `send`, `collectRetired`, `start`, `stop`) are for control
 /// threads; the callback itself is allocation- and lock-free and swaps

@@ -1,0 +1,46 @@
+/// All memory a plan owns, freed together.
+final class PlanMemory {
+    let buffers: UnsafeMutablePointer<Float>
+    let bufferCount: Int
+    /// Frames per buffer.
+    let frames: Int
+    let silence: UnsafeMutablePointer<Float>
+    let ops: UnsafeMutableBufferPointer<RenderOp>
+    let connections: UnsafeMutableBufferPointer<PortConnection>
+    let gains: UnsafeMutableBufferPointer<Float>
+    let flags: UnsafeMutableBufferPointer<UInt8>
+    /// Delay lines by identity ("drive:1 +64"): see `DelayLineBox`.
+    let delayLines: [String: DelayLineBox]
+
+    /// Zeroed, touched memory for `bufferCount` buffers of `frames`, plus the rest.
+    init(bufferCount: Int, frames: Int, opCount: Int, connectionCount: Int, gainCount: Int, flagCount: Int,
+         delayLines: [String: DelayLineBox]) {
+        self.bufferCount = bufferCount
+        self.frames = frames
+        buffers = .allocate(capacity: max(1, bufferCount * frames))
+        buffers.initialize(repeating: 0, count: max(1, bufferCount * frames))
+        silence = .allocate(capacity: frames)
+        silence.initialize(repeating: 0, count: frames)
+        ops = .allocate(capacity: opCount)
+        connections = .allocate(capacity: connectionCount)
+        gains = .allocate(capacity: gainCount)
+        gains.initialize(repeating: 1)
+        flags = .allocate(capacity: flagCount)
+        flags.initialize(repeating: 0)
+        self.delayLines = delayLines
+    }
+
+    func program(maxBlockFrames: Int) -> RenderProgram {
+        RenderProgram(ops: UnsafeBufferPointer(ops), connections: UnsafeBufferPointer(connections),
+                      maxBlockFrames: maxBlockFrames)
+    }
+
+    deinit {
+        buffers.deallocate()
+        silence.deallocate()
+        ops.deallocate()
+        connections.deallocate()
+        gains.deallocate()
+        flags.deallocate()
+    }
+}

@@ -1,0 +1,14 @@
+import CLilv
+import CShim
+import Foundation
+import HostCore
+
+/// What an instance needs from its unit, off the realtime thread.
+struct InstanceContext {
+    let world: LV2World
+    let plugin: OpaquePointer
+    let description: PluginDescription
+    let format: RenderFormat
+    let memory: SharedPortMemory
+    let log: UnsafeMutablePointer<LV2_Log_Log>?
+}

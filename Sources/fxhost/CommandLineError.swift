@@ -1,0 +1,10 @@
+import ArgumentParser
+import Foundation
+import HostCore
+import LV2Bridge
+
+/// A command-line mistake that ArgumentParser cannot see.
+struct CommandLineError: UserFacingError {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
