@@ -14,12 +14,12 @@ import Synchronization
 /// or throws: when the render ends, when a file fails, when the server
 /// reports an error, and on SIGINT or SIGTERM, which `render` catches for
 /// as long as it runs (the handler only sets a flag; this thread stops).
-public final class FreewheelRenderer {
-    public let client: JackClient
+package final class FreewheelRenderer {
+    package let client: JackClient
     private let state: UnsafeMutablePointer<FreewheelState>
 
     /// Joins the server named `server` (nil: the default one); never starts one.
-    public init(server: String?, clientName: String = "fxhost-bounce") throws(FreewheelError) {
+    package init(server: String?, clientName: String = "fxhost-bounce") throws(FreewheelError) {
         do {
             client = try JackClient(name: clientName, server: server)
         } catch {
@@ -47,21 +47,21 @@ public final class FreewheelRenderer {
     /// The server's rate and buffer size: compile the plan with these (the
     /// plan's block size must be the buffer size, so that a bounce renders
     /// the same blocks as the embedded driver at that block size).
-    public var sampleRate: Int { client.sampleRate }
-    public var bufferSize: Int { client.bufferSize }
+    package var sampleRate: Int { client.sampleRate }
+    package var bufferSize: Int { client.bufferSize }
 
     /// Asks a `render` under way (on another thread) to stop as a signal
     /// would: freewheel goes off, no output is kept, and it throws
     /// `.cancelled`. A cancel that comes before `render` starts stops it as
     /// soon as it does.
-    public func cancel() {
+    package func cancel() {
         state.pointee.cancelled.store(true, ordering: .releasing)
         state.pointee.wake.signal()
     }
 
     /// Renders `job` to the end and finishes its files. The job must
     /// be fresh (not started).
-    public func render(_ job: RenderJob) throws(FreewheelError) -> RenderSummary {
+    package func render(_ job: RenderJob) throws(FreewheelError) -> RenderSummary {
         let format = job.plan.format
         guard Int(format.sampleRate) == sampleRate else {
             throw .sampleRateMismatch(planRate: format.sampleRate, serverRate: sampleRate)

@@ -5,17 +5,17 @@ import Glibc
 /// One client on a named JACK server. It never starts a server: opening one
 /// on a server that is not running fails with `JackError.noServer`.
 /// Control-thread only; the realtime side is `LiveEngine`'s callback.
-public final class JackClient {
+package final class JackClient {
     /// The name JACK gave the client (it may differ from the one asked for).
-    public let name: String
+    package let name: String
     /// nil for the default server.
-    public let serverName: String?
+    package let serverName: String?
     private var client: OpaquePointer?
     private var isActive = false
 
     private static let audioType = "32 bit float mono audio"  // JACK_DEFAULT_AUDIO_TYPE
 
-    public init(name: String, server: String?) throws(JackError) {
+    package init(name: String, server: String?) throws(JackError) {
         var status = jack_status_t(0)
         guard let opened = fxhost_jack_client_open(name, server, &status) else {
             let serverFailed = JackServerFailed.rawValue | JackServerError.rawValue
@@ -31,16 +31,16 @@ public final class JackClient {
 
     /// The `jack_client_t *`, for calls this type does not wrap (callbacks
     /// must be set before `activate`). Throws once the client is closed.
-    public func handle() throws(JackError) -> OpaquePointer {
+    package func handle() throws(JackError) -> OpaquePointer {
         guard let client else { throw .clientClosed(client: name) }
         return client
     }
 
-    public var sampleRate: Int { client.map { Int(jack_get_sample_rate($0)) } ?? 0 }
-    public var bufferSize: Int { client.map { Int(jack_get_buffer_size($0)) } ?? 0 }
+    package var sampleRate: Int { client.map { Int(jack_get_sample_rate($0)) } ?? 0 }
+    package var bufferSize: Int { client.map { Int(jack_get_buffer_size($0)) } ?? 0 }
 
     /// Registers an audio port named `shortName` (JACK prefixes the client name).
-    public func registerAudioPort(_ shortName: String, isInput: Bool) throws(JackError) -> JackPort {
+    package func registerAudioPort(_ shortName: String, isInput: Bool) throws(JackError) -> JackPort {
         let client = try handle()
         let flags = isInput ? JackPortIsInput.rawValue : JackPortIsOutput.rawValue
         guard let port = jack_port_register(client, shortName, Self.audioType, UInt(flags), 0) else {
@@ -51,7 +51,7 @@ public final class JackClient {
 
     /// Audio ports named exactly `spec`, or else matching it as a regular
     /// expression (JACK's own matching), sorted as JACK lists them.
-    public func audioPorts(matching spec: String, inputs: Bool) throws(JackError) -> [String] {
+    package func audioPorts(matching spec: String, inputs: Bool) throws(JackError) -> [String] {
         let client = try handle()
         let wanted = inputs ? JackPortIsInput.rawValue : JackPortIsOutput.rawValue
         if let port = jack_port_by_name(client, spec) {
@@ -75,7 +75,7 @@ public final class JackClient {
     /// pattern: equal counts pair in order, a single port on either side fans
     /// out or in. Already-made connections count as made. Returns the pairs.
     @discardableResult
-    public func connect(_ sourceSpec: String, to destinationSpec: String) throws(JackError) -> [(String, String)] {
+    package func connect(_ sourceSpec: String, to destinationSpec: String) throws(JackError) -> [(String, String)] {
         let client = try handle()
         let sources = try audioPorts(matching: sourceSpec, inputs: false)
         let destinations = try audioPorts(matching: destinationSpec, inputs: true)
@@ -98,7 +98,7 @@ public final class JackClient {
     }
 
     /// Full names of the ports connected to `port`.
-    public func connections(of port: JackPort) -> [String] {
+    package func connections(of port: JackPort) -> [String] {
         guard let list = jack_port_get_connections(port.handle) else { return [] }
         var names: [String] = []
         var index = 0
@@ -111,7 +111,7 @@ public final class JackClient {
     }
 
     /// Starts the callbacks. Every `jack_set_*_callback` must come before.
-    public func activate() throws(JackError) {
+    package func activate() throws(JackError) {
         let client = try handle()
         guard !isActive else { return }
         let code = jack_activate(client)
@@ -120,13 +120,13 @@ public final class JackClient {
     }
 
     /// Stops the callbacks; when this returns, no callback is running.
-    public func deactivate() {
+    package func deactivate() {
         guard let client, isActive else { return }
         jack_deactivate(client)
         isActive = false
     }
 
-    public func close() {
+    package func close() {
         guard let client else { return }
         deactivate()
         jack_client_close(client)
@@ -137,7 +137,7 @@ public final class JackClient {
     /// libjack: closing such a client can deadlock inside libjack 1.9.21
     /// (jack_client_close waits on a lock its dead server thread holds).
     /// The client's memory stays until the process ends.
-    public func abandon() {
+    package func abandon() {
         client = nil
         isActive = false
     }

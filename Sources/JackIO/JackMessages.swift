@@ -5,8 +5,8 @@ import Foundation
 /// on stderr, several lines a try, around the one sentence fxhost says about
 /// the same event. A command-line tool silences them; FXHOST_JACK_VERBOSE=1
 /// keeps them for debugging. Process-wide (it is libjack's own setting).
-public enum JackMessages {
-    public static func silenceUnlessVerbose() {
+package enum JackMessages {
+    package static func silenceUnlessVerbose() {
         guard ProcessInfo.processInfo.environment["FXHOST_JACK_VERBOSE"] == nil else { return }
         jack_set_error_function { _ in }
         jack_set_info_function { _ in }

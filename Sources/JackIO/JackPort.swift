@@ -3,10 +3,10 @@ import CShim
 import Glibc
 
 /// A JACK audio port this process registered.
-public struct JackPort {
+package struct JackPort {
     /// The `jack_port_t *`; valid until its client closes.
-    public let handle: OpaquePointer
+    package let handle: OpaquePointer
     /// Full name, `client:port`.
-    public let name: String
-    public let isInput: Bool
+    package let name: String
+    package let isInput: Bool
 }

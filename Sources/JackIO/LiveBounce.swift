@@ -7,12 +7,12 @@ import Synchronization
 /// thread stays free to answer `status` and to cancel it: it reads
 /// `progress`, and once `isFinished` `LiveSession.finishBounce` takes the
 /// result and puts the live plan back.
-public final class LiveBounce: @unchecked Sendable {
+package final class LiveBounce: @unchecked Sendable {
     /// The files the patch's outputs are bounced to, in output order.
-    public let files: [String]
+    package let files: [String]
     /// The timeline range, in seconds (`end` nil: to the end of the sources, then the tail).
-    public let startSeconds: Double
-    public let endSeconds: Double?
+    package let startSeconds: Double
+    package let endSeconds: Double?
 
     private let renderer: FreewheelRenderer
     private let job: RenderJob
@@ -52,17 +52,17 @@ public final class LiveBounce: @unchecked Sendable {
     }
 
     /// The progress the render last reported (nil before its first block).
-    public var progress: RenderProgress? { latest.value }
+    package var progress: RenderProgress? { latest.value }
 
     /// Frames to render before the tail, and the rate: for a progress fraction.
-    public var contentFrames: Int { job.contentFrames }
-    public var sampleRate: Double { job.plan.format.sampleRate }
+    package var contentFrames: Int { job.contentFrames }
+    package var sampleRate: Double { job.plan.format.sampleRate }
 
-    public var isFinished: Bool { outcome.withLock { $0 != nil } }
+    package var isFinished: Bool { outcome.withLock { $0 != nil } }
 
     /// Stops the render (the server leaves freewheel, no file is kept); the
     /// result is then `.cancelled`. Returns at once.
-    public func cancel() { renderer.cancel() }
+    package func cancel() { renderer.cancel() }
 
     /// Waits until the render thread is done and returns its result.
     func waitForResult() -> Result<RenderSummary, FreewheelError> {

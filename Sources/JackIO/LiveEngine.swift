@@ -8,10 +8,10 @@ import Synchronization
 /// threads; the callback itself is allocation- and lock-free and swaps
 /// programs only at block boundaries. The engine takes over the client's
 /// callbacks and closes the client when it goes away.
-public final class LiveEngine {
-    public let client: JackClient
-    public let inputPorts: [JackPort]
-    public let outputPorts: [JackPort]
+package final class LiveEngine {
+    package let client: JackClient
+    package let inputPorts: [JackPort]
+    package let outputPorts: [JackPort]
     /// What the callbacks share with this object (internal, not private, so
     /// tests can deliver a callback JACK's dummy driver never makes).
     let state: UnsafeMutablePointer<LiveEngineState>
@@ -22,7 +22,7 @@ public final class LiveEngine {
     private let publishedPrograms = Atomic<Int>(0)
 
     /// Registers one audio port per name and installs the callbacks.
-    public init(client: JackClient, inputs: [String], outputs: [String], commandCapacity: Int = 1024) throws(JackError) {
+    package init(client: JackClient, inputs: [String], outputs: [String], commandCapacity: Int = 1024) throws(JackError) {
         self.client = client
         var inputPorts: [JackPort] = []
         for name in inputs { inputPorts.append(try client.registerAudioPort(name, isInput: true)) }
@@ -115,7 +115,7 @@ public final class LiveEngine {
     /// Hands `program` to the realtime thread, which swaps it in at the start
     /// of a block. A program published earlier and not yet taken is freed
     /// unused. The program's buffers must match the engine's ports.
-    public func publish(_ program: LiveProgram) throws(LiveEngineError) {
+    package func publish(_ program: LiveProgram) throws(LiveEngineError) {
         guard program.inputs.count == inputPorts.count else {
             throw .portCountMismatch(ports: inputPorts.count, buffers: program.inputs.count, inputs: true)
         }
@@ -137,7 +137,7 @@ public final class LiveEngine {
     /// swaps again only once this has run, so call it after publishing (or
     /// use `waitUntilPublishedProgramRuns`).
     @discardableResult
-    public func collectRetired() -> Bool {
+    package func collectRetired() -> Bool {
         guard let old = state.pointee.retired.exchange(nil, ordering: .acquiring) else { return false }
         ProgramSlot.free(old)
         return true
@@ -147,7 +147,7 @@ public final class LiveEngine {
     /// each swap) until it has swapped in the last published program and
     /// handed back the one before it, which is then freed; false after
     /// `timeout` seconds.
-    public func waitUntilPublishedProgramRuns(timeout: Double) -> Bool {
+    package func waitUntilPublishedProgramRuns(timeout: Double) -> Bool {
         let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
         // The swap counter moves after the old program is handed back.
         while state.pointee.programSwaps.load(ordering: .acquiring) < publishedPrograms.load(ordering: .relaxed) {
@@ -163,14 +163,14 @@ public final class LiveEngine {
     }
 
     /// Queues a store for the realtime thread to make at the next block start.
-    public func send(_ command: LiveCommand) throws(LiveEngineError) {
+    package func send(_ command: LiveCommand) throws(LiveEngineError) {
         let queued = producerLock.withLock { _ in state.pointee.commands.push(command) }
         guard queued else { throw .commandQueueFull(capacity: state.pointee.commands.capacity) }
     }
 
     /// Warms up what the callback uses, then activates the client and has
     /// JACK work out the ports' latencies.
-    public func start() throws(JackError) {
+    package func start() throws(JackError) {
         touchRealtimeTypes()
         try client.activate()
         jack_recompute_total_latencies(try client.handle())
@@ -180,7 +180,7 @@ public final class LiveEngine {
     /// file source, to the outputs) and whether it plays files: what JACK's
     /// latency callback reports. A change makes JACK recompute the latencies
     /// of the whole graph. Control threads only.
-    public func reportLatency(frames: Int, playsFiles: Bool) {
+    package func reportLatency(frames: Int, playsFiles: Bool) {
         let oldFrames = state.pointee.latencyFrames.exchange(frames, ordering: .acquiringAndReleasing)
         let oldFiles = state.pointee.playsFiles.exchange(playsFiles, ordering: .acquiringAndReleasing)
         guard oldFrames != frames || oldFiles != playsFiles, let handle = try? client.handle() else { return }
@@ -189,12 +189,12 @@ public final class LiveEngine {
 
     /// Deactivates the client: when this returns no callback runs. The
     /// current program stays for a later `start`.
-    public func stop() {
+    package func stop() {
         client.deactivate()
         collectRetired()
     }
 
-    public var statistics: LiveStatistics {
+    package var statistics: LiveStatistics {
         LiveStatistics(cycles: state.pointee.cycles.load(ordering: .relaxed),
                        frames: state.pointee.frames.load(ordering: .relaxed),
                        xruns: state.pointee.xruns.load(ordering: .relaxed),
@@ -205,7 +205,7 @@ public final class LiveEngine {
     }
 
     /// The new buffer size if JACK changed it since the last call, else nil.
-    public func takeBufferSizeChange() -> Int? {
+    package func takeBufferSizeChange() -> Int? {
         guard state.pointee.bufferSizeChanged.exchange(false, ordering: .acquiringAndReleasing) else { return nil }
         return state.pointee.bufferSize.load(ordering: .acquiring)
     }
@@ -217,13 +217,13 @@ public final class LiveEngine {
     }
 
     /// The new sample rate if JACK changed it since the last call, else nil.
-    public func takeSampleRateChange() -> Int? {
+    package func takeSampleRateChange() -> Int? {
         guard state.pointee.sampleRateChanged.exchange(false, ordering: .acquiringAndReleasing) else { return nil }
         return state.pointee.sampleRate.load(ordering: .acquiring)
     }
 
     /// True once JACK has told the client the server went away.
-    public var serverHasShutDown: Bool { state.pointee.serverShutDown.load(ordering: .acquiring) }
+    package var serverHasShutDown: Bool { state.pointee.serverShutDown.load(ordering: .acquiring) }
 
     /// Generic metadata is instantiated lazily, under a lock, on first use:
     /// make every atomic operation and queue call the callback makes once

@@ -4,21 +4,21 @@ import HostCore
 /// Each `inputs[i]` is the buffer the program reads for JACK input port i
 /// (the callback copies the port into it); each `outputs[i]` the buffer it
 /// writes for output port i. Each holds `program.maxBlockFrames` floats.
-public struct LiveProgram {
-    public var program: RenderProgram
-    public var inputs: [UnsafeMutablePointer<Float>]
-    public var outputs: [UnsafeMutablePointer<Float>]
+package struct LiveProgram {
+    package var program: RenderProgram
+    package var inputs: [UnsafeMutablePointer<Float>]
+    package var outputs: [UnsafeMutablePointer<Float>]
     /// Owns the program's memory (a RenderPlan, its units). The engine keeps
     /// it alive until the realtime thread has let go of the program, then
     /// releases it on a control thread.
-    public var owner: AnyObject?
+    package var owner: AnyObject?
     /// File sources to fill before each chunk is rendered.
-    public var feeds: [LiveFeed]
+    package var feeds: [LiveFeed]
     /// Taps to push, and output meters to update, after each chunk.
-    public var taps: [LiveTap]
-    public var meters: [LiveMeter]
+    package var taps: [LiveTap]
+    package var meters: [LiveMeter]
 
-    public init(program: RenderProgram, inputs: [UnsafeMutablePointer<Float>],
+    package init(program: RenderProgram, inputs: [UnsafeMutablePointer<Float>],
                 outputs: [UnsafeMutablePointer<Float>], owner: AnyObject?,
                 feeds: [LiveFeed] = [], taps: [LiveTap] = [], meters: [LiveMeter] = []) {
         self.program = program

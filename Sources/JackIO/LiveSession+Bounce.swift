@@ -23,7 +23,7 @@ extension LiveSession {
     ///
     /// On any error the live program plays again before this throws.
     @discardableResult
-    public func startBounce(to file: String, startSeconds: Double = 0, endSeconds: Double? = nil,
+    package func startBounce(to file: String, startSeconds: Double = 0, endSeconds: Double? = nil,
                             maximumTailSeconds: Double = 10) throws(LiveSessionError) -> LiveBounce {
         try requireNoBounce()
         guard !serverHasShutDown else { throw .serverGone }
@@ -90,7 +90,7 @@ extension LiveSession {
     }
 
     /// Asks the bounce under way to stop; `finishBounce` then reports it as stopped.
-    public func cancelBounce() throws(LiveSessionError) {
+    package func cancelBounce() throws(LiveSessionError) {
         guard let bounce else { throw .noBounce }
         bounce.cancel()
     }
@@ -99,7 +99,7 @@ extension LiveSession {
     /// live plan back and returns the bounce's summary or why it failed.
     /// nil while it runs, or when there is none. The server is out of
     /// freewheel whenever this returns a result.
-    public func finishBounce(wait: Bool = false) -> Result<RenderSummary, LiveSessionError>? {
+    package func finishBounce(wait: Bool = false) -> Result<RenderSummary, LiveSessionError>? {
         guard let running = bounce, wait || running.isFinished else { return nil }
         let result = running.waitForResult().mapError { LiveSessionError.bounce($0) }
         bounce = nil

@@ -65,7 +65,7 @@ extension LiveSession {
 
     /// Starts recording `reference` (a node, or `node:N`) to `file`; the
     /// format follows the extension. The tap starts at a block boundary.
-    public func startTap(_ reference: PortReference, file: String) throws(LiveSessionError) {
+    package func startTap(_ reference: PortReference, file: String) throws(LiveSessionError) {
         try requireNode(reference.node)
         var edit = rewrite()
         edit.taps.append(TapDeclaration(at: reference, file: file))
@@ -76,7 +76,7 @@ extension LiveSession {
     @discardableResult
     /// `port` `.all` stops every tap on the node; a channel or symbol stops
     /// only the taps made on that port.
-    public func stopTaps(node: String, port: PortSelector = .all) throws(LiveSessionError) -> [LiveStatus.Tap] {
+    package func stopTaps(node: String, port: PortSelector = .all) throws(LiveSessionError) -> [LiveStatus.Tap] {
         try requireNode(node)
         var edit = rewrite()
         let stopping: (TapDeclaration) -> Bool = { $0.at.node == node && (port == .all || $0.at.port == port) }
@@ -91,7 +91,7 @@ extension LiveSession {
     }
 
     /// Adds a connection (summed with whatever already feeds `to`).
-    public func connect(_ from: PortReference, to: PortReference, gainDecibels: Double = 0) throws(LiveSessionError) {
+    package func connect(_ from: PortReference, to: PortReference, gainDecibels: Double = 0) throws(LiveSessionError) {
         try requireNode(from.node)
         try requireNode(to.node)
         var edit = rewrite()
@@ -101,7 +101,7 @@ extension LiveSession {
 
     /// Removes the connections from `from` to `to`; a bare node name on
     /// either side matches every port of that node.
-    public func disconnect(_ from: PortReference, to: PortReference) throws(LiveSessionError) {
+    package func disconnect(_ from: PortReference, to: PortReference) throws(LiveSessionError) {
         try requireNode(from.node)
         try requireNode(to.node)
         var edit = rewrite()

@@ -23,21 +23,21 @@ public final class LiveSession {
     }
 
     /// One JACK port of the session and the node channel behind it.
-    public struct Port {
-        public let node: String
+    package struct Port {
+        package let node: String
         /// From 1.
-        public let channel: Int
-        public let port: JackPort
+        package let channel: Int
+        package let port: JackPort
     }
 
-    public private(set) var engine: LiveEngine
-    public var client: JackClient { engine.client }
-    public private(set) var inputs: [Port]
-    public private(set) var outputs: [Port]
-    public private(set) var graph: AudioGraph
-    public private(set) var plan: RenderPlan
-    public private(set) var format: RenderFormat
-    public private(set) var isRunning = false
+    package private(set) var engine: LiveEngine
+    package var client: JackClient { engine.client }
+    package private(set) var inputs: [Port]
+    package private(set) var outputs: [Port]
+    package private(set) var graph: AudioGraph
+    package private(set) var plan: RenderPlan
+    package private(set) var format: RenderFormat
+    package private(set) var isRunning = false
 
     let options: Options
     private var players: [String: LiveFilePlayer] = [:]
@@ -56,7 +56,7 @@ public final class LiveSession {
     private var earlierXruns = 0, earlierSwaps = 0
     /// The bounce under way (see LiveSession+Bounce), and the engine's frame
     /// count when it started.
-    public internal(set) var bounce: LiveBounce?
+    package internal(set) var bounce: LiveBounce?
     var framesAtBounceStart = 0
 
     /// Opens the client, compiles `graph` at the server's rate and block
@@ -133,7 +133,7 @@ public final class LiveSession {
     /// same units, file positions and taps (which hold a gap for the time
     /// without a server). A server back at another rate or block size gets
     /// a plan rebuilt for it. Ports must be connected again.
-    public func reconnect() throws(LiveSessionError) {
+    package func reconnect() throws(LiveSessionError) {
         guard serverHasShutDown else { return }
         // Close the dead client before opening another: libjack keeps
         // per-process state that a new server connection replaces, and
@@ -308,7 +308,7 @@ public final class LiveSession {
     }
 
     /// Taps stopped so far, then those recording.
-    public var taps: [LiveStatus.Tap] {
+    package var taps: [LiveStatus.Tap] {
         stoppedTaps + recorders.sorted(by: { $0.key < $1.key }).map {
             tapStatus(file: $0.key, recorder: $0.value, recording: true)
         }

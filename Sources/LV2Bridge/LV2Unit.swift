@@ -11,13 +11,13 @@ import HostCore
 /// Not thread-safe: call it from one thread, and not while the realtime
 /// thread runs its kernels when applying a preset that restores plugin
 /// state (LV2 state restore must not overlap run()).
-public final class LV2Unit: ProcessingUnit {
-    public let plugin: PluginDescription
-    public let displayName: String
-    public let inputPorts: [AudioPortInfo]
-    public let outputPorts: [AudioPortInfo]
-    public let parameters: [ParameterInfo]
-    public var presetNames: [String] { plugin.presets.map(\.label) }
+package final class LV2Unit: ProcessingUnit {
+    package let plugin: PluginDescription
+    package let displayName: String
+    package let inputPorts: [AudioPortInfo]
+    package let outputPorts: [AudioPortInfo]
+    package let parameters: [ParameterInfo]
+    package var presetNames: [String] { plugin.presets.map(\.label) }
 
     private let world: LV2World
     private let lilvPlugin: OpaquePointer
@@ -38,7 +38,7 @@ public final class LV2Unit: ProcessingUnit {
     private var collectedPresetValues: [String: Float]?
 
     /// Checks that this host can run the plugin; instances come with `prepareInstances`.
-    public init(plugin: PluginDescription, catalog: PluginCatalog) throws(UnitError) {
+    package init(plugin: PluginDescription, catalog: PluginCatalog) throws(UnitError) {
         guard let lilvPlugin = catalog.lilvPlugin(plugin.uri) else {
             throw UnitError("no installed LV2 plugin has the URI \(plugin.uri)")
         }
@@ -75,16 +75,16 @@ public final class LV2Unit: ProcessingUnit {
 
     // MARK: Parameters
 
-    public func setParameter(_ symbol: String, to value: ParameterValue) throws(UnitError) {
+    package func setParameter(_ symbol: String, to value: ParameterValue) throws(UnitError) {
         let number = try checkedValue(symbol, value) // throws for an unknown symbol first
         controls[Int(parameterPorts[symbol]!)] = number
     }
 
-    public func controlPointer(symbol: String) -> UnsafeMutablePointer<Float>? {
+    package func controlPointer(symbol: String) -> UnsafeMutablePointer<Float>? {
         parameterPorts[symbol].map { controls + Int($0) }
     }
 
-    public func checkedValue(_ symbol: String, _ value: ParameterValue) throws(UnitError) -> Float {
+    package func checkedValue(_ symbol: String, _ value: ParameterValue) throws(UnitError) -> Float {
         guard let index = parameters.firstIndex(where: { $0.symbol == symbol }) else {
             throw UnitError("`\(displayName)` has no parameter `\(symbol)`",
                             suggestion: Suggestion.didYouMean(symbol, in: parameters.map(\.symbol)))
@@ -92,12 +92,12 @@ public final class LV2Unit: ProcessingUnit {
         return try ParameterRules.check(value, for: parameters[index])
     }
 
-    public func parameterValue(_ symbol: String) -> Float? {
+    package func parameterValue(_ symbol: String) -> Float? {
         parameterPorts[symbol].map { controls[Int($0)] }
     }
 
     /// The value an instance last wrote to an output control port.
-    public func outputValue(_ symbol: String, instance: Int = 0) -> Float? {
+    package func outputValue(_ symbol: String, instance: Int = 0) -> Float? {
         guard instance < instances.count,
               let port = plugin.ports.first(where: { $0.symbol == symbol && $0.kind == .control && $0.direction == .output })
         else { return nil }
@@ -106,7 +106,7 @@ public final class LV2Unit: ProcessingUnit {
 
     // MARK: Presets
 
-    public func applyPreset(_ name: String) throws(UnitError) {
+    package func applyPreset(_ name: String) throws(UnitError) {
         let state = try loadPresetState(findPreset(name))
         // Port values go to the shared controls; plugin state goes to each instance.
         restorePortValues(state)
@@ -123,7 +123,7 @@ public final class LV2Unit: ProcessingUnit {
     /// A preset's parameter values, without applying them, for a live host
     /// to store through its realtime queue; `carriesState` when the preset
     /// also holds plugin state, which only `applyPreset` restores.
-    public func presetParameterValues(_ name: String) throws(UnitError) -> (values: [String: Float], carriesState: Bool)? {
+    package func presetParameterValues(_ name: String) throws(UnitError) -> (values: [String: Float], carriesState: Bool)? {
         let state = try loadPresetState(findPreset(name))
         defer { lilv_state_free(state) }
         collectedPresetValues = [:]
@@ -186,7 +186,7 @@ public final class LV2Unit: ProcessingUnit {
 
     // MARK: Instances
 
-    public func prepareInstances(count: Int, format: RenderFormat) throws(UnitError) -> PreparedUnit {
+    package func prepareInstances(count: Int, format: RenderFormat) throws(UnitError) -> PreparedUnit {
         if format != self.format { resetFormat(format) }
         let formatMemory = self.formatMemory!
         let context = InstanceContext(
@@ -271,16 +271,5 @@ private struct EarlierInstances {
     var aliveInstances: [LV2Instance]? {
         let alive = instances.compactMap(\.instance)
         return alive.count == instances.count && !alive.isEmpty ? alive : nil
-    }
-}
-
-/// Makes units from the installed plugins by URI or short name.
-public struct LV2UnitProvider: UnitProvider {
-    public let catalog: PluginCatalog
-
-    public init(catalog: PluginCatalog) { self.catalog = catalog }
-
-    public func makeUnit(_ reference: String) throws(UnitError) -> any ProcessingUnit {
-        try LV2Unit(plugin: catalog.resolve(reference), catalog: catalog)
     }
 }

@@ -8,7 +8,7 @@ import Foundation
 /// exists (units hold a reference). lilv is not thread-safe: use a world
 /// and everything made from it from one thread at a time, except the URID
 /// map, which plugins may call from any thread.
-public final class LV2World {
+package final class LV2World {
     let world: OpaquePointer
     let urids = URIDMap()
     let nodes: Nodes
@@ -17,7 +17,7 @@ public final class LV2World {
     let uridFeatures: (map: UnsafeMutablePointer<LV2_URID_Map>, unmap: UnsafeMutablePointer<LV2_URID_Unmap>)
 
     /// Loads every bundle on LV2_PATH (or lilv's default path).
-    public init() {
+    package init() {
         world = lilv_world_new()
         lilv_world_load_all(world)
         nodes = Nodes(world: world)

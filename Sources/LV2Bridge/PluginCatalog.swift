@@ -5,15 +5,15 @@ import HostCore
 /// plugin makes lilv load its data files, which for every installed plugin
 /// costs more than a short render, so descriptions are made on demand.
 public struct PluginCatalog {
-    public let world: LV2World
+    package let world: LV2World
     /// Every plugin URI, sorted.
-    public let uris: [String]
+    package let uris: [String]
     private let handles: [String: OpaquePointer]
 
     /// A catalog of a new world that loads every installed bundle.
     public init() { self.init(world: LV2World()) }
 
-    public init(world: LV2World) {
+    package init(world: LV2World) {
         self.world = world
         var handles: [String: OpaquePointer] = [:]
         let all = lilv_world_get_all_plugins(world.world)
@@ -29,10 +29,10 @@ public struct PluginCatalog {
     }
 
     /// All plugins, described (slow: loads every plugin's data), sorted by URI.
-    public var plugins: [PluginDescription] { uris.compactMap(describe) }
+    package var plugins: [PluginDescription] { uris.compactMap(describe) }
 
     /// The description of one installed plugin.
-    public func describe(_ uri: String) -> PluginDescription? {
+    package func describe(_ uri: String) -> PluginDescription? {
         handles[uri].map { PluginReader(world: world, plugin: $0).read() }
     }
 
@@ -40,7 +40,7 @@ public struct PluginCatalog {
     func lilvPlugin(_ uri: String) -> OpaquePointer? { handles[uri] }
 
     /// Plugins whose URI or name contains `text`, case-insensitively.
-    public func search(_ text: String) -> [PluginDescription] {
+    package func search(_ text: String) -> [PluginDescription] {
         let needle = text.lowercased()
         guard !needle.isEmpty else { return plugins }
         return plugins.filter { $0.uri.lowercased().contains(needle) || $0.name.lowercased().contains(needle) }
@@ -50,12 +50,12 @@ public struct PluginCatalog {
     /// name — the last path component (`Overdrive`), the last two
     /// (`mda/Overdrive`), fragments included (`fil4#stereo`) — matched
     /// case-insensitively.
-    public func resolve(_ reference: String) throws(UnitError) -> PluginDescription {
+    package func resolve(_ reference: String) throws(UnitError) -> PluginDescription {
         try describe(resolveURI(reference))!
     }
 
     /// The URI `reference` names; see `resolve`.
-    public func resolveURI(_ reference: String) throws(UnitError) -> String {
+    package func resolveURI(_ reference: String) throws(UnitError) -> String {
         if handles[reference] != nil { return reference }
         let wanted = reference.lowercased()
         let matches = uris.filter { uri in uri.lowercased() == wanted || Self.shortNames(of: uri).contains(wanted) }

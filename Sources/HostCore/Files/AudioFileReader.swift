@@ -3,15 +3,15 @@ import Foundation
 
 /// Reads any file libsndfile reads, as planar Float channels.
 /// Not thread-safe: one reader belongs to one thread at a time.
-public final class AudioFileReader {
-    public let path: String
-    public let channels: Int
-    public let sampleRate: Int
+package final class AudioFileReader {
+    package let path: String
+    package let channels: Int
+    package let sampleRate: Int
     /// Length in frames, or nil when the file does not say (a FLAC stream
     /// whose writer was killed before it could rewrite its header).
-    public let frames: Int?
+    package let frames: Int?
     /// e.g. "WAV (Microsoft), 32 bit float".
-    public let formatDescription: String
+    package let formatDescription: String
 
     private let file: OpaquePointer
     /// Interleaved scratch for deinterleaving, allocated once.
@@ -20,7 +20,7 @@ public final class AudioFileReader {
 
     /// Opens `path`; throws a one-sentence error when it is missing, a
     /// directory, unreadable or not audio.
-    public init(path: String, blockFrames: Int = 4096) throws(AudioFileError) {
+    package init(path: String, blockFrames: Int = 4096) throws(AudioFileError) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw .fileNotFound(path: path)
@@ -54,13 +54,13 @@ public final class AudioFileReader {
     }
 
     /// Duration in seconds, when the length is known.
-    public var duration: Double? { frames.map { Double($0) / Double(sampleRate) } }
+    package var duration: Double? { frames.map { Double($0) / Double(sampleRate) } }
 
     /// Reads up to `frames` frames into planar buffers, one per channel, each
     /// with room for `frames` samples. Extra destination channels are filled
     /// with silence; file channels without a destination are skipped.
     /// Returns the frames read: 0 at the end of the file (or on a read error).
-    public func read(into destination: UnsafeBufferPointer<UnsafeMutablePointer<Float>>, frames wanted: Int) -> Int {
+    package func read(into destination: UnsafeBufferPointer<UnsafeMutablePointer<Float>>, frames wanted: Int) -> Int {
         var done = 0
         while done < wanted {
             let chunk = min(wanted - done, scratchFrames)
@@ -88,7 +88,7 @@ public final class AudioFileReader {
     /// Length in frames: the header's, or, when the header does not say (a
     /// FLAC whose writer was killed), counted by reading the whole file; the
     /// reader is then back at the start.
-    public func lengthInFrames() throws(AudioFileError) -> Int {
+    package func lengthInFrames() throws(AudioFileError) -> Int {
         if let frames { return frames }
         try seek(toFrame: 0)
         var count = 0
@@ -101,7 +101,7 @@ public final class AudioFileReader {
         return count
     }
 
-    public func seek(toFrame frame: Int) throws(AudioFileError) {
+    package func seek(toFrame frame: Int) throws(AudioFileError) {
         guard sf_seek(file, sf_count_t(frame), SEEK_SET) == sf_count_t(frame) else {
             throw .seekFailed(path: path, frame: frame)
         }

@@ -3,9 +3,9 @@ import Foundation
 
 /// Writes planar or interleaved Float audio to a file in one of
 /// `AudioFileFormat`'s formats. Not thread-safe: one thread owns a writer.
-public final class AudioFileWriter {
+package final class AudioFileWriter {
     /// How the file comes into existence.
-    public enum Mode: Sendable {
+    package enum Mode: Sendable {
         /// Writes `.NAME.partial` beside the target; `finish()` renames it into
         /// place, so a failed render never leaves a file that looks complete.
         case atomic
@@ -15,14 +15,14 @@ public final class AudioFileWriter {
     }
 
     /// The final path.
-    public let path: String
-    public let format: AudioFileFormat
-    public let channels: Int
-    public let sampleRate: Int
-    public let mode: Mode
+    package let path: String
+    package let format: AudioFileFormat
+    package let channels: Int
+    package let sampleRate: Int
+    package let mode: Mode
     /// Where the samples go until `finish()` (differs from `path` in atomic mode).
     let writingPath: String
-    public private(set) var framesWritten = 0
+    package private(set) var framesWritten = 0
 
     private var file: OpaquePointer?
     /// Closed in atomic mode but not yet renamed into place.
@@ -37,7 +37,7 @@ public final class AudioFileWriter {
     /// Creates the file (the temporary one in atomic mode), replacing any
     /// file already there. Throws for a format that cannot take the layout
     /// and for a path that cannot be created, naming the path.
-    public init(path: String, format: AudioFileFormat, channels: Int, sampleRate: Int,
+    package init(path: String, format: AudioFileFormat, channels: Int, sampleRate: Int,
                 mode: Mode = .atomic, blockFrames: Int = 4096) throws(AudioFileError) {
         try format.validate(channels: channels, sampleRate: sampleRate)
         let writingPath = mode == .atomic ? Self.partialPath(for: path) : path
@@ -102,7 +102,7 @@ public final class AudioFileWriter {
     }
 
     /// Writes `frames` frames from planar buffers, one per channel.
-    public func write(channels source: UnsafeBufferPointer<UnsafePointer<Float>>, frames: Int) throws(AudioFileError) {
+    package func write(channels source: UnsafeBufferPointer<UnsafePointer<Float>>, frames: Int) throws(AudioFileError) {
         guard let file else { throw .closed(path: path) }
         var done = 0
         while done < frames {
@@ -114,7 +114,7 @@ public final class AudioFileWriter {
     }
 
     /// Writes `frames` interleaved frames (`channels` samples each).
-    public func write(interleaved source: UnsafePointer<Float>, frames: Int) throws(AudioFileError) {
+    package func write(interleaved source: UnsafePointer<Float>, frames: Int) throws(AudioFileError) {
         guard let file else { throw .closed(path: path) }
         var done = 0
         while done < frames {
@@ -152,7 +152,7 @@ public final class AudioFileWriter {
     }
 
     /// Closes the file and, in atomic mode, moves it into place.
-    public func finish() throws(AudioFileError) {
+    package func finish() throws(AudioFileError) {
         try close()
         try commit()
     }
@@ -160,7 +160,7 @@ public final class AudioFileWriter {
     /// Syncs and closes the file. In atomic mode it stays under its
     /// temporary name until `commit`, so several files can be closed first
     /// and renamed only when all of them closed.
-    public func close() throws(AudioFileError) {
+    package func close() throws(AudioFileError) {
         guard let file else { throw .closed(path: path) }
         self.file = nil
         sf_write_sync(file)
@@ -173,7 +173,7 @@ public final class AudioFileWriter {
     }
 
     /// In atomic mode, renames the closed file into place.
-    public func commit() throws(AudioFileError) {
+    package func commit() throws(AudioFileError) {
         guard awaitingCommit else { return }
         awaitingCommit = false
         if rename(writingPath, path) != 0 {
@@ -185,7 +185,7 @@ public final class AudioFileWriter {
 
     /// Closes the file without finishing it: atomic mode removes the partial
     /// file; recording mode keeps what was recorded (a take is worth keeping).
-    public func abort() {
+    package func abort() {
         if awaitingCommit {
             awaitingCommit = false
             unlink(writingPath)

@@ -8,9 +8,9 @@ import Synchronization
 /// Life cycle: `init` (creates the file, so its errors surface at once) →
 /// `start()` (launches the writer; pushes before it fill the ring) → pushes
 /// → `finish()` (after the last push: drains, finalises the file, joins).
-public final class TapRecorder {
+package final class TapRecorder {
     /// Which push the producer uses, and so how the writer runs.
-    public enum Policy: Sendable {
+    package enum Policy: Sendable {
         /// Live: the producer uses `push`, which drops and counts a block
         /// that does not fit; the writer writes in batches.
         case dropWhenFull
@@ -23,9 +23,9 @@ public final class TapRecorder {
     /// an offline render thread): plain pointers, free to copy into a
     /// process callback (or to keep behind an `UnsafePointer`). Valid while
     /// its `TapRecorder` lives; push nothing once `finish()` is called.
-    public struct Input: @unchecked Sendable {
-        public let ring: SPSCFloatRing
-        public let policy: Policy
+    package struct Input: @unchecked Sendable {
+        package let ring: SPSCFloatRing
+        package let policy: Policy
         @usableFromInline let dataReady: PosixSemaphore
         @usableFromInline let spaceReady: PosixSemaphore
         @usableFromInline let counters: TapCounters
@@ -35,7 +35,7 @@ public final class TapRecorder {
         /// returns false and counts the frames as dropped. Never waits, whatever
         /// the policy.
         @inlinable @_noLocks
-        public func push(channels: UnsafeBufferPointer<UnsafePointer<Float>>, frames: Int) -> Bool {
+        package func push(channels: UnsafeBufferPointer<UnsafePointer<Float>>, frames: Int) -> Bool {
             guard ring.write(channels: channels, frames: frames) else {
                 counters.dropped.pointee.add(frames, ordering: .relaxed)
                 return false
@@ -48,7 +48,7 @@ public final class TapRecorder {
         /// only; call `start()` first): pushes `frames` frames, waiting for
         /// room as often as needed, so nothing is lost. Blocks larger than
         /// the ring go in ring-sized pieces.
-        public func pushWaiting(channels: UnsafeBufferPointer<UnsafePointer<Float>>, frames: Int) {
+        package func pushWaiting(channels: UnsafeBufferPointer<UnsafePointer<Float>>, frames: Int) {
             precondition(policy == .waitWhenFull, "only a .waitWhenFull recorder's writer makes room for a waiting push")
             var done = 0
             while done < frames {
@@ -64,12 +64,12 @@ public final class TapRecorder {
         }
     }
 
-    public let path: String
-    public let channels: Int
-    public let sampleRate: Int
-    public let policy: Policy
+    package let path: String
+    package let channels: Int
+    package let sampleRate: Int
+    package let policy: Policy
     /// Hand this to the realtime side.
-    public let input: Input
+    package let input: Input
 
     private let writerState: WriterState
     private var thread: PosixThread?
@@ -78,7 +78,7 @@ public final class TapRecorder {
     /// Creates the file and a ring of `ringFrames` frames (2 s of audio by
     /// default; the writer drains it every `WriterState.batchInterval`).
     /// Throws what `AudioFileWriter` throws.
-    public init(path: String, format: AudioFileFormat, channels: Int, sampleRate: Int,
+    package init(path: String, format: AudioFileFormat, channels: Int, sampleRate: Int,
                 mode: AudioFileWriter.Mode = .recording, policy: Policy = .dropWhenFull,
                 ringFrames: Int? = nil) throws(AudioFileError) {
         let writer = try AudioFileWriter(path: path, format: format, channels: channels,
@@ -105,14 +105,14 @@ public final class TapRecorder {
     }
 
     /// Frames in the file so far.
-    public var framesWritten: Int { input.counters.written.pointee.load(ordering: .relaxed) }
+    package var framesWritten: Int { input.counters.written.pointee.load(ordering: .relaxed) }
     /// Frames the realtime side dropped because the ring was full (and any
     /// discarded after a write error).
-    public var framesDropped: Int { input.counters.dropped.pointee.load(ordering: .relaxed) }
-    public var secondsRecorded: Double { Double(framesWritten) / Double(sampleRate) }
+    package var framesDropped: Int { input.counters.dropped.pointee.load(ordering: .relaxed) }
+    package var secondsRecorded: Double { Double(framesWritten) / Double(sampleRate) }
 
     /// Launches the writer thread (once; later calls do nothing).
-    public func start() throws(AudioFileError) {
+    package func start() throws(AudioFileError) {
         guard thread == nil, !finished else { return }
         let state = writerState
         do {
@@ -127,7 +127,7 @@ public final class TapRecorder {
     /// Throws the first write error the writer met.
     /// With `commit: false` an atomic file stays under its temporary name
     /// until `commit()` (or is removed by `abort()`).
-    public func finish(commit: Bool = true) throws(AudioFileError) {
+    package func finish(commit: Bool = true) throws(AudioFileError) {
         guard !finished else { throw .closed(path: path) }
         try start()
         stopWriter()
@@ -137,13 +137,13 @@ public final class TapRecorder {
     }
 
     /// Renames an atomic file finished with `commit: false` into place.
-    public func commit() throws(AudioFileError) {
+    package func commit() throws(AudioFileError) {
         try writerState.writer.commit()
     }
 
     /// Stops without finishing: in atomic mode the partial file is removed,
     /// in recording mode the take so far is kept.
-    public func abort() {
+    package func abort() {
         guard !finished else {
             writerState.writer.abort() // removes a file closed but not committed
             return
@@ -164,9 +164,9 @@ public final class TapRecorder {
 
 /// Statistics shared between the realtime side, the writer and observers,
 /// in raw memory so the realtime side touches no class reference.
-public struct TapCounters: @unchecked Sendable {
-    public let written: UnsafeMutablePointer<Atomic<Int>>
-    public let dropped: UnsafeMutablePointer<Atomic<Int>>
+package struct TapCounters: @unchecked Sendable {
+    package let written: UnsafeMutablePointer<Atomic<Int>>
+    package let dropped: UnsafeMutablePointer<Atomic<Int>>
 
     init() {
         written = .allocate(capacity: 1)

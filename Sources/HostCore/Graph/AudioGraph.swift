@@ -131,7 +131,7 @@ public final class AudioGraph {
 
     /// Wires declared connections and taps by node name — a patch file's, or a
     /// live edit's. `resolvePath` turns a tap's file as written into a path.
-    public func wire(_ connections: [ConnectionDeclaration], taps: [TapDeclaration],
+    package func wire(_ connections: [ConnectionDeclaration], taps: [TapDeclaration],
                      resolvePath: (String) -> String = { $0 }) throws(GraphError) {
         for connection in connections {
             let source = try node(for: connection.from), destination = try node(for: connection.to)
@@ -145,7 +145,7 @@ public final class AudioGraph {
     }
 
     /// The graph's wiring as declarations (what `wire` takes), locations kept.
-    public var connectionDeclarations: [ConnectionDeclaration] {
+    package var connectionDeclarations: [ConnectionDeclaration] {
         connections.map {
             ConnectionDeclaration(from: PortReference(node: $0.source, port: $0.sourcePort, location: $0.sourceLocation),
                                   to: PortReference(node: $0.destination, port: $0.destinationPort,
@@ -154,7 +154,7 @@ public final class AudioGraph {
         }
     }
 
-    public var tapDeclarations: [TapDeclaration] {
+    package var tapDeclarations: [TapDeclaration] {
         taps.map { TapDeclaration(at: PortReference(node: $0.node, port: $0.port), file: $0.file, location: $0.location) }
     }
 

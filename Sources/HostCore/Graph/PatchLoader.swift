@@ -5,12 +5,17 @@ import Foundation
 /// parameters, presets, port symbols) and file checks happen here, reported
 /// at the patch's locations.
 public struct PatchLoader {
-    public var units: any UnitProvider
+    package var units: any UnitProvider
     /// Opens a file source to learn its shape; the default reads its header.
-    public var inspectFile: (String) throws(AudioFileError) -> FileShape
+    package var inspectFile: (String) throws(AudioFileError) -> FileShape
 
-    public init(units: any UnitProvider,
-                inspectFile: @escaping (String) throws(AudioFileError) -> FileShape = FileShape.read) {
+    /// A loader that makes plugin nodes' units with `units` and reads file
+    /// sources' headers from disk.
+    public init(units: any UnitProvider) {
+        self.init(units: units, inspectFile: FileShape.read)
+    }
+
+    package init(units: any UnitProvider, inspectFile: @escaping (String) throws(AudioFileError) -> FileShape) {
         self.units = units
         self.inspectFile = inspectFile
     }
@@ -30,7 +35,7 @@ public struct PatchLoader {
 
     /// The sample rate a patch's file sources share, or nil when it has none.
     /// Different rates are an error naming two files that disagree.
-    public static func sampleRate(of graph: AudioGraph) throws(GraphError) -> Double? {
+    package static func sampleRate(of graph: AudioGraph) throws(GraphError) -> Double? {
         var first: (node: GraphNode, file: FilePlayerSource)?
         for node in graph.nodes {
             guard case .filePlayer(let file) = node.kind else { continue }
@@ -108,19 +113,19 @@ public struct PatchLoader {
 }
 
 /// What the graph needs to know of a file before it plays it.
-public struct FileShape: Sendable, Equatable {
-    public var channels: Int
-    public var sampleRate: Double
-    public var frames: Int
+package struct FileShape: Sendable, Equatable {
+    package var channels: Int
+    package var sampleRate: Double
+    package var frames: Int
 
-    public init(channels: Int, sampleRate: Double, frames: Int) {
+    package init(channels: Int, sampleRate: Double, frames: Int) {
         self.channels = channels
         self.sampleRate = sampleRate
         self.frames = frames
     }
 
     /// Reads a file's header.
-    public static func read(_ path: String) throws(AudioFileError) -> FileShape {
+    package static func read(_ path: String) throws(AudioFileError) -> FileShape {
         let reader = try AudioFileReader(path: path)
         return FileShape(channels: reader.channels, sampleRate: Double(reader.sampleRate), frames: try reader.lengthInFrames())
     }

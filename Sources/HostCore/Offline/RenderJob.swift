@@ -14,28 +14,28 @@ import Foundation
 ///
 /// Outputs and taps are written under temporary names and renamed only
 /// when the whole render succeeded.
-public final class RenderJob {
+package final class RenderJob {
     /// Below this, the tail counts as silence: -90 dBFS.
-    public static let silenceThreshold = Float(Decibels.toLinear(-90))
+    package static let silenceThreshold = Float(Decibels.toLinear(-90))
 
-    public let plan: RenderPlan
+    package let plan: RenderPlan
     private let options: RenderOptions
     private let feeds: [SourceFeed]
     private var writers: [(output: PlanOutput, writer: AudioFileWriter, channels: ChannelList)] = []
     private var recorders: [(tap: PlanTap, recorder: TapRecorder, channels: ChannelList)] = []
     /// Frames of the timeline to render before any tail: from the start to
     /// the end of the range, else to the end of the longest source.
-    public let contentFrames: Int
+    package let contentFrames: Int
     /// The timeline frame the render starts at.
-    public let startFrame: Int
+    package let startFrame: Int
     private let tailLimit: Int
     private let silenceNeeded: Int
 
     /// Frames rendered, counted at the plan's inputs.
-    public private(set) var renderedFrames = 0
+    package private(set) var renderedFrames = 0
     /// Frames written to every output and tap.
-    public private(set) var outputFrames = 0
-    public private(set) var isFinished = false
+    package private(set) var outputFrames = 0
+    package private(set) var isFinished = false
     private var quietFrames = 0
     private var meters: [[PeakMeter]]
     private var portsConnected = false
@@ -43,7 +43,7 @@ public final class RenderJob {
     private var lastReport = DispatchTime.now()
 
     /// Opens every input and output; nothing is rendered yet.
-    public init(plan: RenderPlan, options: RenderOptions) throws(RenderError) {
+    package init(plan: RenderPlan, options: RenderOptions) throws(RenderError) {
         self.plan = plan
         self.options = options
         let sampleRate = plan.format.sampleRate
@@ -135,7 +135,7 @@ public final class RenderJob {
     }
 
     /// Starts the tap writers and the clock. Call once, before the first block.
-    public func start() throws(RenderError) {
+    package func start() throws(RenderError) {
         do {
             for recorder in recorders { try recorder.recorder.start() }
         } catch {
@@ -151,7 +151,7 @@ public final class RenderJob {
     /// first call connects the plan's ports, so call it always from the same
     /// thread. On a write error the partial files are removed and it throws.
     @discardableResult
-    public func renderNextBlock(maxFrames: Int) throws(RenderError) -> Int {
+    package func renderNextBlock(maxFrames: Int) throws(RenderError) -> Int {
         guard !isFinished else { return 0 }
         if !portsConnected {
             plan.connectPorts()
@@ -218,7 +218,7 @@ public final class RenderJob {
     }
 
     /// Finishes every file (after the last block) and sums the render up.
-    public func finish() throws(RenderError) -> RenderSummary {
+    package func finish() throws(RenderError) -> RenderSummary {
         // Close everything first and rename only when every file closed, so a
         // failure leaves no file that looks complete beside ones that are.
         do {
@@ -244,7 +244,7 @@ public final class RenderJob {
     }
 
     /// Removes every partial file. Safe to call more than once.
-    public func abort() {
+    package func abort() {
         isFinished = true
         for writer in writers { writer.writer.abort() }
         for recorder in recorders { recorder.recorder.abort() }

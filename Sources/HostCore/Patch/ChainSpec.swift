@@ -7,13 +7,13 @@
 /// `@in=` option) so that every effect fits the stream before it; `out` is as
 /// wide as what the last plugin gives unless `outputChannels` says otherwise.
 /// Errors point at a column of the chain text, as `--chain:1:COLUMN`.
-public enum ChainSpec {
+package enum ChainSpec {
     /// The file name used in error locations.
-    public static let sourceName = "--chain"
+    package static let sourceName = "--chain"
 
     /// The patch `text` describes on a live input `inputChannels` wide.
     /// `units` tells each plugin's audio inputs and outputs, which decide the wiring.
-    public static func patch(from text: String, inputChannels: Int = 2, outputChannels: Int? = nil,
+    package static func patch(from text: String, inputChannels: Int = 2, outputChannels: Int? = nil,
                              units: any UnitProvider) throws(GraphError) -> Patch {
         for (count, what) in [(inputChannels, "input"), (outputChannels ?? 1, "output")] where !(1...PatchDocumentReader.channelLimit).contains(count) {
             throw GraphError("the chain's \(what) needs 1 to \(PatchDocumentReader.channelLimit) channels, got \(count)")

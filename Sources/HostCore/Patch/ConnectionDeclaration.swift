@@ -1,11 +1,11 @@
 /// One connection (from `chain` or `connect`), with its gain in dB.
-public struct ConnectionDeclaration: Sendable, Equatable {
-    public var from: PortReference
-    public var to: PortReference
-    public var gainDecibels: Double
-    public var location: SourceLocation?
+package struct ConnectionDeclaration: Sendable, Equatable {
+    package var from: PortReference
+    package var to: PortReference
+    package var gainDecibels: Double
+    package var location: SourceLocation?
 
-    public init(from: PortReference, to: PortReference, gainDecibels: Double = 0, location: SourceLocation? = nil) {
+    package init(from: PortReference, to: PortReference, gainDecibels: Double = 0, location: SourceLocation? = nil) {
         self.from = from
         self.to = to
         self.gainDecibels = gainDecibels

@@ -1,5 +1,5 @@
 /// What a declared node is: the patch keys `plugin`, `file`, `input`, `output`, `mix` and `gain`.
-public enum NodeKind: Sendable, Equatable {
+package enum NodeKind: Sendable, Equatable {
     /// An LV2 plugin (`plugin: URI-or-short-name`).
     case plugin(PluginNodeSpec)
     /// A sound file played from `start` with `gain`.

@@ -7,17 +7,17 @@
 /// channel matching) and reports at the same locations.
 public struct Patch: Sendable, Equatable {
     /// Format version (`fxhost: 1`).
-    public var version: Int
-    public var name: String?
+    package var version: Int
+    package var name: String?
     /// Nodes in declaration order.
-    public var nodes: [NodeDeclaration]
+    package var nodes: [NodeDeclaration]
     /// `chain` expanded to connections, followed by `connect`, in file order.
-    public var connections: [ConnectionDeclaration]
-    public var taps: [TapDeclaration]
+    package var connections: [ConnectionDeclaration]
+    package var taps: [TapDeclaration]
     /// The file the patch came from (for resolving relative paths), or nil.
-    public var sourcePath: String?
+    package var sourcePath: String?
 
-    public init(version: Int = 1, name: String? = nil, nodes: [NodeDeclaration] = [],
+    package init(version: Int = 1, name: String? = nil, nodes: [NodeDeclaration] = [],
                 connections: [ConnectionDeclaration] = [], taps: [TapDeclaration] = [],
                 sourcePath: String? = nil) {
         self.version = version
@@ -28,5 +28,5 @@ public struct Patch: Sendable, Equatable {
         self.sourcePath = sourcePath
     }
 
-    public func node(named name: String) -> NodeDeclaration? { nodes.first { $0.name == name } }
+    package func node(named name: String) -> NodeDeclaration? { nodes.first { $0.name == name } }
 }

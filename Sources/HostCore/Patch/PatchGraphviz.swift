@@ -4,8 +4,8 @@
 /// file, ports or channel count); connections are edges labelled with port
 /// selectors and non-zero gains; each tap is a dashed edge to a note-shaped
 /// node for its file.
-public enum PatchGraphviz {
-    public static func dot(_ patch: Patch) -> String {
+package enum PatchGraphviz {
+    package static func dot(_ patch: Patch) -> String {
         var lines = ["digraph \(quoted(patch.name ?? "patch")) {",
                      "  rankdir=LR;",
                      "  node [shape=box, style=rounded, fontname=\"Helvetica\"];",

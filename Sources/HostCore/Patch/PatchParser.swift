@@ -7,7 +7,7 @@ import Yams
 /// deep nesting) is refused before the YAML composer runs.
 public enum PatchParser {
     /// The one patch format version this build reads.
-    public static let formatVersion = 1
+    package static let formatVersion = 1
 
     /// Reads and parses the patch file at `path`.
     public static func load(path: String) throws(GraphError) -> Patch {

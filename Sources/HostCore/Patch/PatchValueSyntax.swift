@@ -3,9 +3,9 @@
 /// Pure functions on strings, and the one definition of each: the YAML
 /// parser, the `--chain` form, the command line and the live console all
 /// read values through them.
-public enum PatchValueSyntax {
+package enum PatchValueSyntax {
     /// A plain decimal number: `-3`, `2.5`, `.5`, `1e-3`. No hex, `inf` or `nan`.
-    public static func number(_ text: some StringProtocol) -> Double? {
+    package static func number(_ text: some StringProtocol) -> Double? {
         let scalars = Array(text.unicodeScalars)
         var index = 0
         func digits() -> Int {
@@ -30,13 +30,13 @@ public enum PatchValueSyntax {
     }
 
     /// A whole number written with digits only (an optional sign).
-    public static func integer(_ text: some StringProtocol) -> Int? {
+    package static func integer(_ text: some StringProtocol) -> Int? {
         guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-" || $0 == "+") }) else { return nil }
         return Int(text)
     }
 
     /// `-3dB`, `-3 dB`, `+2.5dB` or a plain number meaning dB.
-    public static func decibels(_ text: String) -> Double? {
+    package static func decibels(_ text: String) -> Double? {
         let trimmed = text.trimmingSpaces
         var body = Substring(trimmed)
         if body.lowercased().hasSuffix("db") { body = body.dropLast(2) }
@@ -44,7 +44,7 @@ public enum PatchValueSyntax {
     }
 
     /// `1.5s`, `250ms` or a plain number meaning seconds.
-    public static func seconds(_ text: String) -> Double? {
+    package static func seconds(_ text: String) -> Double? {
         let trimmed = Substring(text.trimmingSpaces)
         if trimmed.hasSuffix("ms") { return number(trimmed.dropLast(2).trimmingSpaces).map { $0 / 1000 } }
         if trimmed.hasSuffix("s") { return number(trimmed.dropLast(1).trimmingSpaces) }
@@ -52,18 +52,18 @@ public enum PatchValueSyntax {
     }
 
     /// `[A-Za-z_][A-Za-z0-9_-]*`
-    public static func isNodeName(_ text: some StringProtocol) -> Bool {
+    package static func isNodeName(_ text: some StringProtocol) -> Bool {
         guard let first = text.unicodeScalars.first, first.isASCIILetter || first == "_" else { return false }
         return text.unicodeScalars.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || $0 == "_" || $0 == "-" }
     }
 
     /// An LV2 symbol: `[A-Za-z_][A-Za-z0-9_]*`
-    public static func isSymbol(_ text: some StringProtocol) -> Bool {
+    package static func isSymbol(_ text: some StringProtocol) -> Bool {
         guard let first = text.unicodeScalars.first, first.isASCIILetter || first == "_" else { return false }
         return text.unicodeScalars.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || $0 == "_" }
     }
 
-    public static let nodeNameRule = "node names start with a letter or `_` and contain only letters, digits, `_` and `-`"
+    package static let nodeNameRule = "node names start with a letter or `_` and contain only letters, digits, `_` and `-`"
 
     /// Parses `node`, `node:N` or `node:symbol`. On failure, says why in one clause.
     static func portReference(_ text: String) -> Result<(node: String, port: PortSelector), PortSyntaxError> {
@@ -98,7 +98,7 @@ public enum PatchValueSyntax {
     /// A parameter value written as text (`--chain`, the console): a number,
     /// `true`/`false` (any case) for a toggle, otherwise an enumeration label.
     /// The same reading YAML gives an unquoted scalar.
-    public static func parameterValue(_ text: String) -> ParameterValue {
+    package static func parameterValue(_ text: String) -> ParameterValue {
         if let value = number(text) { return .number(value) }
         switch text.lowercased() {
         case "true": return .toggle(true)
@@ -111,7 +111,7 @@ public enum PatchValueSyntax {
 extension PortReference {
     /// `node`, `node:N` or `node:symbol`, as a patch writes it. The error
     /// says what is wrong with `text` in one sentence.
-    public init(parsing text: String) throws(GraphError) {
+    package init(parsing text: String) throws(GraphError) {
         switch PatchValueSyntax.portReference(text) {
         case .success(let parsed): self.init(node: parsed.node, port: parsed.port)
         case .failure(let error): throw GraphError("`\(text)` is not a port: \(error.reason)")

@@ -4,24 +4,24 @@
 
 /// A fixed delay of `length` frames on one channel, with its own preallocated
 /// history. Processing is in place.
-public struct DelayLine {
-    public let length: Int
+package struct DelayLine {
+    package let length: Int
     @usableFromInline var history: UnsafeMutablePointer<Float>
     @usableFromInline var position: Int
 
     /// Allocates and zeroes the history (off the realtime thread).
-    public init(length: Int) {
+    package init(length: Int) {
         self.length = length
         history = .allocate(capacity: max(length, 1))
         history.initialize(repeating: 0, count: max(length, 1))
         position = 0
     }
 
-    public func deallocate() { history.deallocate() }
+    package func deallocate() { history.deallocate() }
 
     /// Delays `frames` samples of `buffer` in place.
     @inlinable @_noLocks
-    public mutating func process(_ buffer: UnsafeMutablePointer<Float>, frames: Int) {
+    package mutating func process(_ buffer: UnsafeMutablePointer<Float>, frames: Int) {
         guard length > 0 else { return }
         for index in 0..<frames {
             let delayed = history[position]

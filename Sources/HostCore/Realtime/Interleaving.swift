@@ -3,12 +3,12 @@
 ///
 /// Planar channels to one interleaved buffer: what a file write and a tap
 /// ring both need.
-public enum Interleaving {
+package enum Interleaving {
     /// Writes `frames` frames of `source` (each channel read from `offset`)
     /// into `target`, `channels` samples per frame; channels `source` lacks
     /// are silence.
     @inlinable @_noLocks
-    public static func interleave(_ source: UnsafeBufferPointer<UnsafePointer<Float>>, from offset: Int,
+    package static func interleave(_ source: UnsafeBufferPointer<UnsafePointer<Float>>, from offset: Int,
                                   into target: UnsafeMutablePointer<Float>, channels: Int, frames: Int) {
         for channel in 0..<channels {
             var sample = target + channel

@@ -5,37 +5,37 @@ import Glibc
 /// A POSIX semaphore in memory of its own: `signal()` (sem_post) is safe on
 /// a realtime thread, unlike pthread_cond_signal. A copyable handle;
 /// the creator calls `deallocate()` when no thread uses it any more.
-public struct PosixSemaphore: @unchecked Sendable {
+package struct PosixSemaphore: @unchecked Sendable {
     @usableFromInline let semaphore: UnsafeMutablePointer<sem_t>
 
-    public init(value: UInt32 = 0) {
+    package init(value: UInt32 = 0) {
         semaphore = .allocate(capacity: 1)
         sem_init(semaphore, 0, value)
     }
 
-    public func deallocate() {
+    package func deallocate() {
         sem_destroy(semaphore)
         semaphore.deallocate()
     }
 
     /// Wakes one waiter (or lets the next wait pass). Realtime-safe.
     @inlinable @_noLocks
-    public func signal() {
+    package func signal() {
         _unsafePerformance { _ = sem_post(semaphore) }
     }
 
     /// Blocks until signalled. Not for the realtime thread.
-    public func wait() {
+    package func wait() {
         while sem_wait(semaphore) != 0 && errno == EINTR {}
     }
 
     /// Takes a pending signal if there is one, without waiting.
-    public func tryWait() -> Bool {
+    package func tryWait() -> Bool {
         sem_trywait(semaphore) == 0
     }
 
     /// Waits until signalled or `seconds` pass. Returns true when signalled.
-    public func wait(seconds: Double) -> Bool {
+    package func wait(seconds: Double) -> Bool {
         var deadline = timespec()
         clock_gettime(CLOCK_REALTIME, &deadline)
         let nanoseconds = Int(deadline.tv_nsec) + Int(seconds * 1e9)

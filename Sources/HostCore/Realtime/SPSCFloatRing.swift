@@ -8,15 +8,15 @@
 /// The value is a handle: a few pointers to memory allocated (and touched) at
 /// init, so copying it into a realtime context costs no reference counting.
 /// Whoever created it calls `deallocate()` once both sides are done.
-public struct SPSCFloatRing: @unchecked Sendable {
-    public let channels: Int
+package struct SPSCFloatRing: @unchecked Sendable {
+    package let channels: Int
     /// Capacity in frames (exactly as asked).
-    public let capacity: Int
+    package let capacity: Int
     @usableFromInline let ring: SPSCRing
 
     /// Allocates `capacity × channels` samples and writes every one, so no
     /// page fault waits for the realtime thread.
-    public init(channels: Int, capacity: Int) {
+    package init(channels: Int, capacity: Int) {
         precondition(channels >= 1 && capacity >= 1, "a ring needs at least one channel and one frame")
         self.channels = channels
         self.capacity = capacity
@@ -24,13 +24,13 @@ public struct SPSCFloatRing: @unchecked Sendable {
     }
 
     /// Frees the memory. Neither side may use the ring afterwards.
-    public func deallocate() { ring.deallocate() }
+    package func deallocate() { ring.deallocate() }
 
     // MARK: Producer side (realtime-safe)
 
     /// Frames the producer may write now.
     @inlinable
-    public var writableFrames: Int {
+    package var writableFrames: Int {
         @_noLocks get { ring.writableCount }
     }
 
@@ -39,7 +39,7 @@ public struct SPSCFloatRing: @unchecked Sendable {
     /// nothing, when there is not room for all of them. Source channels beyond
     /// the ring's are ignored; missing ones are written as silence.
     @inlinable @_noLocks
-    public func write(channels source: UnsafeBufferPointer<UnsafePointer<Float>>, offset: Int = 0, frames: Int) -> Bool {
+    package func write(channels source: UnsafeBufferPointer<UnsafePointer<Float>>, offset: Int = 0, frames: Int) -> Bool {
         guard let span = ring.reserve(frames) else { return false }
         Interleaving.interleave(source, from: offset, into: span.first.assumingMemoryBound(to: Float.self),
                                 channels: channels, frames: span.firstCount)
@@ -54,7 +54,7 @@ public struct SPSCFloatRing: @unchecked Sendable {
 
     /// Frames the consumer may read now.
     @inlinable
-    public var readableFrames: Int {
+    package var readableFrames: Int {
         @_noLocks get { ring.readableCount }
     }
 
@@ -62,7 +62,7 @@ public struct SPSCFloatRing: @unchecked Sendable {
     /// any, starts at the beginning of storage): interleaved samples to use
     /// in place, then release with `consume(frames:)`.
     @inlinable @_noLocks
-    public func readableRegion() -> UnsafeBufferPointer<Float> {
+    package func readableRegion() -> UnsafeBufferPointer<Float> {
         let span = ring.readable()
         return UnsafeBufferPointer(start: span.first.assumingMemoryBound(to: Float.self),
                                    count: span.firstCount * channels)
@@ -70,14 +70,14 @@ public struct SPSCFloatRing: @unchecked Sendable {
 
     /// Hands `frames` read frames back to the producer.
     @inlinable @_noLocks
-    public func consume(frames: Int) {
+    package func consume(frames: Int) {
         ring.release(frames)
     }
 
     /// Copies up to `maxFrames` interleaved frames into `destination` and
     /// consumes them. Returns the number copied.
     @inlinable @_noLocks
-    public func read(into destination: UnsafeMutablePointer<Float>, maxFrames: Int) -> Int {
+    package func read(into destination: UnsafeMutablePointer<Float>, maxFrames: Int) -> Int {
         var copied = 0
         while copied < maxFrames {
             let region = readableRegion()

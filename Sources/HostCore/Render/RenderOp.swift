@@ -1,7 +1,7 @@
 /// One step of a compiled plan. Payloads are plain pointers and numbers so the
 /// realtime thread touches no Swift references. Gains and flags are read
 /// through pointers so they can change while a plan runs without rebuilding it.
-public enum RenderOp {
+package enum RenderOp {
     /// Fill with silence.
     case clear(UnsafeMutablePointer<Float>)
     case copy(from: UnsafePointer<Float>, to: UnsafeMutablePointer<Float>)
@@ -27,13 +27,13 @@ public enum RenderOp {
 
 /// A port connection the plan makes once, on the thread that runs it, before
 /// its first block (connect_port belongs to LV2's audio class).
-public struct PortConnection {
-    public var handle: UnsafeMutableRawPointer?
-    public var connect: KernelConnectFunction
-    public var port: UInt32
-    public var data: UnsafeMutableRawPointer?
+package struct PortConnection {
+    package var handle: UnsafeMutableRawPointer?
+    package var connect: KernelConnectFunction
+    package var port: UInt32
+    package var data: UnsafeMutableRawPointer?
 
-    public init(handle: UnsafeMutableRawPointer?, connect: KernelConnectFunction, port: UInt32,
+    package init(handle: UnsafeMutableRawPointer?, connect: KernelConnectFunction, port: UInt32,
                 data: UnsafeMutableRawPointer?) {
         self.handle = handle
         self.connect = connect

@@ -4,15 +4,15 @@
 public final class RenderPlan {
     public let format: RenderFormat
     /// What the realtime thread runs.
-    public let program: RenderProgram
+    package let program: RenderProgram
     /// Buffers the driver fills before each `render`, per source node.
-    public let sources: [PlanSource]
+    package let sources: [PlanSource]
     /// Buffers the driver reads after each `render`, per output node.
-    public let outputs: [PlanOutput]
+    package let outputs: [PlanOutput]
     /// Buffers to record after each `render`.
-    public let taps: [PlanTap]
+    package let taps: [PlanTap]
     /// Every node as resolved, in schedule order, for `check` and status.
-    public let nodes: [PlanNode]
+    package let nodes: [PlanNode]
     /// Frames between a source sample and the same sample at every output
     /// and tap (they are aligned to one another). Offline drivers drop this
     /// many frames at the start and render as many more at the end; a live
@@ -42,16 +42,16 @@ public final class RenderPlan {
     }
 
     /// The flag that bypasses a plugin node (non-zero: bypassed), for live control.
-    public func bypassFlag(of node: String) -> UnsafeMutablePointer<UInt8>? { bypassFlags[node] }
+    package func bypassFlag(of node: String) -> UnsafeMutablePointer<UInt8>? { bypassFlags[node] }
 
     /// Connects every kernel's ports to the plan's buffers (renders nothing):
     /// for drivers that run the plan on one thread from start to end
     /// (offline), once before the first block. Live drivers use `program`.
-    public func connectPorts() { program.connectPorts() }
+    package func connectPorts() { program.connectPorts() }
 
     /// A delay line of this plan, by identity (for the plan that replaces it).
     func delayLine(_ identity: String) -> DelayLineBox? { memory.delayLines[identity] }
 
     /// Number of distinct audio buffers the plan uses (after reuse).
-    public var bufferCount: Int { memory.bufferCount }
+    package var bufferCount: Int { memory.bufferCount }
 }

@@ -4,12 +4,12 @@
 /// The realtime view of a plan: a flat list of ops over preallocated
 /// buffers. Copying it copies two pointers; the `RenderPlan` that made it
 /// owns the memory and must outlive every use.
-public struct RenderProgram {
-    public let ops: UnsafeBufferPointer<RenderOp>
-    public let connections: UnsafeBufferPointer<PortConnection>
-    public let maxBlockFrames: Int
+package struct RenderProgram {
+    package let ops: UnsafeBufferPointer<RenderOp>
+    package let connections: UnsafeBufferPointer<PortConnection>
+    package let maxBlockFrames: Int
 
-    public init(ops: UnsafeBufferPointer<RenderOp>, connections: UnsafeBufferPointer<PortConnection>,
+    package init(ops: UnsafeBufferPointer<RenderOp>, connections: UnsafeBufferPointer<PortConnection>,
                 maxBlockFrames: Int) {
         self.ops = ops
         self.connections = connections
@@ -20,7 +20,7 @@ public struct RenderProgram {
     /// thread that will render, before the first `render` of this program
     /// (again after another program used the same instances).
     @inlinable @_noLocks
-    public func connectPorts() {
+    package func connectPorts() {
         for connection in connections {
             _unsafePerformance { connection.connect(connection.handle, connection.port, connection.data) }
         }
@@ -28,7 +28,7 @@ public struct RenderProgram {
 
     /// Renders one block of `frames` (1…maxBlockFrames).
     @inlinable @_noLocks
-    public func render(frames: Int) {
+    package func render(frames: Int) {
         let count = ops.count
         var index = 0
         while index < count {

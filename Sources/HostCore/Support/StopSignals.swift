@@ -10,10 +10,10 @@ private let stopSignal = Atomic<Int32>(0)
 /// Catches SIGINT and SIGTERM while a render runs, so that it can clean up
 /// (remove partial files, switch JACK's freewheel off) before the process
 /// ends; `restore()` puts the previous handlers back.
-public struct StopSignals {
+package struct StopSignals {
     private var previous: [(signal: Int32, action: sigaction)] = []
 
-    public init() {
+    package init() {
         stopSignal.store(0, ordering: .relaxed) // initialises the global before any handler can touch it
         for number in [SIGINT, SIGTERM] {
             var action = sigaction()
@@ -26,12 +26,12 @@ public struct StopSignals {
     }
 
     /// The signal caught since `init`, or nil.
-    public var caught: Int32? {
+    package var caught: Int32? {
         let number = stopSignal.load(ordering: .relaxed)
         return number == 0 ? nil : number
     }
 
-    public func restore() {
+    package func restore() {
         for (number, action) in previous {
             var action = action
             sigaction(number, &action, nil)
@@ -40,6 +40,6 @@ public struct StopSignals {
 }
 
 /// "SIGINT", "SIGTERM", or "signal N".
-public func signalName(_ number: Int32) -> String {
+package func signalName(_ number: Int32) -> String {
     number == SIGINT ? "SIGINT" : number == SIGTERM ? "SIGTERM" : "signal \(number)"
 }

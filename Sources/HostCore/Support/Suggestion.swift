@@ -1,7 +1,7 @@
 /// "did you mean `x`?" for a misspelt name among known ones.
-public enum Suggestion {
+package enum Suggestion {
     /// The closest candidate by edit distance, when it is close enough to be a likely typo.
-    public static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
+    package static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
         let lowered = word.lowercased()
         var best: (name: String, distance: Int)?
         for candidate in candidates {
@@ -14,7 +14,7 @@ public enum Suggestion {
     }
 
     /// `did you mean `x`?` or nil.
-    public static func didYouMean(_ word: String, in candidates: some Sequence<String>) -> String? {
+    package static func didYouMean(_ word: String, in candidates: some Sequence<String>) -> String? {
         closest(to: word, in: candidates).map { "did you mean `\($0)`?" }
     }
 

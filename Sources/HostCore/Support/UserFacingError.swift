@@ -1,6 +1,6 @@
 /// An error whose description is one sentence a user can act on; the command
 /// line prints it as it is, with no stack trace.
-public protocol UserFacingError: Error, CustomStringConvertible {}
+package protocol UserFacingError: Error, CustomStringConvertible {}
 
 extension GraphError: UserFacingError {}
 extension UnitError: UserFacingError {}

@@ -4,14 +4,14 @@
 /// A fixed-size message to the realtime thread: a store it makes at the start
 /// of a block. Pointers must stay valid until the command is applied: point
 /// into memory owned by a unit or by a program that is current or pending.
-public enum LiveCommand {
+package enum LiveCommand {
     /// A gain or a control port value.
     case setFloat(UnsafeMutablePointer<Float>, Float)
     /// A bypass or enable flag.
     case setFlag(UnsafeMutablePointer<UInt8>, UInt8)
 
     @inlinable @_noLocks
-    public func apply() {
+    package func apply() {
         switch self {
         case .setFloat(let target, let value): target.pointee = value
         case .setFlag(let target, let value): target.pointee = value

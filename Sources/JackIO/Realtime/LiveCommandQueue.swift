@@ -5,12 +5,12 @@ import HostCore
 ///
 /// A lock-free single-producer single-consumer queue of `LiveCommand`s with a
 /// fixed capacity: an `SPSCRing` whose slot is one command.
-public struct LiveCommandQueue: ~Copyable {
+package struct LiveCommandQueue: ~Copyable {
     private let ring: SPSCRing
 
     /// Room for `capacity` commands, rounded up to a power of two. The slots
     /// are allocated and written here, off the realtime thread.
-    public init(capacity: Int) {
+    package init(capacity: Int) {
         var size = 1
         while size < max(capacity, 1) { size <<= 1 }
         // LiveCommand is trivial, so the ring's zeroed bytes are ready to overwrite.
@@ -22,11 +22,11 @@ public struct LiveCommandQueue: ~Copyable {
         ring.deallocate()
     }
 
-    public var capacity: Int { ring.capacity }
+    package var capacity: Int { ring.capacity }
 
     /// Producer side. False when the queue is full (the command is not queued).
     @_noLocks
-    public func push(_ command: LiveCommand) -> Bool {
+    package func push(_ command: LiveCommand) -> Bool {
         guard let span = ring.reserve(1) else { return false }
         span.first.initializeMemory(as: LiveCommand.self, to: command)
         ring.publish(1)
@@ -36,7 +36,7 @@ public struct LiveCommandQueue: ~Copyable {
     /// Consumer side: applies every command pushed before this call, in
     /// order, and returns how many.
     @_noLocks
-    public func applyPending() -> Int {
+    package func applyPending() -> Int {
         let span = ring.readable()
         apply(span.first, count: span.firstCount)
         apply(span.second, count: span.secondCount)

@@ -6,29 +6,29 @@ import Synchronization
 
 /// What a file feed's disk thread and the callback share, in raw memory so
 /// the callback touches no class reference.
-public struct LiveFeedCounters: ~Copyable {
+package struct LiveFeedCounters: ~Copyable {
     /// Set by the disk thread once the whole file (and its leading silence)
     /// is in the ring: an empty ring after that is the end, not an underrun.
-    public let finished = Atomic<Bool>(false)
+    package let finished = Atomic<Bool>(false)
     /// Frames the callback had to play as silence because the disk thread was late.
-    public let underrunFrames = Atomic<Int>(0)
+    package let underrunFrames = Atomic<Int>(0)
     /// Frames the callback took from the ring: where the file is on the timeline.
-    public let playedFrames = Atomic<Int>(0)
+    package let playedFrames = Atomic<Int>(0)
 
-    public init() {}
+    package init() {}
 }
 
 /// A file source as the callback sees it: before each chunk it moves frames
 /// from the disk thread's ring into the plan's buffers for the source.
-public struct LiveFeed {
-    public var ring: SPSCFloatRing
+package struct LiveFeed {
+    package var ring: SPSCFloatRing
     /// `ring.channels` buffers of the plan, one per file channel.
-    public var buffers: UnsafePointer<UnsafeMutablePointer<Float>>
-    public var counters: UnsafeMutablePointer<LiveFeedCounters>
+    package var buffers: UnsafePointer<UnsafeMutablePointer<Float>>
+    package var counters: UnsafeMutablePointer<LiveFeedCounters>
     /// Wakes the disk thread once frames are taken: room to read ahead into.
-    public var spaceFreed: PosixSemaphore
+    package var spaceFreed: PosixSemaphore
 
-    public init(ring: SPSCFloatRing, buffers: UnsafePointer<UnsafeMutablePointer<Float>>,
+    package init(ring: SPSCFloatRing, buffers: UnsafePointer<UnsafeMutablePointer<Float>>,
                 counters: UnsafeMutablePointer<LiveFeedCounters>, spaceFreed: PosixSemaphore) {
         self.ring = ring
         self.buffers = buffers

@@ -8,11 +8,11 @@ import Synchronization
 /// of a non-negative Float, whose order is the order of the integers, so an
 /// atomic integer `max` keeps it without a compare-exchange loop; the
 /// control thread reads and resets it with `exchange`.
-public struct LiveMeter {
-    public var buffer: UnsafePointer<Float>
-    public var peakBits: UnsafeMutablePointer<Atomic<UInt32>>
+package struct LiveMeter {
+    package var buffer: UnsafePointer<Float>
+    package var peakBits: UnsafeMutablePointer<Atomic<UInt32>>
 
-    public init(buffer: UnsafePointer<Float>, peakBits: UnsafeMutablePointer<Atomic<UInt32>>) {
+    package init(buffer: UnsafePointer<Float>, peakBits: UnsafeMutablePointer<Atomic<UInt32>>) {
         self.buffer = buffer
         self.peakBits = peakBits
     }

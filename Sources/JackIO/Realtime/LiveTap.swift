@@ -5,11 +5,11 @@ import HostCore
 
 /// A tap as the callback sees it: after each chunk it pushes the tapped
 /// buffers into the recorder's ring (dropping and counting when full).
-public struct LiveTap {
-    public var input: TapRecorder.Input
-    public var channels: UnsafeBufferPointer<UnsafePointer<Float>>
+package struct LiveTap {
+    package var input: TapRecorder.Input
+    package var channels: UnsafeBufferPointer<UnsafePointer<Float>>
 
-    public init(input: TapRecorder.Input, channels: UnsafeBufferPointer<UnsafePointer<Float>>) {
+    package init(input: TapRecorder.Input, channels: UnsafeBufferPointer<UnsafePointer<Float>>) {
         self.input = input
         self.channels = channels
     }
