@@ -4,9 +4,10 @@ import Synchronization
 
 /// Plays a file source in realtime: a disk thread reads ahead into a ring
 /// that the callback drains through a `LiveFeed`, so the callback never
-/// touches the disk. The callback wakes the disk thread with a semaphore
-/// whenever it takes frames. A start offset is leading silence written through the
-/// same ring, so the ring is the feed's only clock.
+/// touches the disk. The disk thread sleeps on a semaphore when the ring is
+/// full, and the callback wakes it once a chunk's worth of room is free. A
+/// start offset is leading silence written through the same ring, so the
+/// ring is the feed's only clock.
 ///
 /// Life cycle: `init` (opens the file) → `prime()` (fills the ring before the
 /// client starts) → `start()` (the disk thread keeps it full) → `stop()`.
@@ -15,12 +16,13 @@ final class LiveFilePlayer: @unchecked Sendable {
     let path: String
     let ring: SPSCFloatRing
     let counters: UnsafeMutablePointer<LiveFeedCounters>
-    /// Signalled by the callback after it takes frames, and by `stop()`.
+    /// Signalled by the callback once a chunk's worth of room is free, and by `stop()`.
     let spaceFreed = PosixSemaphore()
     let sampleRate: Int
 
     private let reader: AudioFileReader
-    private let chunkFrames = 4096
+    /// Frames read from the file at a time: the room the callback waits for before it wakes this thread.
+    let chunkFrames = 4096
     private let scratch: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>
     /// Frames of silence still to write before the file starts.
     private var leadingSilence: Int
@@ -100,9 +102,23 @@ final class LiveFilePlayer: @unchecked Sendable {
             if ring.writableFrames >= chunkFrames {
                 readChunk()
             } else {
-                spaceFreed.wait()
+                sleepUntilRoom()
             }
         }
+    }
+
+    /// Raises the waiting flag, then looks at the ring once more before
+    /// sleeping: the fence pairs with the callback's (`LiveFeed`), so frames
+    /// it took before it could see the flag are seen here. A wake-up that
+    /// races this second look leaves one extra post: the loop looks again.
+    private func sleepUntilRoom() {
+        counters.pointee.diskWaiting.store(true, ordering: .relaxed)
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        if ring.writableFrames >= chunkFrames || stopRequested.load(ordering: .acquiring) {
+            counters.pointee.diskWaiting.store(false, ordering: .relaxed)
+            return
+        }
+        spaceFreed.wait()
     }
 
     /// One chunk of leading silence or file into the ring (which has room for it).

@@ -45,7 +45,7 @@ final class LivePlanOwner {
             _ = buffers.initialize(from: source.channels)
             owner.feedBuffers.append(buffers)
             feeds.append(LiveFeed(ring: player.ring, buffers: UnsafePointer(buffers.baseAddress!), counters: player.counters,
-                                 spaceFreed: player.spaceFreed))
+                                 spaceFreed: player.spaceFreed, wakeFrames: player.chunkFrames))
         }
         var taps: [LiveTap] = []
         for tap in plan.taps {

@@ -32,7 +32,7 @@ final class LiveFilePlayerTests: XCTestCase {
         var played: [Float] = []
         buffers.withUnsafeBufferPointer { pointers in
             let feed = LiveFeed(ring: player.ring, buffers: pointers.baseAddress!, counters: player.counters,
-                                spaceFreed: player.spaceFreed)
+                                spaceFreed: player.spaceFreed, wakeFrames: player.chunkFrames)
             let deadline = Date().addingTimeInterval(60)
             while played.count < frames && Date() < deadline {
                 // Take a block only when it is there: an underrun here is the test's pace, not the player's.
@@ -49,5 +49,11 @@ final class LiveFilePlayerTests: XCTestCase {
         XCTAssertEqual(played, ramp)
         XCTAssertEqual(player.underrunFrames, 0)
         XCTAssertTrue(eventually(within: 30) { player.finished })
+        // Woken once per chunk of room (4096 frames), not once per block
+        // taken: the 40960 frames after the first ring-full are 10 chunks,
+        // against 160 blocks of 256.
+        let wakeups = player.counters.pointee.diskWakeups.load(ordering: .relaxed)
+        XCTAssertGreaterThan(wakeups, 0)
+        XCTAssertLessThanOrEqual(wakeups, (frames - 8192) / player.chunkFrames + 1)
     }
 }

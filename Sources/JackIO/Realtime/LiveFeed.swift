@@ -14,6 +14,13 @@ package struct LiveFeedCounters: ~Copyable {
     package let underrunFrames = Atomic<Int>(0)
     /// Frames the callback took from the ring: where the file is on the timeline.
     package let playedFrames = Atomic<Int>(0)
+    /// Set by the disk thread just before it sleeps on `LiveFeed.spaceFreed`;
+    /// the callback takes it back when it wakes the thread, so the thread is
+    /// woken once per refill, not on every cycle (each wake is a syscall and,
+    /// on a small machine, a context switch inside the cycle).
+    package let diskWaiting = Atomic<Bool>(false)
+    /// How often the callback woke the disk thread.
+    package let diskWakeups = Atomic<Int>(0)
 
     package init() {}
 }
@@ -25,15 +32,18 @@ package struct LiveFeed {
     /// `ring.channels` buffers of the plan, one per file channel.
     package var buffers: UnsafePointer<UnsafeMutablePointer<Float>>
     package var counters: UnsafeMutablePointer<LiveFeedCounters>
-    /// Wakes the disk thread once frames are taken: room to read ahead into.
+    /// Wakes the waiting disk thread once there is room to read ahead into.
     package var spaceFreed: PosixSemaphore
+    /// The room, in frames, the disk thread reads into at a time.
+    package var wakeFrames: Int
 
     package init(ring: SPSCFloatRing, buffers: UnsafePointer<UnsafeMutablePointer<Float>>,
-                counters: UnsafeMutablePointer<LiveFeedCounters>, spaceFreed: PosixSemaphore) {
+                counters: UnsafeMutablePointer<LiveFeedCounters>, spaceFreed: PosixSemaphore, wakeFrames: Int) {
         self.ring = ring
         self.buffers = buffers
         self.counters = counters
         self.spaceFreed = spaceFreed
+        self.wakeFrames = wakeFrames
     }
 
     /// Fills `frames` frames; silence where the ring runs dry.
@@ -61,12 +71,26 @@ package struct LiveFeed {
         if done > 0 {
             counters.pointee.playedFrames.wrappingAdd(done, ordering: .relaxed)
             // Once finished the disk thread is gone: nobody to wake.
-            if !finished { spaceFreed.signal() }
+            if !finished { wakeDiskThreadIfRoom() }
         }
         guard done < frames else { return }
         for channel in 0..<channels {
             (buffers[channel] + done).update(repeating: 0, count: frames - done)
         }
         if !finished { counters.pointee.underrunFrames.wrappingAdd(frames - done, ordering: .relaxed) }
+    }
+
+    /// Posts `spaceFreed` when the disk thread sleeps and a read's worth of
+    /// room is free. The fence pairs with the disk thread's (see
+    /// `LiveFilePlayer.sleepUntilRoom`): either this load sees its flag or
+    /// its second look at the ring sees the frames just taken, so no wake-up
+    /// is lost.
+    @_noLocks
+    private func wakeDiskThreadIfRoom() {
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        guard counters.pointee.diskWaiting.load(ordering: .relaxed), ring.writableFrames >= wakeFrames,
+              counters.pointee.diskWaiting.exchange(false, ordering: .relaxed) else { return }
+        counters.pointee.diskWakeups.wrappingAdd(1, ordering: .relaxed)
+        spaceFreed.signal()
     }
 }
