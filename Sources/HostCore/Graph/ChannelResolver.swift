@@ -1,7 +1,7 @@
 /// Works out node widths in schedule order and expands connections into
 /// per-channel contributions, with errors that say how to wire ambiguous
-/// cases explicitly (docs/architecture.md; the rules users read are in
-/// docs/patch-format.md, "How channels are matched").
+/// cases explicitly. The rules are the users' own: docs/patch-format.md,
+/// "How channels are matched" (docs/architecture.md places this step).
 struct ChannelResolver {
     let graph: AudioGraph
     let order: [Int]

@@ -5,7 +5,7 @@ import Foundation
 /// blocks in it, and writing a file that is being played destroys the
 /// source: both are refused before anything is opened.
 ///
-/// The one place conflict lists are made: the compiler, a render session
+/// The one place conflict lists are made: the compiler, a render job
 /// and a live bounce each fill in what they know, and messages name every
 /// side the same way whoever checks.
 package struct FileConflicts {
