@@ -34,8 +34,7 @@ final class CompileSideEffectTests: XCTestCase {
     /// A unit of the probe plugin, from a lilv world that sees only its bundle.
     private func probeUnit() throws -> any ProcessingUnit {
         let folder = try Tools.temporaryFolder()
-        let library = Tools.productsFolder.appendingPathComponent("libFxhostProbePlugin.so")
-        XCTAssertTrue(FileManager.default.fileExists(atPath: library.path), "build the FxhostProbePlugin product")
+        let library = try ProbePlugin.buildLibrary(in: folder.appendingPathComponent("build"))
         let bundles = try ProbePlugin.bundle(in: folder.appendingPathComponent("lv2"), library: library)
         let earlier = ProcessInfo.processInfo.environment["LV2_PATH"]
         setenv("LV2_PATH", bundles.path, 1)
