@@ -40,7 +40,7 @@ final class RenderRangeTests: XCTestCase {
         _ = try OfflineRenderer(plan: plan(), options: options).run()
         let reader = try AudioFileReader(path: output)
         var samples = [Float](repeating: 0, count: reader.frames ?? 0)
-        try samples.withUnsafeMutableBufferPointer { buffer in
+        samples.withUnsafeMutableBufferPointer { buffer in
             let pointers = [buffer.baseAddress!]
             _ = pointers.withUnsafeBufferPointer { reader.read(into: $0, frames: buffer.count) }
         }

@@ -9,7 +9,7 @@ final class RingSPSCTests: XCTestCase {
     func testAllOrNothingAndWrapAround() {
         let ring = SPSCFloatRing(channels: 2, capacity: 10)
         defer { ring.deallocate() }
-        var left: [Float] = (0..<8).map(Float.init), right: [Float] = (0..<8).map { -Float($0) }
+        let left: [Float] = (0..<8).map(Float.init), right: [Float] = (0..<8).map { -Float($0) }
         func push(_ frames: Int, from offset: Int = 0) -> Bool {
             left.withUnsafeBufferPointer { l in
                 right.withUnsafeBufferPointer { r in

@@ -21,6 +21,7 @@ final class FreewheelBounceTests: XCTestCase {
 
     private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
+    @discardableResult
     private func bounce(_ patch: String, to output: String, _ extra: [String] = []) throws -> Tools.Result {
         try Tools.fxhost(["render", patch, "-o", output, "--engine", "jack", "--server", server.name, "--quiet"] + extra)
     }

@@ -108,7 +108,7 @@ final class LibraryAPITests: XCTestCase {
         let program = plan.program
         // Warm up: first calls may set up lazily (generic metadata, plugin tables).
         program.render(frames: 256)
-        var noise = Audio.noise(channels: 2, frames: 256).channels
+        let noise = Audio.noise(channels: 2, frames: 256).channels
         for block in 0..<2000 {
             for (channel, buffer) in plan.sources[0].channels.enumerated() {
                 noise[channel].withUnsafeBufferPointer { buffer.update(from: $0.baseAddress!, count: 256) }

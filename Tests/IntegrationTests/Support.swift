@@ -41,7 +41,7 @@ enum Tools {
         // stderr goes to a file so a chatty child never blocks on a full pipe
         // while stdout is being read.
         let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("fxhost-stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: errorFile) }
         let stdout = Pipe()
         process.standardOutput = stdout

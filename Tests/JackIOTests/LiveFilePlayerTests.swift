@@ -28,7 +28,7 @@ final class LiveFilePlayerTests: XCTestCase {
         let block = 256
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: block)
         defer { buffer.deallocate() }
-        var buffers = [buffer]
+        let buffers = [buffer]
         var played: [Float] = []
         buffers.withUnsafeBufferPointer { pointers in
             let feed = LiveFeed(ring: player.ring, buffers: pointers.baseAddress!, counters: player.counters,

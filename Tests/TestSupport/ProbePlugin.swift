@@ -26,7 +26,7 @@ public enum ProbePlugin {
             throw BuildError(description: "no clang or cc on PATH to compile the probe plugin")
         }
         let log = folder.appendingPathComponent("probe-build.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: compiler)
         process.arguments = ["-shared", "-fPIC", "-O1", "-Wall", "-Werror",
