@@ -1,5 +1,6 @@
 import HostCore
 @testable import LV2Bridge
+import TestSupport
 import XCTest
 
 final class AmpTests: XCTestCase {
@@ -81,17 +82,22 @@ final class RefusalTests: XCTestCase {
     }
 
     func testLibraryThatDoesNotLoadGivesTheLoaderReason() throws {
-        // swh's mbeq links against fftw symbols its Debian build does not provide.
-        let plugin = try Installed.catalog.resolve("http://plugin.org.uk/swh-plugins/mbeq")
-        let unit = try LV2Unit(plugin: plugin, catalog: Installed.catalog)
-        try XCTSkipIf(dlopen("/usr/lib/lv2/mbeq-swh.lv2/plugin-linux.so", RTLD_NOW) != nil,
-                      "mbeq's library loads on this machine, so there is no loader error to report")
+        // The probe plugin built to need a symbol no library defines, as
+        // swh's mbeq needs fftw symbols its Debian build lacks.
+        let folder = try makeScratchFolder(prefix: "unloadable")
+        let library = try ProbePlugin.buildLibrary(in: folder.appendingPathComponent("build"), unloadable: true)
+        let bundles = try ProbePlugin.bundle(in: folder.appendingPathComponent("lv2"), library: library)
+        let earlier = ProcessInfo.processInfo.environment["LV2_PATH"]
+        setenv("LV2_PATH", bundles.path, 1)
+        defer { if let earlier { setenv("LV2_PATH", earlier, 1) } else { unsetenv("LV2_PATH") } }
+        let catalog = PluginCatalog()
+        let unit = try LV2Unit(plugin: catalog.resolve(ProbePlugin.uri), catalog: catalog)
         XCTAssertThrowsError(try unit.prepareInstances(
             count: 1, format: RenderFormat(sampleRate: 48000, maxBlockFrames: 64, mode: .offline))) { error in
             let message = (error as? UnitError)?.message ?? ""
-            XCTAssertTrue(message.hasPrefix("`Multiband EQ` (http://plugin.org.uk/swh-plugins/mbeq) failed to "
-                + "instantiate at 48000 Hz: its library does not load ("), message)
-            XCTAssertTrue(message.contains("undefined symbol"), message)
+            XCTAssertTrue(message.hasPrefix("`fxhost probe` (\(ProbePlugin.uri)) failed to instantiate at 48000 Hz: "
+                + "its library does not load (\(library.path): undefined symbol: "
+                + "fxhost_probe_symbol_no_library_defines)"), message)
         }
     }
 }

@@ -20,9 +20,18 @@ typedef struct {
     int asked;
 } Probe;
 
+#ifdef FXHOST_PROBE_UNLOADABLE
+/* Defined by no library: built with FXHOST_PROBE_UNLOADABLE, the plugin's
+ * library fails to load (undefined symbol), as some packaged plugins do. */
+extern void fxhost_probe_symbol_no_library_defines(void);
+#endif
+
 static LV2_Handle instantiate(const LV2_Descriptor *descriptor, double rate, const char *bundle,
                               const LV2_Feature *const *features) {
     (void)descriptor; (void)rate; (void)bundle;
+#ifdef FXHOST_PROBE_UNLOADABLE
+    fxhost_probe_symbol_no_library_defines();
+#endif
     LV2_Worker_Schedule *schedule = NULL;
     for (int i = 0; features && features[i]; ++i)
         if (strcmp(features[i]->URI, LV2_WORKER__schedule) == 0) schedule = features[i]->data;

@@ -14,8 +14,10 @@ public enum ProbePlugin {
     /// Compiles Tests/TestPlugin/probe.c into `folder/libprobe.so` with the C
     /// compiler on PATH (the Swift toolchain's clang, else cc). The tests
     /// build it themselves because SwiftPM makes a shared library only for a
-    /// product, and a test fixture is no product of fxhost.
-    public static func buildLibrary(in folder: URL) throws -> URL {
+    /// product, and a test fixture is no product of fxhost. `unloadable`
+    /// makes a library that needs a symbol no library defines, so loading
+    /// it fails the way a plugin with a missing dependency does.
+    public static func buildLibrary(in folder: URL, unloadable: Bool = false) throws -> URL {
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("TestPlugin")
         let library = folder.appendingPathComponent("libprobe.so")
@@ -29,9 +31,9 @@ public enum ProbePlugin {
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: compiler)
-        process.arguments = ["-shared", "-fPIC", "-O1", "-Wall", "-Werror",
-                             "-I", source.appendingPathComponent("include").path,
-                             source.appendingPathComponent("probe.c").path, "-o", library.path]
+        process.arguments = ["-shared", "-fPIC", "-O1", "-Wall", "-Werror"] + (unloadable ? ["-DFXHOST_PROBE_UNLOADABLE"] : [])
+            + ["-I", source.appendingPathComponent("include").path,
+               source.appendingPathComponent("probe.c").path, "-o", library.path]
         let output = try FileHandle(forWritingTo: log)
         process.standardOutput = output
         process.standardError = output
