@@ -70,12 +70,21 @@ extension LiveSession {
         do {
             offlinePlan = try bounceGraph.compile(format: offline)
         } catch {
+            // Units prepared before the one that failed now have offline
+            // instances as their current ones: take the live ones back, or a
+            // stateful preset would later go to instances nothing plays.
+            try resumeLivePlan()
             throw .graph(error)
         }
         let framesBefore = engine.statistics.frames
         // Silent while the server freewheels: the live plan would run at the render's speed.
-        try publishAndWait(LivePlanOwner.makeIdleProgram(inputs: inputs.count, outputs: outputs.count,
-                                                         frames: format.maxBlockFrames))
+        do {
+            try publishAndWait(LivePlanOwner.makeIdleProgram(inputs: inputs.count, outputs: outputs.count,
+                                                             frames: format.maxBlockFrames))
+        } catch {
+            try resumeLivePlan()
+            throw error
+        }
         let started: LiveBounce
         do {
             started = try LiveBounce(plan: offlinePlan, options: renderOptions, renderer: renderer)

@@ -31,7 +31,62 @@ final class RefusingBlockSize: ProcessingUnit {
     }
 }
 
+/// A unit that cannot be made for offline rendering; otherwise the wrapped
+/// unit. Remembers the format it was last prepared for.
+final class LiveOnly: ProcessingUnit {
+    let inner: any ProcessingUnit
+    let refusesOffline: Bool
+    private(set) var lastFormat: RenderFormat?
+
+    init(_ inner: any ProcessingUnit, refusingOffline: Bool) {
+        self.inner = inner
+        self.refusesOffline = refusingOffline
+    }
+
+    var displayName: String { inner.displayName }
+    var inputPorts: [AudioPortInfo] { inner.inputPorts }
+    var outputPorts: [AudioPortInfo] { inner.outputPorts }
+    var parameters: [ParameterInfo] { inner.parameters }
+    var presetNames: [String] { inner.presetNames }
+    func setParameter(_ symbol: String, to value: ParameterValue) throws(UnitError) { try inner.setParameter(symbol, to: value) }
+    func parameterValue(_ symbol: String) -> Float? { inner.parameterValue(symbol) }
+    func applyPreset(_ name: String) throws(UnitError) { try inner.applyPreset(name) }
+    func prepareInstances(count: Int, format: RenderFormat) throws(UnitError) -> PreparedUnit {
+        if refusesOffline && format.mode == .offline { throw UnitError("this unit plays live only") }
+        lastFormat = format
+        return try inner.prepareInstances(count: count, format: format)
+    }
+}
+
 final class LiveSessionRebuildFailureTests: XCTestCase {
+    /// A bounce whose offline plan cannot be compiled leaves every unit on
+    /// its live instances: a unit prepared for the bounce before the one that
+    /// refused goes back to the live format, so a later preset reaches what plays.
+    func testABounceThatCannotCompileLeavesUnitsOnTheirLiveInstances() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try temporaryFolder()
+        let units = LV2UnitProvider(catalog: PluginCatalog())
+        let first = LiveOnly(try units.makeUnit("eg-amp"), refusingOffline: false)
+        let second = LiveOnly(try units.makeUnit("eg-amp"), refusingOffline: true)
+        let graph = AudioGraph()
+        let input = try graph.addInput("in", channels: 1)
+        let firstNode = try graph.addUnit("first", first)
+        let secondNode = try graph.addUnit("second", second)
+        let main = try graph.addOutput("main", channels: 1)
+        try graph.connect(input, to: firstNode)
+        try graph.connect(firstNode, to: secondNode)
+        try graph.connect(secondNode, to: main)
+        let session = try LiveSession(graph: graph, options: LiveSession.Options(server: server))
+        try session.start()
+        defer { _ = try? session.finish() }
+
+        XCTAssertThrowsError(try session.startBounce(to: folder.appendingPathComponent("bounce.wav").path)) { error in
+            XCTAssertTrue("\(error)".contains("this unit plays live only"), "\(error)")
+        }
+        XCTAssertEqual(first.lastFormat?.mode, .live, "the first unit was left on the bounce's offline instances")
+        XCTAssertEqual(second.lastFormat?.mode, .live)
+    }
+
     /// When the plan cannot be rebuilt for JACK's new buffer size, the old
     /// plan goes on playing (in the new, smaller blocks) instead of silence.
     func testAFailedRebuildKeepsTheOldPlanPlaying() throws {
