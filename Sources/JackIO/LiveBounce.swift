@@ -48,6 +48,7 @@ package final class LiveBounce: @unchecked Sendable {
         } catch {
             job.abort()
             outcome.withLock { $0 = .failure(.cannotStartThread(reason: error.reason)) }
+            done.signal()
         }
     }
 
@@ -64,12 +65,13 @@ package final class LiveBounce: @unchecked Sendable {
     /// result is then `.cancelled`. Returns at once.
     package func cancel() { renderer.cancel() }
 
-    /// Waits until the render thread is done and returns its result.
+    /// Waits until the render thread is done and returns its result. `done`
+    /// is signalled once, after the outcome is stored (or when the thread
+    /// could not start), and waited for here at most once.
     func waitForResult() -> Result<RenderSummary, FreewheelError> {
-        while true {
-            if let result = outcome.withLock({ $0 }) { return result }
-            _ = done.wait(seconds: 0.1)
-        }
+        if let result = outcome.withLock({ $0 }) { return result }
+        done.wait()
+        return outcome.withLock { $0 }!
     }
 }
 

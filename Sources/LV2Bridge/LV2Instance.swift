@@ -122,8 +122,6 @@ final class LV2Instance {
         return value.isFinite && value > 0 ? Int(value.rounded()) : 0
     }
 
-    /// The value of an output control port.
-    func outputValue(_ port: UInt32) -> Float { outputControls[Int(port)] }
 
     /// Restores a state's properties into this instance (port values are the unit's job).
     func restore(_ state: OpaquePointer) {

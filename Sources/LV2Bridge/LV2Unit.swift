@@ -17,7 +17,6 @@ package final class LV2Unit: ProcessingUnit {
     package let inputPorts: [AudioPortInfo]
     package let outputPorts: [AudioPortInfo]
     package let parameters: [ParameterInfo]
-    package var presetNames: [String] { plugin.presets.map(\.label) }
 
     private let world: LV2World
     private let lilvPlugin: OpaquePointer
@@ -96,13 +95,6 @@ package final class LV2Unit: ProcessingUnit {
         parameterPorts[symbol].map { controls[Int($0)] }
     }
 
-    /// The value an instance last wrote to an output control port.
-    package func outputValue(_ symbol: String, instance: Int = 0) -> Float? {
-        guard instance < instances.count,
-              let port = plugin.ports.first(where: { $0.symbol == symbol && $0.kind == .control && $0.direction == .output })
-        else { return nil }
-        return instances[instance].outputValue(port.index)
-    }
 
     // MARK: Presets
 

@@ -13,7 +13,6 @@ final class PortsOnlyUnit: ProcessingUnit {
     }
 
     var parameters: [ParameterInfo] { [] }
-    var presetNames: [String] { [] }
     func setParameter(_ symbol: String, to value: ParameterValue) throws(UnitError) {}
     func parameterValue(_ symbol: String) -> Float? { nil }
     func applyPreset(_ name: String) throws(UnitError) {}

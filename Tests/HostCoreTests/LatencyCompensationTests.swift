@@ -29,7 +29,6 @@ final class DelayingUnit: ProcessingUnit {
     var inputPorts: [AudioPortInfo] { [AudioPortInfo(symbol: "in", name: "In")] }
     var outputPorts: [AudioPortInfo] { [AudioPortInfo(symbol: "out", name: "Out")] }
     var parameters: [ParameterInfo] { [] }
-    var presetNames: [String] { [] }
     func setParameter(_ symbol: String, to value: ParameterValue) throws(UnitError) { throw UnitError("no parameters") }
     func parameterValue(_ symbol: String) -> Float? { nil }
     func applyPreset(_ name: String) throws(UnitError) { throw UnitError("no presets") }

@@ -84,10 +84,9 @@ final class PatchHostileInputTests: XCTestCase {
             text += "\(level): &\(level) [\(aliases)]\n"
             previous = String(level)
         }
-        let start = Date()
+        // The shape guard's sentence proves the text was refused before Yams composed it.
         XCTAssertEqual(patchFailure(text),
                        "p.yaml:2:4: YAML anchors and aliases are not allowed in patches (found `&a`); write the value out in full, or quote it if it is text")
-        XCTAssertLessThan(Date().timeIntervalSince(start), 1)
     }
 
     /// Aliases used as mapping keys would make the composer hash an exponential tree.

@@ -30,7 +30,6 @@ final class ScalingUnit: ProcessingUnit {
     var inputPorts: [AudioPortInfo] { (0..<portCount).map { AudioPortInfo(symbol: "in\($0 + 1)", name: "In \($0 + 1)") } }
     var outputPorts: [AudioPortInfo] { (0..<portCount).map { AudioPortInfo(symbol: "out\($0 + 1)", name: "Out \($0 + 1)") } }
     var parameters: [ParameterInfo] { [] }
-    var presetNames: [String] { [] }
     func setParameter(_ symbol: String, to value: ParameterValue) throws(UnitError) { throw UnitError("no parameters") }
     func parameterValue(_ symbol: String) -> Float? { nil }
     func applyPreset(_ name: String) throws(UnitError) { throw UnitError("no presets") }

@@ -235,7 +235,7 @@ final class LiveRunTests: XCTestCase {
         let folder = try Tools.temporaryFolder()
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
         try writeAmpPatch(folder, seconds: 10)
-        let run = try LiveRun(["run", path("amp.yaml"), "--server", server.name, "--reconnect", "--duration", "3s"])
+        let run = try LiveRun(["run", path("amp.yaml"), "--server", server.name, "--reconnect", "--duration", "30s"])
         XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 0.5))
         server.stop()
         XCTAssertTrue(eventually(within: 60) { run.stderr.contains("waiting for it to return") }, run.stderr)
@@ -378,13 +378,4 @@ final class LiveRun {
         process.waitUntilExit()
         return process.terminationStatus
     }
-}
-
-func eventually(within seconds: Double, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while !condition() {
-        if Date() >= deadline { return false }
-        usleep(20_000)
-    }
-    return true
 }

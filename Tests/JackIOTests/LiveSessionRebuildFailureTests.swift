@@ -21,7 +21,6 @@ final class RefusingBlockSize: ProcessingUnit {
     var inputPorts: [AudioPortInfo] { inner.inputPorts }
     var outputPorts: [AudioPortInfo] { inner.outputPorts }
     var parameters: [ParameterInfo] { inner.parameters }
-    var presetNames: [String] { inner.presetNames }
     func setParameter(_ symbol: String, to value: ParameterValue) throws(UnitError) { try inner.setParameter(symbol, to: value) }
     func parameterValue(_ symbol: String) -> Float? { inner.parameterValue(symbol) }
     func applyPreset(_ name: String) throws(UnitError) { try inner.applyPreset(name) }
@@ -47,7 +46,6 @@ final class LiveOnly: ProcessingUnit {
     var inputPorts: [AudioPortInfo] { inner.inputPorts }
     var outputPorts: [AudioPortInfo] { inner.outputPorts }
     var parameters: [ParameterInfo] { inner.parameters }
-    var presetNames: [String] { inner.presetNames }
     func setParameter(_ symbol: String, to value: ParameterValue) throws(UnitError) { try inner.setParameter(symbol, to: value) }
     func parameterValue(_ symbol: String) -> Float? { inner.parameterValue(symbol) }
     func applyPreset(_ name: String) throws(UnitError) { try inner.applyPreset(name) }

@@ -44,8 +44,8 @@ final class ChainAllPluginsTests: XCTestCase {
         var refused: [String: String] = [:]
         for plugin in effects {
             for channels in [1, 2] {
-                guard let outcome = runWithTimeout(seconds: 20, { renderChain(plugin, inputChannels: channels) }) else {
-                    return XCTFail("\(plugin.uri) on \(channels) channel(s) did not render 4 blocks within 20 s")
+                guard let outcome = runWithTimeout(seconds: 60, { renderChain(plugin, inputChannels: channels) }) else {
+                    return XCTFail("\(plugin.uri) on \(channels) channel(s) did not render 4 blocks within 60 s")
                 }
                 switch outcome {
                 case .rendered(let outputChannels, let instances):

@@ -21,7 +21,7 @@ final class PresetTests: XCTestCase {
         let expected = try presetValue(file: "/usr/lib/lv2/mda.lv2/Detune-presets.ttl",
                                        label: "Out Of Tune", symbol: "detune")
         let unit = try Installed.unit("mda/Detune")
-        XCTAssertTrue(unit.presetNames.contains("Out Of Tune"))
+        XCTAssertTrue(unit.plugin.presets.map(\.label).contains("Out Of Tune"))
         XCTAssertNotEqual(unit.parameterValue("detune"), expected, "pick a preset that changes the value")
         try unit.applyPreset("out of tune")
         XCTAssertEqual(unit.parameterValue("detune"), expected)
@@ -41,7 +41,7 @@ final class PresetTests: XCTestCase {
         XCTAssertThrowsError(try unit.applyPreset("Symphonik")) { error in
             let unitError = error as? UnitError
             XCTAssertEqual(unitError?.message, "`MDA Detune` has no preset \"Symphonik\"; its presets are: "
-                + unit.presetNames.map { "\"\($0)\"" }.joined(separator: ", "))
+                + unit.plugin.presets.map(\.label).map { "\"\($0)\"" }.joined(separator: ", "))
             XCTAssertEqual(unitError?.suggestion, "did you mean `Symphonic`?")
         }
         let amp = try Installed.unit("eg-amp")

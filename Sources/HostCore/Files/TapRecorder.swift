@@ -202,16 +202,17 @@ private final class WriterState: @unchecked Sendable {
 
     func run() {
         while true {
-            // Read the flag before draining: whatever was pushed before the
-            // stop request is then in the ring and this drain writes it.
-            let stopping = stopRequested.load(ordering: .acquiring)
-            // Absorb wake-ups already counted (one per push) before draining:
-            // a push after this point posts again and is seen next round.
+            // Absorb the wake-ups counted so far (one per push, one per stop
+            // request) first: a push or stop after this point posts again,
+            // so the wait below returns for it.
             while input.dataReady.tryWait() {}
+            // Then the flag, before draining: whatever was pushed before the
+            // stop request is in the ring and this drain writes it.
+            let stopping = stopRequested.load(ordering: .acquiring)
             let drained = drain()
             if stopping && input.ring.readableFrames == 0 { return }
             if drained == 0 {
-                _ = input.dataReady.wait(seconds: 0.05)
+                input.dataReady.wait()
             } else if input.policy == .dropWhenFull {
                 usleep(Self.batchInterval)
             }

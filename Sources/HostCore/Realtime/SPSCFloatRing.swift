@@ -73,21 +73,4 @@ package struct SPSCFloatRing: @unchecked Sendable {
     package func consume(frames: Int) {
         ring.release(frames)
     }
-
-    /// Copies up to `maxFrames` interleaved frames into `destination` and
-    /// consumes them. Returns the number copied.
-    @inlinable @_noLocks
-    package func read(into destination: UnsafeMutablePointer<Float>, maxFrames: Int) -> Int {
-        var copied = 0
-        while copied < maxFrames {
-            let region = readableRegion()
-            let frames = min(region.count / channels, maxFrames - copied)
-            guard frames > 0, let base = region.baseAddress else { break }
-            let target = destination + copied * channels
-            for index in 0..<frames * channels { target[index] = base[index] }
-            consume(frames: frames)
-            copied += frames
-        }
-        return copied
-    }
 }

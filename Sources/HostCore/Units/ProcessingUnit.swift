@@ -14,8 +14,6 @@ public protocol ProcessingUnit: AnyObject {
     var outputPorts: [AudioPortInfo] { get }
     /// Input control parameters.
     var parameters: [ParameterInfo] { get }
-    /// Preset labels, for messages and suggestions.
-    var presetNames: [String] { get }
 
     /// Sets an input control for every instance. Out-of-range values and
     /// unknown symbols are errors that say the range or what was meant.

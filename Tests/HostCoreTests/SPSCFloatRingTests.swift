@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import HostCore
 
-final class RingSPSCTests: XCTestCase {
+final class SPSCFloatRingTests: XCTestCase {
     /// Block sizes that do not divide the capacity, so writes wrap at every offset.
     static let blockSizes = [1, 7, 64, 127, 300, 513]
 
@@ -82,5 +82,24 @@ final class RingSPSCTests: XCTestCase {
         while !producer.isFinished && Date() < deadline { usleep(1_000) }
         XCTAssertTrue(producer.isFinished)
         XCTAssertEqual(ring.readableFrames, 0)
+    }
+}
+
+extension SPSCFloatRing {
+    /// Copies up to `maxFrames` interleaved frames into `destination` and
+    /// consumes them; returns the number copied. The tests' reader: the
+    /// host's readers take regions in place (`LiveFeed.fill`, the tap writer).
+    func read(into destination: UnsafeMutablePointer<Float>, maxFrames: Int) -> Int {
+        var copied = 0
+        while copied < maxFrames {
+            let region = readableRegion()
+            let frames = min(region.count / channels, maxFrames - copied)
+            guard frames > 0, let base = region.baseAddress else { break }
+            let target = destination + copied * channels
+            for index in 0..<frames * channels { target[index] = base[index] }
+            consume(frames: frames)
+            copied += frames
+        }
+        return copied
     }
 }
