@@ -66,18 +66,7 @@ package final class AudioFileReader {
             let chunk = min(wanted - done, scratchFrames)
             let got = Int(sf_readf_float(file, scratch, sf_count_t(chunk)))
             if got <= 0 { break }
-            for (channel, buffer) in destination.enumerated() {
-                let target = buffer + done
-                if channel < channels {
-                    var source = scratch + channel
-                    for frame in 0..<got {
-                        target[frame] = source.pointee
-                        source += channels
-                    }
-                } else {
-                    target.update(repeating: 0, count: got)
-                }
-            }
+            Interleaving.deinterleave(scratch, channels: channels, into: destination, at: done, frames: got)
             done += got
             if got < chunk { break }
         }

@@ -1,8 +1,9 @@
 /// Called by: the realtime thread (a tap ring's producer, through
-/// `SPSCFloatRing.write`) and file writers on other threads.
+/// `SPSCFloatRing.write`; a live file feed's consumer, `LiveFeed.fill`) and
+/// file readers and writers on other threads.
 ///
-/// Planar channels to one interleaved buffer: what a file write and a tap
-/// ring both need.
+/// Planar channels to one interleaved buffer and back: what files and the
+/// rings between the realtime thread and the disk hold.
 package enum Interleaving {
     /// Writes `frames` frames of `source` (each channel read from `offset`)
     /// into `target`, `channels` samples per frame; channels `source` lacks
@@ -23,6 +24,27 @@ package enum Interleaving {
                     sample.pointee = 0
                     sample += channels
                 }
+            }
+        }
+    }
+
+    /// Writes `frames` frames of `source`, `channels` samples per frame, into
+    /// `targets` (each channel written from `offset`); targets beyond
+    /// `channels` get silence, channels beyond the targets are skipped.
+    @inlinable @_noLocks
+    package static func deinterleave(_ source: UnsafePointer<Float>, channels: Int,
+                                    into targets: UnsafeBufferPointer<UnsafeMutablePointer<Float>>, at offset: Int,
+                                    frames: Int) {
+        for (channel, buffer) in targets.enumerated() {
+            let target = buffer + offset
+            if channel < channels {
+                var sample = source + channel
+                for frame in 0..<frames {
+                    target[frame] = sample.pointee
+                    sample += channels
+                }
+            } else {
+                target.update(repeating: 0, count: frames)
             }
         }
     }

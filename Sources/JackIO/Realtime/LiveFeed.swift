@@ -57,14 +57,8 @@ package struct LiveFeed {
             let region = ring.readableRegion()
             let count = min(region.count / channels, frames - done)
             guard count > 0, let base = region.baseAddress else { break }
-            for channel in 0..<channels {
-                let target = buffers[channel] + done
-                var source = base + channel
-                for frame in 0..<count {
-                    target[frame] = source.pointee
-                    source += channels
-                }
-            }
+            Interleaving.deinterleave(base, channels: channels, into: UnsafeBufferPointer(start: buffers, count: channels),
+                                      at: done, frames: count)
             ring.consume(frames: count)
             done += count
         }
