@@ -46,7 +46,7 @@ final class LiveFilePlayer: @unchecked Sendable {
         self.node = node
         self.path = source.path
         self.sampleRate = sampleRate
-        ring = SPSCFloatRing(channels: reader.channels, capacity: max(Int(ringSeconds * Double(sampleRate)), 2 * 4096))
+        ring = SPSCFloatRing(channels: reader.channels, capacity: max(Int(ringSeconds * Double(sampleRate)), 2 * chunkFrames))
         counters = .allocate(capacity: 1)
         counters.initialize(to: LiveFeedCounters())
         scratch = .allocate(capacity: reader.channels)

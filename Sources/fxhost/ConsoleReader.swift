@@ -26,9 +26,13 @@ final class ConsoleReader: Sendable {
         if isatty(STDIN_FILENO) == 1 { signal(SIGTTIN, SIG_IGN) }
         // Detached: it reads until stdin ends, and the process may exit first.
         // If it cannot start there is no console; the audio plays on.
-        try? PosixThread(name: "fxhost console") { [self] in
-            while let line = readLine() { lines.withLock { $0.append(line) } }
-        }.detach()
+        do {
+            try PosixThread(name: "fxhost console") { [self] in
+                while let line = readLine() { lines.withLock { $0.append(line) } }
+            }.detach()
+        } catch {
+            FileHandle.standardError.write(Data("fxhost: \(error); commands typed here are ignored, the audio plays on\n".utf8))
+        }
     }
 
     func takeLines() -> [String] {
