@@ -62,8 +62,10 @@ final class LivePlanOwner {
                            feeds: feeds, taps: taps, meters: meters)
     }
 
-    /// Makes a program that runs nothing and plays silence, for the moment
-    /// plugin instances are being replaced (a new sample rate or block size).
+    /// Makes a program that runs nothing and plays silence, for the moments
+    /// plugin instances must not run: while they are replaced (a new sample
+    /// rate or block size), while a preset restores their state, and while
+    /// a bounce freewheels the server.
     static func makeIdleProgram(inputs: Int, outputs: Int, frames: Int) -> LiveProgram {
         let owner = LivePlanOwner(plan: nil, recorders: [], players: [])
         func buffer() -> UnsafeMutablePointer<Float> {

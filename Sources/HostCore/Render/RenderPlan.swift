@@ -1,6 +1,7 @@
 /// A compiled graph: the realtime program plus what drivers need to feed and
 /// drain it. Immutable once built; it owns every buffer the program points
-/// into and keeps the units (and so their plugin instances) alive.
+/// into, and keeps its plugin instances alive through their owners
+/// (`kernelOwners`), whatever format their units have moved on to.
 public final class RenderPlan {
     public let format: RenderFormat
     /// What the realtime thread runs.

@@ -26,7 +26,11 @@ package struct RenderProgram {
         }
     }
 
-    /// Renders one block of `frames` (1…maxBlockFrames).
+    /// Renders one block of `frames` (1…maxBlockFrames). Realtime-safe as
+    /// far as the plugins' `run()` is (trusted, like any host trusts it) and
+    /// live: offline, a plugin's worker request runs its `work()` in place
+    /// (`LV2Worker.schedule`), which may take its time; nothing offline is
+    /// realtime.
     @inlinable @_noLocks
     package func render(frames: Int) {
         let count = ops.count
