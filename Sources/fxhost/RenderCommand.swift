@@ -16,12 +16,16 @@ struct RenderCommand: ParsableCommand {
 
             --engine jack bounces through a running JACK server (never started by fxhost) in freewheel mode: the server runs the graph as fast as the CPU allows, in blocks of the server's buffer size, and gives the same samples as --engine embedded with --block set to that size. The server is switched back to realtime when the bounce ends, fails or is interrupted (Ctrl-C).
 
+            Batches: when an -o value holds {name} (the input's file name without its extension), {dir} (its folder) or {n} (its number in the batch, from 1, in path order), the render is a batch: every file the -i values name (quote a pattern such as 'takes/*.wav' so fxhost expands it) is rendered on its own, exactly as `fxhost render PATCH -i FILE -o OUTPUT` would render it, into the patch's first live input (or NODE with -i 'NODE=PATTERN'). --jobs N renders N files at once (default: the number of cores), with the embedded engine; a patch with taps cannot be batched (every file would write them). Without a placeholder, -i and -o mean what they always do, and a template with one input is a batch of one. A pattern that matches nothing, two files sent to one output, an output over an input or into a missing folder are refused before anything renders; a file that fails is listed in the summary while the others render, and the exit status is then 1.
+
             Examples:
               fxhost render Presets/guitar-crunch.yaml -i di-guitar.wav -o crunch.wav
               fxhost render project.yaml -o mix.flac --tail 5s
               fxhost render mastering.yaml -i mix.wav -o master.wav --json
               fxhost render --chain "mda/Overdrive drive=0.7 ! eg-amp" -i in.wav -o out.wav
               fxhost render project.yaml -o mix.wav --engine jack --server studio
+              fxhost render Presets/guitar-crunch.yaml -i 'takes/*.wav' -o 'out/{name}.flac'        # each take on its own
+              fxhost render mastering.yaml -i 'album/*.wav' -o '{dir}/{n}-{name}-master.wav' --jobs 2
             """)
 
     enum Engine: String, ExpressibleByArgument, CaseIterable {
