@@ -26,8 +26,9 @@ final class BatchRenderer {
         items = batch.items
         self.jobs = max(1, min(jobs, batch.items.count))
         self.setUp = setUp
+        // Only the bar needs the lengths: a header read per file.
         let lengths = batch.items.map { item in
-            (try? FileShape.read(item.input)).map { Double($0.frames) / $0.sampleRate } ?? 0
+            showsProgress ? (try? FileShape.read(item.input)).map { Double($0.frames) / $0.sampleRate } ?? 0 : 0
         }
         progress = BatchProgress(enabled: showsProgress, lengths: lengths)
         results = Mutex([BatchSummary.File?](repeating: nil, count: batch.items.count))
