@@ -35,11 +35,11 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup var source: PatchOptions
 
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp(
-        "Output file: FILE for the patch's outputs in order, or NODE=FILE.", valueName: "[NODE=]FILE"))
+        "Output file: FILE for the patch's outputs in order, or NODE=FILE; with {name}, {dir} or {n} in it, a batch (see below).", valueName: "[NODE=]FILE"))
     var outputs: [String] = []
 
     @Option(name: [.short, .customLong("input")], help: ArgumentHelp(
-        "File for a live input: FILE for the inputs in order, or NODE=FILE.", valueName: "[NODE=]FILE"))
+        "File for a live input: FILE for the inputs in order, or NODE=FILE; in a batch, files or quoted patterns ('takes/*.wav'), each rendered on its own.", valueName: "[NODE=]FILE"))
     var inputs: [String] = []
 
     @Option(help: ArgumentHelp("Longest tail after the sources end (e.g. 5s, 500ms, 0 to stop with the sources).",
