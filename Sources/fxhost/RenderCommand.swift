@@ -35,7 +35,7 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup var source: PatchOptions
 
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp(
-        "Output file: FILE for the patch's outputs in order, or NODE=FILE; with {name}, {dir} or {n} in it, a batch (see below).", valueName: "[NODE=]FILE"))
+        "Output file: FILE for the patch's outputs in order, or NODE=FILE; with {name}, {dir} or {n} in it, a batch (see Batches above).", valueName: "[NODE=]FILE"))
     var outputs: [String] = []
 
     @Option(name: [.short, .customLong("input")], help: ArgumentHelp(
