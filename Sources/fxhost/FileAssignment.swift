@@ -9,6 +9,11 @@ struct FileAssignment {
     var node: String?
     var path: String
 
+    init(node: String?, path: String) {
+        self.node = node
+        self.path = path
+    }
+
     init(_ argument: String) {
         if let equals = argument.firstIndex(of: "="), PatchValueSyntax.isNodeName(argument[..<equals]) {
             node = String(argument[..<equals])

@@ -16,12 +16,16 @@ struct RenderCommand: ParsableCommand {
 
             --engine jack bounces through a running JACK server (never started by fxhost) in freewheel mode: the server runs the graph as fast as the CPU allows, in blocks of the server's buffer size, and gives the same samples as --engine embedded with --block set to that size. The server is switched back to realtime when the bounce ends, fails or is interrupted (Ctrl-C).
 
+            Batches: when an -o value holds {name} (the input's file name without its extension), {dir} (its folder) or {n} (its number in the batch, from 1, in path order), the render is a batch: every file the -i values name (quote a pattern such as 'takes/*.wav' so fxhost expands it) is rendered on its own, exactly as `fxhost render PATCH -i FILE -o OUTPUT` would render it, into the patch's first live input (or NODE with -i 'NODE=PATTERN'). --jobs N renders N files at once (default: the number of cores), with the embedded engine; a patch with taps cannot be batched (every file would write them). Without a placeholder, -i and -o mean what they always do, and a template with one input is a batch of one. A pattern that matches nothing, two files sent to one output, an output over an input or into a missing folder are refused before anything renders; a file that fails is listed in the summary while the others render, and the exit status is then 1.
+
             Examples:
               fxhost render Presets/guitar-crunch.yaml -i di-guitar.wav -o crunch.wav
               fxhost render project.yaml -o mix.flac --tail 5s
               fxhost render mastering.yaml -i mix.wav -o master.wav --json
               fxhost render --chain "mda/Overdrive drive=0.7 ! eg-amp" -i in.wav -o out.wav
               fxhost render project.yaml -o mix.wav --engine jack --server studio
+              fxhost render Presets/guitar-crunch.yaml -i 'takes/*.wav' -o 'out/{name}.flac'        # each take on its own
+              fxhost render mastering.yaml -i 'album/*.wav' -o '{dir}/{n}-{name}-master.wav' --jobs 2
             """)
 
     enum Engine: String, ExpressibleByArgument, CaseIterable {
@@ -31,11 +35,11 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup var source: PatchOptions
 
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp(
-        "Output file: FILE for the patch's outputs in order, or NODE=FILE.", valueName: "[NODE=]FILE"))
+        "Output file: FILE for the patch's outputs in order, or NODE=FILE; with {name}, {dir} or {n} in it, a batch (see Batches above).", valueName: "[NODE=]FILE"))
     var outputs: [String] = []
 
     @Option(name: [.short, .customLong("input")], help: ArgumentHelp(
-        "File for a live input: FILE for the inputs in order, or NODE=FILE.", valueName: "[NODE=]FILE"))
+        "File for a live input: FILE for the inputs in order, or NODE=FILE; in a batch, files or quoted patterns ('takes/*.wav'), each rendered on its own.", valueName: "[NODE=]FILE"))
     var inputs: [String] = []
 
     @Option(help: ArgumentHelp("Longest tail after the sources end (e.g. 5s, 500ms, 0 to stop with the sources).",
@@ -59,6 +63,10 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Sample rate when no file sets it, in Hz.")
     var rate: Double = 48000
 
+    @Option(help: ArgumentHelp("With an output template: how many files render at once (default: the number of cores).",
+                               valueName: "N"))
+    var jobs: Int?
+
     @Flag(help: "No progress or summary on stderr.")
     var quiet = false
 
@@ -79,39 +87,24 @@ struct RenderCommand: ParsableCommand {
             throw ValidationError("--server needs --engine jack")
         }
         guard rate > 0 else { throw ValidationError("--rate must be positive") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more") }
         tailSeconds = try TimeOption.seconds(tail, option: "--tail")
     }
 
     func run() throws {
+        if let batch = try BatchPlan.make(inputs: inputs, outputs: outputs) { return try runBatch(batch) }
+        if jobs != nil {
+            throw CommandLineError("--jobs renders several files at once: name the outputs with a template, e.g. -i 'takes/*.wav' -o 'out/{name}.wav'")
+        }
         let inputAssignments = inputs.map(FileAssignment.init)
-        let firstInput = try inputAssignments.first.map { try FileShape.read($0.path) }
-        let plugins = Plugins()
-        let patch = try source.load(inputChannels: firstInput?.channels ?? 2, plugins: plugins)
-        let graph = try PatchLoader(units: plugins.provider).graph(for: patch)
+        let (graph, firstInput) = try loadGraph(inputs: inputAssignments)
         // A bounce through JACK renders blocks of the server's buffer size at its rate.
         if engine == .jack { JackMessages.silenceUnlessVerbose() }
         let freewheel = try engine == .jack ? FreewheelRenderer(server: server, clientName: "fxhost-render") : nil
-        let sampleRate = try PatchLoader.sampleRate(of: graph) ?? firstInput?.sampleRate
-            ?? freewheel.map { Double($0.sampleRate) } ?? rate
-        let blockFrames = freewheel?.bufferSize ?? block ?? 512
-        let plan = try graph.compile(format: RenderFormat(sampleRate: sampleRate, maxBlockFrames: blockFrames,
-                                                          mode: .offline))
-
-        var options = RenderOptions()
-        options.maximumTailSeconds = tailSeconds
-        options.inputFiles = try FileAssignment.assign(
-            inputAssignments, to: plan.sources.compactMap { if case .input = $0.kind { $0.node } else { nil } },
-            kind: "live input", option: "-i")
-        let outputFiles = try FileAssignment.assign(outputs.map(FileAssignment.init), to: plan.outputs.map(\.node),
-                                                    kind: "output", option: "-o")
-        if outputFiles.isEmpty && plan.taps.isEmpty {
-            throw CommandLineError(plan.outputs.isEmpty
-                ? "this patch has no output and no taps, so a render would write nothing"
-                : "say where the output goes with `-o FILE`")
-        }
-        for (node, path) in outputFiles {
-            options.outputFiles[node] = RenderOutputFile(path: path, format: try AudioFileFormat(path: path, name: format))
-        }
+        let setup = try setUp(graph: graph, firstInput: firstInput, inputs: inputAssignments,
+                              outputs: outputs.map(FileAssignment.init), freewheel: freewheel)
+        let plan = setup.plan
+        var options = setup.options
         let progress = ProgressReporter(enabled: !quiet && !json)
         options.progress = { progress.report($0) }
 
@@ -130,5 +123,41 @@ struct RenderCommand: ParsableCommand {
         progress.finish()
         if json { return try Terminal.printJSON(summary) }
         if !quiet { SummaryPrinter.print(summary) }
+    }
+
+    /// The patch and its graph, the patch's live inputs as wide as the first
+    /// `-i` file. The first half of every render, single or batch.
+    func loadGraph(inputs: [FileAssignment]) throws -> (graph: AudioGraph, firstInput: FileShape?) {
+        let firstInput = try inputs.first.map { try FileShape.read($0.path) }
+        let plugins = Plugins()
+        let patch = try source.load(inputChannels: firstInput?.channels ?? 2, plugins: plugins)
+        return (try PatchLoader(units: plugins.provider).graph(for: patch), firstInput)
+    }
+
+    /// The graph compiled at the files' rate (or the server's) and the files
+    /// paired with its inputs and outputs: the second half of every render.
+    func setUp(graph: AudioGraph, firstInput: FileShape?, inputs: [FileAssignment], outputs: [FileAssignment],
+               freewheel: FreewheelRenderer?) throws -> (plan: RenderPlan, options: RenderOptions) {
+        let sampleRate = try PatchLoader.sampleRate(of: graph) ?? firstInput?.sampleRate
+            ?? freewheel.map { Double($0.sampleRate) } ?? rate
+        let blockFrames = freewheel?.bufferSize ?? block ?? 512
+        let plan = try graph.compile(format: RenderFormat(sampleRate: sampleRate, maxBlockFrames: blockFrames,
+                                                          mode: .offline))
+
+        var options = RenderOptions()
+        options.maximumTailSeconds = tailSeconds
+        options.inputFiles = try FileAssignment.assign(
+            inputs, to: plan.sources.compactMap { if case .input = $0.kind { $0.node } else { nil } },
+            kind: "live input", option: "-i")
+        let outputFiles = try FileAssignment.assign(outputs, to: plan.outputs.map(\.node), kind: "output", option: "-o")
+        if outputFiles.isEmpty && plan.taps.isEmpty {
+            throw CommandLineError(plan.outputs.isEmpty
+                ? "this patch has no output and no taps, so a render would write nothing"
+                : "say where the output goes with `-o FILE`")
+        }
+        for (node, path) in outputFiles {
+            options.outputFiles[node] = RenderOutputFile(path: path, format: try AudioFileFormat(path: path, name: format))
+        }
+        return (plan, options)
     }
 }

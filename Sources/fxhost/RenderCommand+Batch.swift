@@ -1,0 +1,37 @@
+import Foundation
+import HostCore
+
+extension RenderCommand {
+    /// Renders every file of `batch` on its own, `--jobs` at once, each set up
+    /// exactly as a single render of that file, then sums them up. Exits
+    /// non-zero when any file failed (after the others rendered).
+    func runBatch(_ batch: BatchPlan) throws {
+        guard engine == .embedded else {
+            throw CommandLineError("a batch renders with the embedded engine (JACK freewheels one render at a time): leave out --engine jack")
+        }
+        // A patch file is read once before anything renders, so its mistakes
+        // are said once, not once per file; its taps would write one file for
+        // every file of the batch.
+        if let path = source.patch, let tap = try PatchParser.load(path: path).taps.first {
+            throw CommandLineError("a batch cannot record the patch's taps: every file would write `\(tap.file)`; remove the taps or render the files one by one")
+        }
+        let jobs = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        let renderer = BatchRenderer(batch: batch, jobs: jobs, showsProgress: !quiet && !json) { item in
+            let inputs = [FileAssignment(node: item.node, path: item.input)]
+            let (graph, firstInput) = try loadGraph(inputs: inputs)
+            return try setUp(graph: graph, firstInput: firstInput, inputs: inputs, outputs: item.outputs, freewheel: nil)
+        }
+        let summary = renderer.run()
+        if json {
+            try Terminal.printJSON(summary)
+        } else if !quiet {
+            SummaryPrinter.print(summary)
+        }
+        if let signal = summary.interruptedBy {
+            throw CommandLineError("interrupted by \(signalName(signal)): \(summary.rendered) of \(summary.files.count) files were rendered and kept, the others not")
+        }
+        if summary.failed > 0 {
+            throw CommandLineError("\(summary.failed) of \(summary.files.count) files failed to render; the others were rendered")
+        }
+    }
+}
