@@ -33,6 +33,7 @@ extension PluginCatalog {
                 if !alone.isEmpty && (found.uris.isEmpty || alone.count < found.uris.count) { found = ([word], alone) }
             }
         }
+        saveCache()
         guard !found.uris.isEmpty else { return nil }
         let names = found.uris.prefix(Self.suggestionLimit).map { "`\(shortestName(of: $0))`" }
         if found.uris.count == 1 { return "did you mean \(names[0])?" }
@@ -44,9 +45,12 @@ extension PluginCatalog {
         return text + "?"
     }
 
-    /// The plugin's name, read without describing the whole plugin.
+    /// The plugin's name: from the cache when the catalog has one (and so
+    /// described and cached if missing), else read without describing the
+    /// whole plugin.
     private func name(of uri: String) -> String? {
-        lilvPlugin(uri).flatMap { Lilv.takeString(lilv_plugin_get_name($0)) }
+        if hasCache { return describe(uri)?.name }
+        return lilvPlugin(uri).flatMap { Lilv.takeString(lilv_plugin_get_name($0)) }
     }
 
     /// The shortest name that resolves to `uri` alone (`mda/Overdrive`,

@@ -3,18 +3,23 @@ import HostCore
 
 /// Every installed LV2 plugin. Only URIs are read up front: describing a
 /// plugin makes lilv load its data files, which for every installed plugin
-/// costs more than a short render, so descriptions are made on demand.
+/// costs more than a short render, so descriptions are made on demand, and
+/// with a `PluginCache` taken from it while the plugin's bundles are
+/// unchanged.
 public struct PluginCatalog {
     package let world: LV2World
     /// Every plugin URI, sorted.
     package let uris: [String]
     private let handles: [String: OpaquePointer]
+    private let store: PluginDescriptionStore?
 
     /// A catalog of a new world that loads every installed bundle.
     public init() { self.init(world: LV2World()) }
 
-    package init(world: LV2World) {
+    /// A catalog of `world`'s plugins, describing them through `cache` when given.
+    package init(world: LV2World, cache: PluginCache? = nil) {
         self.world = world
+        store = cache.map(PluginDescriptionStore.init(cache:))
         var handles: [String: OpaquePointer] = [:]
         let all = lilv_world_get_all_plugins(world.world)
         var iterator = lilv_plugins_begin(all)
@@ -33,8 +38,17 @@ public struct PluginCatalog {
 
     /// The description of one installed plugin.
     package func describe(_ uri: String) -> PluginDescription? {
-        handles[uri].map { PluginReader(world: world, plugin: $0).read() }
+        guard let plugin = handles[uri] else { return nil }
+        let read = { PluginReader(world: world, plugin: plugin).read() }
+        guard let store else { return read() }
+        return store.description(of: uri, bundles: bundles(of: plugin), read: read)
     }
+
+    /// Writes what this catalog described into its cache, if it has one and
+    /// anything changed; a cache that cannot be written is left alone.
+    package func saveCache() { store?.save(installed: uris) }
+
+    var hasCache: Bool { store != nil }
 
     /// The lilv plugin for a URI from `plugins` (owned by the world).
     func lilvPlugin(_ uri: String) -> OpaquePointer? { handles[uri] }

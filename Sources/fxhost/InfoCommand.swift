@@ -19,8 +19,13 @@ struct InfoCommand: ParsableCommand {
     @Flag(help: "Print JSON for scripts.")
     var json = false
 
+    @Flag(help: "Read the plugin's description from its bundle, neither reading nor writing the plugin cache.")
+    var noCache = false
+
     func run() throws {
-        let description = try Plugins().catalog.resolve(plugin)
+        let catalog = Plugins(useCache: !noCache).catalog
+        let description = try catalog.resolve(plugin)
+        catalog.saveCache()
         if json { return try Terminal.printJSON(description) }
         print("\(description.name)\n  \(description.uri)")
         if let classLabel = description.classLabel { print("  class: \(classLabel)") }
