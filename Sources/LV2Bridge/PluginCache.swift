@@ -38,22 +38,36 @@ package struct PluginCache: Sendable {
     package struct Entry: Codable, Sendable, Equatable {
         package var uri: String
         package var bundles: [BundleStamp]
+        package var summary: PluginSummary
         package var description: PluginDescription
     }
 
-    struct Contents: Codable {
+    /// An entry without its description: decoding only this much of the
+    /// file is what makes a warm listing fast.
+    package struct SummaryEntry: Codable, Sendable, Equatable {
+        package var uri: String
+        package var bundles: [BundleStamp]
+        package var summary: PluginSummary
+    }
+
+    struct Contents<Item: Codable>: Codable {
         var version: Int
-        var plugins: [Entry]
+        var plugins: [Item]
     }
 
     /// The entries on disk by URI; empty when the file is missing, unreadable,
     /// corrupt or of another version.
-    package func load() -> [String: Entry] {
+    package func load() -> [String: Entry] { load(Entry.self, uri: \.uri) }
+
+    /// The entries on disk without their descriptions.
+    package func loadSummaries() -> [String: SummaryEntry] { load(SummaryEntry.self, uri: \.uri) }
+
+    private func load<Item: Codable>(_ type: Item.Type, uri: KeyPath<Item, String>) -> [String: Item] {
         guard let data = try? Data(contentsOf: file),
-              let contents = try? Self.decoder.decode(Contents.self, from: data),
+              let contents = try? Self.decoder.decode(Contents<Item>.self, from: data),
               contents.version == Self.formatVersion else { return [:] }
-        var entries: [String: Entry] = [:]
-        for entry in contents.plugins { entries[entry.uri] = entry }
+        var entries: [String: Item] = [:]
+        for entry in contents.plugins { entries[entry[keyPath: uri]] = entry }
         return entries
     }
 

@@ -49,7 +49,7 @@ extension PluginCatalog {
     /// described and cached if missing), else read without describing the
     /// whole plugin.
     private func name(of uri: String) -> String? {
-        if hasCache { return describe(uri)?.name }
+        if hasCache { return summarize(uri)?.name }
         return lilvPlugin(uri).flatMap { Lilv.takeString(lilv_plugin_get_name($0)) }
     }
 

@@ -44,6 +44,22 @@ public struct PluginCatalog {
         return store.description(of: uri, bundles: bundles(of: plugin), read: read)
     }
 
+    /// What a listing shows of one installed plugin; from the cache's
+    /// summaries when they hold, which is much cheaper than `describe`.
+    package func summarize(_ uri: String) -> PluginSummary? {
+        guard let plugin = handles[uri] else { return nil }
+        let read = { PluginReader(world: world, plugin: plugin).read() }
+        guard let store else { return PluginSummary(read()) }
+        return store.summary(of: uri, bundles: bundles(of: plugin), read: read)
+    }
+
+    /// Summaries of the plugins whose URI or name contains `text`, ignoring
+    /// case (all of them for nil), sorted by URI: what `search` finds.
+    package func summaries(matching text: String?) -> [PluginSummary] {
+        let needle = text?.lowercased() ?? ""
+        return uris.compactMap(summarize).filter { $0.matches(needle) }
+    }
+
     /// Writes what this catalog described into its cache, if it has one and
     /// anything changed; a cache that cannot be written is left alone.
     package func saveCache() { store?.save(installed: uris) }
@@ -57,7 +73,7 @@ public struct PluginCatalog {
     package func search(_ text: String) -> [PluginDescription] {
         let needle = text.lowercased()
         guard !needle.isEmpty else { return plugins }
-        return plugins.filter { $0.uri.lowercased().contains(needle) || $0.name.lowercased().contains(needle) }
+        return plugins.filter { PluginSummary($0).matches(needle) }
     }
 
     /// The plugin a patch means by `reference`: a full URI, or a unique short
@@ -113,8 +129,10 @@ struct PluginReader {
             project: projectName(),
             ports: ports,
             presets: readPresets(),
-            requiredFeatures: Lilv.takeStrings(lilv_plugin_get_required_features(plugin)),
-            optionalFeatures: Lilv.takeStrings(lilv_plugin_get_optional_features(plugin)),
+            // Sorted: lilv's order changes from run to run (it follows where
+            // nodes landed in memory), and a listing should not.
+            requiredFeatures: Lilv.takeStrings(lilv_plugin_get_required_features(plugin)).sorted(),
+            optionalFeatures: Lilv.takeStrings(lilv_plugin_get_optional_features(plugin)).sorted(),
             reportsLatency: lilv_plugin_has_latency(plugin))
     }
 

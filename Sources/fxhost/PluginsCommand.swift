@@ -26,16 +26,17 @@ struct PluginsCommand: ParsableCommand {
 
     func run() throws {
         let catalog = Plugins(useCache: !noCache).catalog
-        let plugins = text.map { catalog.search($0) } ?? catalog.plugins
-        catalog.saveCache()
-        if json { return try Terminal.printJSON(plugins) }
+        defer { catalog.saveCache() }
+        if json { return try Terminal.printJSON(text.map { catalog.search($0) } ?? catalog.plugins) }
+        // A listing needs only summaries: with a warm cache, no port is decoded.
+        let plugins = catalog.summaries(matching: text)
         if plugins.isEmpty {
             Terminal.status(text.map { "no installed plugin matches `\($0)`" } ?? "no LV2 plugins are installed (is LV2_PATH set?)")
             return
         }
         let width = plugins.map(\.uri.count).max() ?? 0
         for plugin in plugins {
-            let audio = "\(plugin.mainAudioInputs.count) in, \(plugin.mainAudioOutputs.count) out"
+            let audio = "\(plugin.mainAudioInputs) in, \(plugin.mainAudioOutputs) out"
             print(plugin.uri.padding(toLength: width, withPad: " ", startingAt: 0) + "  \(plugin.name) (\(audio))")
         }
     }
