@@ -33,15 +33,23 @@ public struct PluginCatalog {
         self.handles = handles
     }
 
-    /// All plugins, described (slow: loads every plugin's data), sorted by URI.
-    package var plugins: [PluginDescription] { uris.compactMap(describe) }
+    /// All plugins, described (slow: loads every plugin's data, unless the
+    /// cache holds them), sorted by URI.
+    package var plugins: [PluginDescription] {
+        guard let store else { return uris.compactMap(describe) }
+        return uris.compactMap { uri in
+            handles[uri].map { plugin in
+                store.description(of: uri, bundles: bundles(of: plugin)) { PluginReader(world: world, plugin: plugin).read() }
+            }
+        }
+    }
 
     /// The description of one installed plugin.
+    /// The description of one installed plugin, read through lilv: for one
+    /// plugin that is cheaper than decoding the cache (`info`, and each
+    /// plugin a patch uses).
     package func describe(_ uri: String) -> PluginDescription? {
-        guard let plugin = handles[uri] else { return nil }
-        let read = { PluginReader(world: world, plugin: plugin).read() }
-        guard let store else { return read() }
-        return store.description(of: uri, bundles: bundles(of: plugin), read: read)
+        handles[uri].map { PluginReader(world: world, plugin: $0).read() }
     }
 
     /// What a listing shows of one installed plugin; from the cache's

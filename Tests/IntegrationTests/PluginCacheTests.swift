@@ -90,6 +90,9 @@ final class PluginCacheTests: XCTestCase {
         let renamed = try setup.fxhost(["plugins", "probe"])
         XCTAssertTrue(renamed.contains("fxhost probe renamed (1 in, 1 out)"), renamed)
         XCTAssertTrue(try setup.fxhost(["info", ProbePlugin.uri]).hasPrefix("fxhost probe renamed\n"))
+        // Suggestions read names from the cache: the new name's word finds the probe.
+        let suggestion = try Tools.run(Tools.fxhost, ["info", "renamed"], environment: setup.environment)
+        XCTAssertTrue(suggestion.stderr.contains("did you mean `probe`?"), suggestion.stderr)
         XCTAssertEqual(try setup.fxhost(["plugins"]), try setup.fxhost(["plugins", "--no-cache"]))
 
         try FileManager.default.removeItem(at: setup.bundles.appendingPathComponent("probe.lv2"))
