@@ -21,7 +21,8 @@ extension PluginCatalog {
 
         let words = reference.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init)
         guard !words.isEmpty else { return nil }
-        let texts = uris.map { $0.lowercased() + "\n" + (name(of: $0)?.lowercased() ?? "") }
+        let pluginNames = hasCache ? summaries(matching: nil).map(\.name) : uris.map { name(of: $0) ?? "" }
+        let texts = zip(uris, pluginNames).map { $0.lowercased() + "\n" + $1.lowercased() }
         func matches(_ words: [String]) -> [String] {
             zip(uris, texts).filter { _, text in words.allSatisfy { text.contains($0) } }.map(\.0)
         }
@@ -45,12 +46,10 @@ extension PluginCatalog {
         return text + "?"
     }
 
-    /// The plugin's name: from the cache when the catalog has one (and so
-    /// described and cached if missing), else read without describing the
-    /// whole plugin.
+    /// The plugin's name, read without describing the whole plugin (with
+    /// no cache; with one, `suggestion` takes names from its summaries).
     private func name(of uri: String) -> String? {
-        if hasCache { return summarize(uri)?.name }
-        return lilvPlugin(uri).flatMap { Lilv.takeString(lilv_plugin_get_name($0)) }
+        lilvPlugin(uri).flatMap { Lilv.takeString(lilv_plugin_get_name($0)) }
     }
 
     /// The shortest name that resolves to `uri` alone (`mda/Overdrive`,

@@ -37,12 +37,15 @@ public struct PluginCatalog {
     /// cache holds them), sorted by URI.
     package var plugins: [PluginDescription] {
         guard let store else { return uris.compactMap(describe) }
-        return uris.compactMap { uri in
-            handles[uri].map { plugin in
-                store.description(of: uri, bundles: bundles(of: plugin)) { PluginReader(world: world, plugin: plugin).read() }
-            }
+        return zip(uris, allBundles()).map { uri, bundles in
+            let plugin = handles[uri]!
+            return store.description(of: uri, bundles: bundles) { PluginReader(world: world, plugin: plugin).read() }
         }
     }
+
+    /// `bundles(of:)` for every plugin, asked before any plugin's data is
+    /// loaded: lilv answers those questions slower the more data it holds.
+    private func allBundles() -> [[String]] { uris.map { bundles(of: handles[$0]!) } }
 
     /// The description of one installed plugin.
     /// The description of one installed plugin, read through lilv: for one
@@ -65,7 +68,11 @@ public struct PluginCatalog {
     /// case (all of them for nil), sorted by URI: what `search` finds.
     package func summaries(matching text: String?) -> [PluginSummary] {
         let needle = text?.lowercased() ?? ""
-        return uris.compactMap(summarize).filter { $0.matches(needle) }
+        guard let store else { return uris.compactMap(summarize).filter { $0.matches(needle) } }
+        return zip(uris, allBundles()).map { uri, bundles in
+            let plugin = handles[uri]!
+            return store.summary(of: uri, bundles: bundles) { PluginReader(world: world, plugin: plugin).read() }
+        }.filter { $0.matches(needle) }
     }
 
     /// Writes what this catalog described into its cache, if it has one and
