@@ -49,6 +49,8 @@ enum LV2URI {
 
     static let preset = "http://lv2plug.in/ns/ext/presets#Preset"
     static let rdfsLabel = "http://www.w3.org/2000/01/rdf-schema#label"
+    static let rdfsSeeAlso = "http://www.w3.org/2000/01/rdf-schema#seeAlso"
+    static let appliesTo = lv2 + "appliesTo"
     static let unitsUnit = "http://lv2plug.in/ns/extensions/units#unit"
     static let unitsSymbol = "http://lv2plug.in/ns/extensions/units#symbol"
     static let doapName = "http://usefulinc.com/ns/doap#name"

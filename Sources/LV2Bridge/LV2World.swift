@@ -35,6 +35,8 @@ package final class LV2World {
         let connectionOptional, isSideChain, toggled, integer, enumeration: OpaquePointer
         let designation, reportsLatency: OpaquePointer
         let minimumSize, preset, rdfsLabel, unitsUnit, unitsSymbol, doapName: OpaquePointer
+        /// For `PluginCatalog.bundles(of:)`: presets other bundles declare.
+        let appliesTo, seeAlso: OpaquePointer
 
         init(world: OpaquePointer) {
             func node(_ uri: String) -> OpaquePointer { lilv_new_uri(world, uri) }
@@ -56,12 +58,14 @@ package final class LV2World {
             unitsUnit = node(LV2URI.unitsUnit)
             unitsSymbol = node(LV2URI.unitsSymbol)
             doapName = node(LV2URI.doapName)
+            appliesTo = node(LV2URI.appliesTo)
+            seeAlso = node(LV2URI.rdfsSeeAlso)
         }
 
         func free() {
             for node in [audioPort, controlPort, cvPort, atomPort, outputPort, connectionOptional, isSideChain,
                          toggled, integer, enumeration, designation, reportsLatency, minimumSize, preset,
-                         rdfsLabel, unitsUnit, unitsSymbol, doapName] {
+                         rdfsLabel, unitsUnit, unitsSymbol, doapName, appliesTo, seeAlso] {
                 lilv_node_free(node)
             }
         }

@@ -21,7 +21,8 @@ extension PluginCatalog {
 
         let words = reference.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init)
         guard !words.isEmpty else { return nil }
-        let texts = uris.map { $0.lowercased() + "\n" + (name(of: $0)?.lowercased() ?? "") }
+        let pluginNames = hasCache ? summaries(matching: nil).map(\.name) : uris.map { name(of: $0) ?? "" }
+        let texts = zip(uris, pluginNames).map { $0.lowercased() + "\n" + $1.lowercased() }
         func matches(_ words: [String]) -> [String] {
             zip(uris, texts).filter { _, text in words.allSatisfy { text.contains($0) } }.map(\.0)
         }
@@ -33,6 +34,7 @@ extension PluginCatalog {
                 if !alone.isEmpty && (found.uris.isEmpty || alone.count < found.uris.count) { found = ([word], alone) }
             }
         }
+        saveCache()
         guard !found.uris.isEmpty else { return nil }
         let names = found.uris.prefix(Self.suggestionLimit).map { "`\(shortestName(of: $0))`" }
         if found.uris.count == 1 { return "did you mean \(names[0])?" }
@@ -44,7 +46,8 @@ extension PluginCatalog {
         return text + "?"
     }
 
-    /// The plugin's name, read without describing the whole plugin.
+    /// The plugin's name, read without describing the whole plugin (with
+    /// no cache; with one, `suggestion` takes names from its summaries).
     private func name(of uri: String) -> String? {
         lilvPlugin(uri).flatMap { Lilv.takeString(lilv_plugin_get_name($0)) }
     }

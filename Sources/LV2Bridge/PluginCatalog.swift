@@ -3,18 +3,23 @@ import HostCore
 
 /// Every installed LV2 plugin. Only URIs are read up front: describing a
 /// plugin makes lilv load its data files, which for every installed plugin
-/// costs more than a short render, so descriptions are made on demand.
+/// costs more than a short render, so descriptions are made on demand, and
+/// with a `PluginCache` taken from it while the plugin's bundles are
+/// unchanged.
 public struct PluginCatalog {
     package let world: LV2World
     /// Every plugin URI, sorted.
     package let uris: [String]
     private let handles: [String: OpaquePointer]
+    private let store: PluginDescriptionStore?
 
     /// A catalog of a new world that loads every installed bundle.
     public init() { self.init(world: LV2World()) }
 
-    package init(world: LV2World) {
+    /// A catalog of `world`'s plugins, describing them through `cache` when given.
+    package init(world: LV2World, cache: PluginCache? = nil) {
         self.world = world
+        store = cache.map(PluginDescriptionStore.init(cache:))
         var handles: [String: OpaquePointer] = [:]
         let all = lilv_world_get_all_plugins(world.world)
         var iterator = lilv_plugins_begin(all)
@@ -28,13 +33,53 @@ public struct PluginCatalog {
         self.handles = handles
     }
 
-    /// All plugins, described (slow: loads every plugin's data), sorted by URI.
-    package var plugins: [PluginDescription] { uris.compactMap(describe) }
+    /// All plugins, described (slow: loads every plugin's data, unless the
+    /// cache holds them), sorted by URI.
+    package var plugins: [PluginDescription] {
+        guard let store else { return uris.compactMap(describe) }
+        return zip(uris, allBundles()).map { uri, bundles in
+            let plugin = handles[uri]!
+            return store.description(of: uri, bundles: bundles) { PluginReader(world: world, plugin: plugin).read() }
+        }
+    }
+
+    /// `bundles(of:)` for every plugin, asked before any plugin's data is
+    /// loaded: lilv answers those questions slower the more data it holds.
+    private func allBundles() -> [[String]] { uris.map { bundles(of: handles[$0]!) } }
 
     /// The description of one installed plugin.
+    /// The description of one installed plugin, read through lilv: for one
+    /// plugin that is cheaper than decoding the cache (`info`, and each
+    /// plugin a patch uses).
     package func describe(_ uri: String) -> PluginDescription? {
         handles[uri].map { PluginReader(world: world, plugin: $0).read() }
     }
+
+    /// What a listing shows of one installed plugin; from the cache's
+    /// summaries when they hold, which is much cheaper than `describe`.
+    package func summarize(_ uri: String) -> PluginSummary? {
+        guard let plugin = handles[uri] else { return nil }
+        let read = { PluginReader(world: world, plugin: plugin).read() }
+        guard let store else { return PluginSummary(read()) }
+        return store.summary(of: uri, bundles: bundles(of: plugin), read: read)
+    }
+
+    /// Summaries of the plugins whose URI or name contains `text`, ignoring
+    /// case (all of them for nil), sorted by URI: what `search` finds.
+    package func summaries(matching text: String?) -> [PluginSummary] {
+        let needle = text?.lowercased() ?? ""
+        guard let store else { return uris.compactMap(summarize).filter { $0.matches(needle) } }
+        return zip(uris, allBundles()).map { uri, bundles in
+            let plugin = handles[uri]!
+            return store.summary(of: uri, bundles: bundles) { PluginReader(world: world, plugin: plugin).read() }
+        }.filter { $0.matches(needle) }
+    }
+
+    /// Writes what this catalog described into its cache, if it has one and
+    /// anything changed; a cache that cannot be written is left alone.
+    package func saveCache() { store?.save(installed: uris) }
+
+    var hasCache: Bool { store != nil }
 
     /// The lilv plugin for a URI from `plugins` (owned by the world).
     func lilvPlugin(_ uri: String) -> OpaquePointer? { handles[uri] }
@@ -43,7 +88,7 @@ public struct PluginCatalog {
     package func search(_ text: String) -> [PluginDescription] {
         let needle = text.lowercased()
         guard !needle.isEmpty else { return plugins }
-        return plugins.filter { $0.uri.lowercased().contains(needle) || $0.name.lowercased().contains(needle) }
+        return plugins.filter { PluginSummary($0).matches(needle) }
     }
 
     /// The plugin a patch means by `reference`: a full URI, or a unique short
@@ -99,8 +144,10 @@ struct PluginReader {
             project: projectName(),
             ports: ports,
             presets: readPresets(),
-            requiredFeatures: Lilv.takeStrings(lilv_plugin_get_required_features(plugin)),
-            optionalFeatures: Lilv.takeStrings(lilv_plugin_get_optional_features(plugin)),
+            // Sorted: lilv's order changes from run to run (it follows where
+            // nodes landed in memory), and a listing should not.
+            requiredFeatures: Lilv.takeStrings(lilv_plugin_get_required_features(plugin)).sorted(),
+            optionalFeatures: Lilv.takeStrings(lilv_plugin_get_optional_features(plugin)).sorted(),
             reportsLatency: lilv_plugin_has_latency(plugin))
     }
 

@@ -19,8 +19,13 @@ struct InfoCommand: ParsableCommand {
     @Flag(help: "Print JSON for scripts.")
     var json = false
 
+    @Flag(help: "Suggest names for an unknown plugin from every bundle, neither reading nor writing the plugin cache.")
+    var noCache = false
+
     func run() throws {
-        let description = try Plugins().catalog.resolve(plugin)
+        // One plugin is read from its bundle (cheaper than decoding the
+        // cache); the cache serves the suggestions for an unknown name.
+        let description = try Plugins(useCache: !noCache).catalog.resolve(plugin)
         if json { return try Terminal.printJSON(description) }
         print("\(description.name)\n  \(description.uri)")
         if let classLabel = description.classLabel { print("  class: \(classLabel)") }

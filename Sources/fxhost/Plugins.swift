@@ -3,13 +3,15 @@ import Foundation
 import HostCore
 import LV2Bridge
 
-/// The installed plugins, loaded once per command.
+/// The installed plugins, loaded once per command. Descriptions come from
+/// the plugin cache (`PluginCache.standard()`) unless `useCache` is false
+/// (`--no-cache`).
 struct Plugins {
     let catalog: PluginCatalog
     let provider: LV2UnitProvider
 
-    init() {
-        catalog = PluginCatalog(world: LV2World())
+    init(useCache: Bool = true) {
+        catalog = PluginCatalog(world: LV2World(), cache: useCache ? PluginCache.standard() : nil)
         provider = LV2UnitProvider(catalog: catalog)
     }
 }

@@ -1,0 +1,63 @@
+import CLilv
+import Foundation
+
+/// Which bundles a plugin's description is read from, asked of what lilv
+/// loaded from the bundles' manifests, so nothing of the plugin's own data
+/// is parsed.
+extension PluginCatalog {
+    /// The plugin's bundle, the bundles of its data files (a bundle may add
+    /// data to another's plugin) and of presets other bundles declare for
+    /// it, sorted.
+    func bundles(of plugin: OpaquePointer) -> [String] {
+        var files: [String] = []
+        if let bundle = lilv_plugin_get_bundle_uri(plugin).flatMap(Self.path(ofFileURI:)) { files.append(bundle + "/manifest.ttl") }
+        files += Self.nodes(lilv_plugin_get_data_uris(plugin)).compactMap(Self.path(ofFileURI:))
+        if let uri = lilv_plugin_get_uri(plugin),
+           let presets = lilv_world_find_nodes(world.world, nil, world.nodes.appliesTo, uri) {
+            defer { lilv_nodes_free(presets) }
+            var iterator = lilv_nodes_begin(presets)
+            while !lilv_nodes_is_end(presets, iterator) {
+                if let preset = lilv_nodes_get(presets, iterator),
+                   let seeAlso = lilv_world_find_nodes(world.world, preset, world.nodes.seeAlso, nil) {
+                    files += Self.nodes(UnsafeRawPointer(seeAlso)).compactMap(Self.path(ofFileURI:))
+                    lilv_nodes_free(seeAlso)
+                }
+                iterator = lilv_nodes_next(presets, iterator)
+            }
+        }
+        return Set(files.map(Self.bundleFolder(of:))).sorted()
+    }
+
+    /// The bundle holding `file`: the nearest folder above it with a
+    /// manifest.ttl, else the file's own folder.
+    private static func bundleFolder(of file: String) -> String {
+        let parent = (file as NSString).deletingLastPathComponent
+        var folder = parent
+        for _ in 0..<4 {
+            if access(folder + "/manifest.ttl", F_OK) == 0 { return folder }
+            let up = (folder as NSString).deletingLastPathComponent
+            if up == folder || up.isEmpty { break }
+            folder = up
+        }
+        return parent
+    }
+
+    private static func path(ofFileURI node: OpaquePointer) -> String? {
+        guard let text = lilv_node_as_uri(node), let path = lilv_file_uri_parse(text, nil) else { return nil }
+        defer { lilv_free(path) }
+        let result = String(cString: path)
+        return result.count > 1 && result.hasSuffix("/") ? String(result.dropLast()) : result
+    }
+
+    /// The nodes of a collection lilv lends us (not freed).
+    private static func nodes(_ nodes: UnsafeRawPointer?) -> [OpaquePointer] {
+        guard let nodes else { return [] }
+        var result: [OpaquePointer] = []
+        var iterator = lilv_nodes_begin(nodes)
+        while !lilv_nodes_is_end(nodes, iterator) {
+            if let node = lilv_nodes_get(nodes, iterator) { result.append(node) }
+            iterator = lilv_nodes_next(nodes, iterator)
+        }
+        return result
+    }
+}
