@@ -29,7 +29,8 @@ final class PluginDescriptionStore {
     /// The summary of `uri`, from the cache's summaries while its bundles
     /// are unchanged, else from its description.
     func summary(of uri: String, bundles: [String], read: () -> PluginDescription) -> PluginSummary {
-        if let entries { return PluginSummary(description(of: uri, bundles: bundles, read: read)) }
+        // Full entries decoded already: a summary of them costs less than decoding the summaries too.
+        if entries != nil { return PluginSummary(description(of: uri, bundles: bundles, read: read)) }
         let known = summaries ?? cache.loadSummaries()
         summaries = known
         if let entry = known[uri], entry.bundles == bundles.map(stamp) { return entry.summary }

@@ -323,7 +323,7 @@ final class LiveRun {
         _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: Tools.fxhost)
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.environment = Tools.childEnvironment(environment)
         process.standardInput = console ? input : FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: outputFile)
         process.standardError = try FileHandle(forWritingTo: errorFile)

@@ -26,6 +26,18 @@ enum Tools {
         var stderr: String
     }
 
+    /// The environment a child runs in: this process's, with fxhost's plugin
+    /// cache in a folder of this test run's own (a test that studies the
+    /// cache names its own), then `extra`.
+    static func childEnvironment(_ extra: [String: String]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CACHE_HOME"] = testCacheFolder
+        return environment.merging(extra) { $1 }
+    }
+
+    private static let testCacheFolder = FileManager.default.temporaryDirectory
+        .appendingPathComponent("fxhost-test-cache-\(getpid())").path
+
     /// Runs a program to the end; `executable` is found on PATH unless it is a path.
     @discardableResult
     static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Result {
@@ -37,7 +49,7 @@ enum Tools {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = [executable] + arguments
         }
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.environment = childEnvironment(environment)
         // stderr goes to a file so a chatty child never blocks on a full pipe
         // while stdout is being read.
         let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("fxhost-stderr-\(UUID().uuidString)")
