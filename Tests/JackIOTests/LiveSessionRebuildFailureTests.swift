@@ -6,40 +6,18 @@ import LV2Bridge
 import TestSupport
 import XCTest
 
-/// A unit that cannot be made at some block sizes (as a plugin with a
-/// fixed-block requirement would refuse); otherwise the wrapped unit.
-final class RefusingBlockSize: ProcessingUnit {
+/// A unit that refuses some formats, as a plugin with a fixed-block
+/// requirement or one that plays live only would; otherwise the wrapped unit.
+/// Remembers the format it was last prepared for.
+final class RefusingUnit: ProcessingUnit {
     let inner: any ProcessingUnit
-    let refused: Int
-
-    init(_ inner: any ProcessingUnit, refusing refused: Int) {
-        self.inner = inner
-        self.refused = refused
-    }
-
-    var displayName: String { inner.displayName }
-    var inputPorts: [AudioPortInfo] { inner.inputPorts }
-    var outputPorts: [AudioPortInfo] { inner.outputPorts }
-    var parameters: [ParameterInfo] { inner.parameters }
-    func setParameter(_ symbol: String, to value: ParameterValue) throws(UnitError) { try inner.setParameter(symbol, to: value) }
-    func parameterValue(_ symbol: String) -> Float? { inner.parameterValue(symbol) }
-    func applyPreset(_ name: String) throws(UnitError) { try inner.applyPreset(name) }
-    func prepareInstances(count: Int, format: RenderFormat) throws(UnitError) -> PreparedUnit {
-        if format.maxBlockFrames == refused { throw UnitError("blocks of \(refused) frames are not supported") }
-        return try inner.prepareInstances(count: count, format: format)
-    }
-}
-
-/// A unit that cannot be made for offline rendering; otherwise the wrapped
-/// unit. Remembers the format it was last prepared for.
-final class LiveOnly: ProcessingUnit {
-    let inner: any ProcessingUnit
-    let refusesOffline: Bool
+    /// Why a format is refused, or nil when it is not.
+    let refusal: (RenderFormat) -> String?
     private(set) var lastFormat: RenderFormat?
 
-    init(_ inner: any ProcessingUnit, refusingOffline: Bool) {
+    init(_ inner: any ProcessingUnit, refusing refusal: @escaping (RenderFormat) -> String? = { _ in nil }) {
         self.inner = inner
-        self.refusesOffline = refusingOffline
+        self.refusal = refusal
     }
 
     var displayName: String { inner.displayName }
@@ -50,7 +28,7 @@ final class LiveOnly: ProcessingUnit {
     func parameterValue(_ symbol: String) -> Float? { inner.parameterValue(symbol) }
     func applyPreset(_ name: String) throws(UnitError) { try inner.applyPreset(name) }
     func prepareInstances(count: Int, format: RenderFormat) throws(UnitError) -> PreparedUnit {
-        if refusesOffline && format.mode == .offline { throw UnitError("this unit plays live only") }
+        if let reason = refusal(format) { throw UnitError(reason) }
         lastFormat = format
         return try inner.prepareInstances(count: count, format: format)
     }
@@ -64,8 +42,8 @@ final class LiveSessionRebuildFailureTests: XCTestCase {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
         let folder = try temporaryFolder()
         let units = LV2UnitProvider(catalog: PluginCatalog())
-        let first = LiveOnly(try units.makeUnit("eg-amp"), refusingOffline: false)
-        let second = LiveOnly(try units.makeUnit("eg-amp"), refusingOffline: true)
+        let first = RefusingUnit(try units.makeUnit("eg-amp"))
+        let second = RefusingUnit(try units.makeUnit("eg-amp")) { $0.mode == .offline ? "this unit plays live only" : nil }
         let graph = AudioGraph()
         let input = try graph.addInput("in", channels: 1)
         let firstNode = try graph.addUnit("first", first)
@@ -98,7 +76,7 @@ final class LiveSessionRebuildFailureTests: XCTestCase {
         let graph = AudioGraph()
         let player = try graph.addFilePlayer("dc", file: FilePlayerSource(path: clip, channels: 1, sampleRate: 48_000,
                                                                           frames: 48_000 * 6))
-        let ampNode = try graph.addUnit("amp", RefusingBlockSize(amp, refusing: 128))
+        let ampNode = try graph.addUnit("amp", RefusingUnit(amp) { $0.maxBlockFrames == 128 ? "blocks of 128 frames are not supported" : nil })
         let main = try graph.addOutput("main", channels: 1)
         try graph.connect(player, to: ampNode)
         try graph.connect(ampNode, to: main)
