@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # `make bench`: 60 s of stereo through a 5-plugin chain, timed three ways in
-# one run: fxhost render, the floor (bench/floor.c: a bare loop calling the
-# same plugins' run() with the same libsndfile I/O) and ecasound. Prints the
-# median wall time of each over several alternating runs, and the ratios.
+# one run at each block size (64, 256 and 512 frames: host overhead per block
+# shows at small blocks): fxhost render, the floor (bench/floor.c: a bare loop
+# calling the same plugins' run() with the same libsndfile I/O) and ecasound.
+# Prints the median wall time of each over several alternating runs, and the ratios.
 # Every parameter is given explicitly, because ecasound does not apply the
 # plugins' defaults. Timing is for this machine only: rerun to compare.
 set -euo pipefail
 runs=${BENCH_RUNS:-5}
-block=${BENCH_BLOCK:-512}
+blocks=${BENCH_BLOCKS:-64 256 512}
 out=bench-out
 mkdir -p "$out"
 fxhost=${FXHOST:-.build/release/fxhost}
@@ -47,21 +48,23 @@ ratio() { awk "BEGIN { print $1 / $2 }"; }
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 column() { printf '%s' "$1" | awk -v c="$2" 'NF { print $c }' | median; }
 
-declare -A times
-for ((i = 0; i < runs; i++)); do
-  for tool in floor fxhost ecasound; do times[$tool]+="$(seconds "run_$tool")"$'\n'; done
-done
-floor=$(column "${times[floor]}" 1);     floor_cpu=$(column "${times[floor]}" 2)
-fx=$(column "${times[fxhost]}" 1);          fx_cpu=$(column "${times[fxhost]}" 2)
-eca=$(column "${times[ecasound]}" 1);       eca_cpu=$(column "${times[ecasound]}" 2)
+for block in $blocks; do
+  declare -A times=()
+  for ((i = 0; i < runs; i++)); do
+    for tool in floor fxhost ecasound; do times[$tool]+="$(seconds "run_$tool")"$'\n'; done
+  done
+  floor=$(column "${times[floor]}" 1);     floor_cpu=$(column "${times[floor]}" 2)
+  fx=$(column "${times[fxhost]}" 1);       fx_cpu=$(column "${times[fxhost]}" 2)
+  eca=$(column "${times[ecasound]}" 1);    eca_cpu=$(column "${times[ecasound]}" 2)
 
-same=$(cmp -s <(sox "$out/fxhost.wav" -t f32 - 2>/dev/null) <(sox "$out/floor.wav" -t f32 - 2>/dev/null) && echo identical || echo DIFFERENT)
-printf 'fxhost bench: 60 s stereo, 48 kHz, block %s, 5 plugins, median of %s runs (wall / CPU seconds)\n' "$block" "$runs"
-printf '  floor (bare lilv loop)  %6.3f / %6.3f\n' "$floor" "$floor_cpu"
-printf '  fxhost render           %6.3f / %6.3f   %.3fx / %.3fx the floor   (output vs floor: %s)\n' \
-  "$fx" "$fx_cpu" "$(ratio "$fx" "$floor")" "$(ratio "$fx_cpu" "$floor_cpu")" "$same"
-printf '  ecasound                %6.3f / %6.3f   fxhost is %.2fx / %.2fx faster\n' \
-  "$eca" "$eca_cpu" "$(ratio "$eca" "$fx")" "$(ratio "$eca_cpu" "$fx_cpu")"
+  same=$(cmp -s <(sox "$out/fxhost.wav" -t f32 - 2>/dev/null) <(sox "$out/floor.wav" -t f32 - 2>/dev/null) && echo identical || echo DIFFERENT)
+  printf 'fxhost bench: 60 s stereo, 48 kHz, block %s, 5 plugins, median of %s runs (wall / CPU seconds)\n' "$block" "$runs"
+  printf '  floor (bare lilv loop)  %6.3f / %6.3f\n' "$floor" "$floor_cpu"
+  printf '  fxhost render           %6.3f / %6.3f   %.3fx / %.3fx the floor   (output vs floor: %s)\n' \
+    "$fx" "$fx_cpu" "$(ratio "$fx" "$floor")" "$(ratio "$fx_cpu" "$floor_cpu")" "$same"
+  printf '  ecasound                %6.3f / %6.3f   fxhost is %.2fx / %.2fx faster\n' \
+    "$eca" "$eca_cpu" "$(ratio "$eca" "$fx")" "$(ratio "$eca_cpu" "$fx_cpu")"
+done
 
 # Live: the same chain played by `fxhost run` on a private dummy JACK server at
 # 64, 128 and 256 frames, 10 s each, fed from the same file. The host's own
