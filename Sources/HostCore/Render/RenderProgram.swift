@@ -33,9 +33,15 @@ package struct RenderProgram {
     /// realtime.
     @inlinable @_noLocks
     package func render(frames: Int) {
-        let count = ops.count
-        var index = 0
-        while index < count {
+        renderOps(from: 0, to: ops.count, frames: frames)
+    }
+
+    /// Runs ops `start..<end` for one block: a whole program, or one task of
+    /// it (a task's skips never leave its range).
+    @inlinable @_noLocks
+    package func renderOps(from start: Int, to end: Int, frames: Int) {
+        var index = start
+        while index < end {
             switch ops[index] {
             case .clear(let buffer):
                 for frame in 0..<frames { buffer[frame] = 0 }
