@@ -15,11 +15,18 @@ extension RenderCommand {
         if let path = source.patch, let tap = try PatchParser.load(path: path).taps.first {
             throw CommandLineError("a batch cannot record the patch's taps: every file would write `\(tap.file)`; remove the taps or render the files one by one")
         }
-        let jobs = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        // Files at once and threads per file share the cores: by default
+        // every core renders a file of its own (whole files are the cheapest
+        // parallel work), and --threads leaves the rest to --jobs.
+        let cores = RenderWorkerPool.availableCores
+        let jobs = self.jobs ?? max(1, cores / (threads ?? 1))
+        let threadsPerFile = threads ?? max(1, cores / jobs)
         let renderer = BatchRenderer(batch: batch, jobs: jobs, showsProgress: !quiet && !json) { item in
             let inputs = [FileAssignment(node: item.node, path: item.input)]
             let (graph, firstInput) = try loadGraph(inputs: inputs)
-            return try setUp(graph: graph, firstInput: firstInput, inputs: inputs, outputs: item.outputs, freewheel: nil)
+            var setup = try setUp(graph: graph, firstInput: firstInput, inputs: inputs, outputs: item.outputs, freewheel: nil)
+            setup.options.threads = threadsPerFile
+            return setup
         }
         let summary = renderer.run()
         if json {

@@ -63,9 +63,13 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Sample rate when no file sets it, in Hz.")
     var rate: Double = 48000
 
-    @Option(help: ArgumentHelp("With an output template: how many files render at once (default: the number of cores).",
+    @Option(help: ArgumentHelp("With an output template: how many files render at once (default: the number of cores, divided by --threads when given).",
                                valueName: "N"))
     var jobs: Int?
+
+    @Option(help: ArgumentHelp("Threads that render each block: independent branches of the graph (parallel chains, stems, sends) run at once; the output is the same for any N, and 1 renders on one thread. Default: the number of cores (in a batch, the cores left to each of the --jobs).",
+                               valueName: "N"))
+    var threads: Int?
 
     @Flag(help: "No progress or summary on stderr.")
     var quiet = false
@@ -88,6 +92,7 @@ struct RenderCommand: ParsableCommand {
         }
         guard rate > 0 else { throw ValidationError("--rate must be positive") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more") }
+        if let threads, threads < 1 { throw ValidationError("--threads must be 1 or more") }
         tailSeconds = try TimeOption.seconds(tail, option: "--tail")
     }
 
@@ -105,6 +110,7 @@ struct RenderCommand: ParsableCommand {
                               outputs: outputs.map(FileAssignment.init), freewheel: freewheel)
         let plan = setup.plan
         var options = setup.options
+        options.threads = threads ?? RenderWorkerPool.availableCores
         let progress = ProgressReporter(enabled: !quiet && !json)
         options.progress = { progress.report($0) }
 

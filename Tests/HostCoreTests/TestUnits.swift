@@ -69,8 +69,9 @@ final class ScalingUnit: ProcessingUnit {
 struct PlanHarness {
     let plan: RenderPlan
 
-    /// Renders `frames` in blocks; `signal(source, channel, frame)` feeds sources.
-    func render(frames: Int, block: Int? = nil,
+    /// Renders `frames` in blocks; `signal(source, channel, frame)` feeds
+    /// sources. `workers`: share each block with worker threads.
+    func render(frames: Int, block: Int? = nil, workers: RenderWorkers? = nil,
                 signal: (Int, Int, Int) -> Float) -> [String: [[Float]]] {
         let block = block ?? plan.format.maxBlockFrames
         plan.connectPorts()
@@ -84,7 +85,7 @@ struct PlanHarness {
                     for frame in 0..<count { buffer[frame] = signal(sourceIndex, channel, position + frame) }
                 }
             }
-            plan.program.render(frames: count)
+            if let workers { workers.render(plan.program, frames: count) } else { plan.program.render(frames: count) }
             for output in plan.outputs {
                 for (channel, buffer) in output.channels.enumerated() {
                     collected[output.node]![channel] += UnsafeBufferPointer(start: buffer, count: count)

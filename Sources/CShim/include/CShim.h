@@ -35,4 +35,14 @@ uint64_t fxhost_log_suppressed(const LV2_Log_Log *log);
 /// bytes). pthread_setname_np needs _GNU_SOURCE, which Swift's Glibc lacks.
 void fxhost_name_this_thread(const char *name);
 
+/// Tells the core a thread is spin-waiting (x86 `pause`), so the wait
+/// costs less power and yields the core's pipeline to its sibling thread.
+static inline void fxhost_spin_pause(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
 #endif

@@ -66,6 +66,7 @@ struct GraphCompiler {
 
     private func emitNode(_ nodeIndex: Int, into emission: inout Emission) {
         let node = graph.nodes[nodeIndex], layout = resolved.layouts[nodeIndex]
+        emission.builder.beginNode()
         let inputBuffers = emitInputs(of: nodeIndex, into: &emission)
         let (summary, latency) = emitStage(of: nodeIndex, inputs: inputBuffers, into: &emission)
         emission.nodeLatency[nodeIndex] += latency
@@ -160,6 +161,7 @@ struct GraphCompiler {
             tapNodes.append((tap, nodeIndex, channels))
         }
         let planLatency = (emission.outputs.map(\.latency) + tapNodes.map { emission.nodeLatency[$0.node] }).max() ?? 0
+        emission.builder.beginNode()  // the alignment delays, after every node
         emission.outputs = emission.outputs.map { output in
             let aligned = output.buffers.enumerated().map {
                 emission.builder.delayed($1, by: planLatency - output.latency, signal: "output \(output.node):\($0 + 1)")

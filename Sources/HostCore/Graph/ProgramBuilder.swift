@@ -44,6 +44,8 @@ struct ProgramBuilder {
     }
 
     private var ops: [Op] = []
+    /// Where each node's ops begin (see `TaskPartition`).
+    private var nodeStarts: [Int] = []
     private var bufferCount = 0
     private var pinned: Set<Int> = []
     private var gains: [Float] = []
@@ -60,6 +62,11 @@ struct ProgramBuilder {
     }
     private var connections: [(handle: UnsafeMutableRawPointer?, connect: KernelConnectFunction, port: UInt32,
                                 buffer: VirtualBuffer)] = []
+
+    /// Ops from here on belong to the next node (a node's ops stay on one thread).
+    mutating func beginNode() {
+        nodeStarts.append(ops.count)
+    }
 
     /// A new buffer. Pinned buffers keep their memory for the whole block
     /// (sources the driver fills, outputs and taps it reads afterwards).
@@ -197,7 +204,14 @@ struct ProgramBuilder {
 
     /// `previous`: the plan this one replaces; its delay lines of the same
     /// identity and length are taken over rather than started from silence.
+    ///
+    /// A buffer is reused once the last op that touches it has run, and only
+    /// by a task that cannot run at the same time as any task that used it
+    /// before (that task itself, or one that waits for them all).
     func lower(frames: Int, previous: RenderPlan? = nil) -> Lowered {
+        func touched(_ buffers: [VirtualBuffer]) -> [Int] { buffers.filter { $0 != .silence }.map(\.id) }
+        let partition = TaskPartition(opCount: ops.count, nodeStarts: nodeStarts.isEmpty ? [0] : nodeStarts,
+                                      reads: ops.map { touched($0.reads) }, writes: ops.map { touched($0.writes) })
         // Last op that touches each buffer; pinned buffers live past the end.
         var lastUse = [Int](repeating: -1, count: bufferCount)
         for (index, op) in ops.enumerated() {
@@ -205,31 +219,43 @@ struct ProgramBuilder {
         }
         var assignment = [Int](repeating: -1, count: bufferCount)
         var free: [Int] = []
-        var physicalCount = 0
-        func assign(_ id: Int) {
+        /// Per real buffer, the tasks that have used it.
+        var users: [TaskSet] = []
+        func assign(_ id: Int, task: Int?) {
             guard assignment[id] < 0 else { return }
-            if let reused = free.popLast() { assignment[id] = reused } else {
-                assignment[id] = physicalCount
-                physicalCount += 1
+            if let task, let position = free.lastIndex(where: {
+                var allowed = partition.ancestors[task]
+                allowed.insert(task)
+                return users[$0].isSubset(of: allowed)
+            }) {
+                assignment[id] = free.remove(at: position)
+            } else {
+                assignment[id] = users.count
+                users.append(TaskSet(count: partition.taskCount))
             }
         }
         // Pinned buffers get their own memory up front; nothing else reuses it.
-        for id in pinned.sorted() { assign(id) }
+        for id in pinned.sorted() { assign(id, task: nil) }
         for (index, op) in ops.enumerated() {
+            let task = partition.taskOfOp[index]
             // Outputs are assigned before this op's inputs are freed, so a
             // plugin never gets its input as its output (lv2:inPlaceBroken).
-            for buffer in op.writes + op.reads where buffer != .silence { assign(buffer.id) }
+            for buffer in op.writes + op.reads where buffer != .silence {
+                assign(buffer.id, task: task)
+                users[assignment[buffer.id]].insert(task)
+            }
             for buffer in Set(op.reads + op.writes) where buffer != .silence
                 && lastUse[buffer.id] == index && !pinned.contains(buffer.id) {
                 free.append(assignment[buffer.id])
             }
         }
         // Buffers no op touches (an unconnected plugin output) still need memory.
-        for id in 0..<bufferCount where assignment[id] < 0 { assign(id) }
+        for id in 0..<bufferCount where assignment[id] < 0 { assign(id, task: nil) }
 
-        let memory = PlanMemory(bufferCount: physicalCount, frames: frames, opCount: ops.count,
+        let memory = PlanMemory(bufferCount: users.count, frames: frames, opCount: ops.count,
                                 connectionCount: connections.count, gainCount: gains.count,
-                                flagCount: flags.count, delayLines: delayLineBoxes(previous: previous))
+                                flagCount: flags.count, delayLines: delayLineBoxes(previous: previous),
+                                tasks: Self.taskLayout(partition))
         let lowered = Lowered(memory: memory, assignment: assignment)
         for (index, value) in gains.enumerated() { memory.gains[index] = value }
         for (index, value) in flags.enumerated() { memory.flags[index] = value }
@@ -267,5 +293,20 @@ struct ProgramBuilder {
                 data: UnsafeMutableRawPointer(lowered.pointer(connection.buffer))))
         }
         return lowered
+    }
+
+    /// The partition as the realtime thread reads it; none for one task.
+    private static func taskLayout(_ partition: TaskPartition) -> RenderTaskLayout? {
+        guard partition.taskCount > 1 else { return nil }
+        var tasks: [RenderTask] = [], ranges: [OpRange] = [], successors: [Int32] = []
+        for task in 0..<partition.taskCount {
+            tasks.append(RenderTask(firstRange: Int32(ranges.count), rangeCount: Int32(partition.ranges[task].count),
+                                    firstSuccessor: Int32(successors.count),
+                                    successorCount: Int32(partition.successors[task].count),
+                                    predecessorCount: Int32(partition.predecessorCounts[task])))
+            ranges += partition.ranges[task].map { OpRange(start: Int32($0.lowerBound), end: Int32($0.upperBound)) }
+            successors += partition.successors[task].map { Int32($0) }
+        }
+        return .allocate(tasks: tasks, ranges: ranges, successors: successors)
     }
 }

@@ -10,6 +10,8 @@ public enum RenderError: Error, CustomStringConvertible {
     case interrupted(signal: Int32)
     /// A time range that selects nothing; the reason is a sentence's end.
     case invalidRange(String)
+    /// A worker thread for `threads` could not be started (the system's limit).
+    case threads(String)
 
     public var description: String {
         switch self {
@@ -23,6 +25,8 @@ public enum RenderError: Error, CustomStringConvertible {
             return message
         case .interrupted(let signal):
             return "interrupted by \(signalName(signal)); no output was kept"
+        case .threads(let reason):
+            return "\(reason); render with fewer threads (--threads 1 uses none)"
         case .invalidRange(let reason):
             return "that time range selects nothing to render: \(reason)"
         case .channelMismatch(let path, let fileChannels, let node, let nodeChannels):

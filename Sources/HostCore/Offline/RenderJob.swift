@@ -39,6 +39,9 @@ package final class RenderJob {
     private var quietFrames = 0
     private var meters: [[PeakMeter]]
     private var portsConnected = false
+    /// Threads that share each block, when `options.threads` and the plan's
+    /// branches allow more than one.
+    private var workerPool: RenderWorkerPool?
     private var started: DispatchTime?
     private var lastReport = DispatchTime.now()
 
@@ -142,6 +145,15 @@ package final class RenderJob {
             abort()
             throw RenderError.file(error)
         }
+        let threads = min(options.threads, plan.program.taskCount)
+        if threads > 1 {
+            do {
+                workerPool = try RenderWorkerPool(threads: threads, realtime: false)
+            } catch {
+                abort()
+                throw RenderError.threads("\(error)")
+            }
+        }
         started = DispatchTime.now()
         lastReport = started!
     }
@@ -161,7 +173,11 @@ package final class RenderJob {
         let renderEnd = contentFrames + tailLimit + latency
         let frames = min(maxFrames, plan.format.maxBlockFrames, renderEnd - renderedFrames)
         for feed in feeds { feed.fill(timelineFrame: startFrame + renderedFrames, frames: frames) }
-        plan.program.render(frames: frames)
+        if let workerPool {
+            workerPool.workers.render(plan.program, frames: frames)
+        } else {
+            plan.program.render(frames: frames)
+        }
         // The first `latency` frames come before the first source sample: drop them.
         let skip = min(max(latency - renderedFrames, 0), frames)
         let kept = frames - skip
@@ -219,6 +235,7 @@ package final class RenderJob {
 
     /// Finishes every file (after the last block) and sums the render up.
     package func finish() throws(RenderError) -> RenderSummary {
+        stopWorkers()
         // Close everything first and rename only when every file closed, so a
         // failure leaves no file that looks complete beside ones that are.
         do {
@@ -246,8 +263,15 @@ package final class RenderJob {
     /// Removes every partial file. Safe to call more than once.
     package func abort() {
         isFinished = true
+        stopWorkers()
         for writer in writers { writer.writer.abort() }
         for recorder in recorders { recorder.recorder.abort() }
+    }
+
+    /// Joins the worker threads; the plan renders on one thread from here.
+    private func stopWorkers() {
+        workerPool?.stop()
+        workerPool = nil
     }
 
     private static func seconds(since start: DispatchTime) -> Double {

@@ -16,6 +16,11 @@ public struct RenderOptions {
     /// Where it ends, in seconds; nil: at the end of the sources, then the
     /// tail. With an end the render is exactly that range, with no tail.
     public var endSeconds: Double?
+    /// Threads that render each block, this one included: independent
+    /// branches of the graph run on the others. 1 renders on this thread
+    /// only. Any number gives the same bits. (`fxhost render --threads`
+    /// defaults to the number of cores.)
+    public var threads = 1
     /// Called about ten times a second with the progress so far, on the
     /// thread that renders.
     public var progress: ((RenderProgress) -> Void)?

@@ -11,10 +11,12 @@ final class PlanMemory {
     let flags: UnsafeMutableBufferPointer<UInt8>
     /// Delay lines by identity ("drive:1 +64"): see `DelayLineBox`.
     let delayLines: [String: DelayLineBox]
+    /// The ops cut into tasks for worker threads; nil when there is one task.
+    let tasks: RenderTaskLayout?
 
     /// Zeroed, touched memory for `bufferCount` buffers of `frames`, plus the rest.
     init(bufferCount: Int, frames: Int, opCount: Int, connectionCount: Int, gainCount: Int, flagCount: Int,
-         delayLines: [String: DelayLineBox]) {
+         delayLines: [String: DelayLineBox], tasks: RenderTaskLayout? = nil) {
         self.bufferCount = bufferCount
         self.frames = frames
         buffers = .allocate(capacity: max(1, bufferCount * frames))
@@ -28,11 +30,12 @@ final class PlanMemory {
         flags = .allocate(capacity: flagCount)
         flags.initialize(repeating: 0)
         self.delayLines = delayLines
+        self.tasks = tasks
     }
 
     func program(maxBlockFrames: Int) -> RenderProgram {
         RenderProgram(ops: UnsafeBufferPointer(ops), connections: UnsafeBufferPointer(connections),
-                      maxBlockFrames: maxBlockFrames)
+                      maxBlockFrames: maxBlockFrames, tasks: tasks)
     }
 
     deinit {
@@ -42,5 +45,6 @@ final class PlanMemory {
         connections.deallocate()
         gains.deallocate()
         flags.deallocate()
+        tasks?.deallocate()
     }
 }

@@ -2,18 +2,29 @@
 /// thread offline); made by the compiler on the control thread.
 ///
 /// The realtime view of a plan: a flat list of ops over preallocated
-/// buffers. Copying it copies two pointers; the `RenderPlan` that made it
-/// owns the memory and must outlive every use.
+/// buffers, in an order that renders it on one thread, and the same ops cut
+/// into tasks that worker threads can share (`RenderWorkers`). Copying it
+/// copies pointers; the `RenderPlan` that made it owns the memory and must
+/// outlive every use.
 package struct RenderProgram {
     package let ops: UnsafeBufferPointer<RenderOp>
     package let connections: UnsafeBufferPointer<PortConnection>
     package let maxBlockFrames: Int
+    /// Empty or one task: nothing runs in parallel.
+    package let tasks: RenderTaskLayout?
 
     package init(ops: UnsafeBufferPointer<RenderOp>, connections: UnsafeBufferPointer<PortConnection>,
-                maxBlockFrames: Int) {
+                 maxBlockFrames: Int, tasks: RenderTaskLayout? = nil) {
         self.ops = ops
         self.connections = connections
         self.maxBlockFrames = maxBlockFrames
+        self.tasks = tasks
+    }
+
+    /// Tasks that may run at once: 0 or 1 for a serial program.
+    @inlinable
+    package var taskCount: Int {
+        @_noLocks get { tasks?.tasks.count ?? 0 }
     }
 
     /// Connects every kernel's audio ports to the plan's buffers. Call on the
@@ -34,6 +45,17 @@ package struct RenderProgram {
     @inlinable @_noLocks
     package func render(frames: Int) {
         renderOps(from: 0, to: ops.count, frames: frames)
+    }
+
+    /// Runs task `index`'s ops for one block.
+    @inlinable @_noLocks
+    package func renderTask(_ index: Int, frames: Int) {
+        guard let layout = tasks else { return }
+        let task = layout.tasks[index]
+        let first = Int(task.firstRange)
+        for range in first..<(first + Int(task.rangeCount)) {
+            renderOps(from: Int(layout.ranges[range].start), to: Int(layout.ranges[range].end), frames: frames)
+        }
     }
 
     /// Runs ops `start..<end` for one block: a whole program, or one task of
