@@ -69,7 +69,7 @@ let package = Package(
         // test can see RealtimeSanitizer kill it (halt_on_error aborts the process).
         // Not a dependency of JackIOTests (both would link the runtime twice):
         // `swift test` builds it anyway, and the tests find it next to themselves.
-        .executableTarget(name: "rtsan-probe", dependencies: ["JackIO", "HostCore", "CShim"],
+        .executableTarget(name: "rtsan-probe", dependencies: ["JackIO", "HostCore", "CShim", "CJack"],
                           linkerSettings: realtimeSanitizer),
         // LV2Bridge: live sessions with real plugins run under the sanitizer in-process.
         .testTarget(name: "JackIOTests", dependencies: ["JackIO", "HostCore", "LV2Bridge", "CShim", "CJack", "TestSupport"],

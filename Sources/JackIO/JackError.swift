@@ -10,6 +10,8 @@ public enum JackError: Error, Equatable, CustomStringConvertible {
     case callbackSetupFailed(callback: String)
     case activateFailed(client: String, code: Int32)
     case clientClosed(client: String)
+    /// A render worker thread could not be started (`jack_client_create_thread`).
+    case threadFailed(name: String, code: Int32)
 
     public var description: String {
         switch self {
@@ -33,6 +35,8 @@ public enum JackError: Error, Equatable, CustomStringConvertible {
             return "JACK could not activate client `\(client)` (error \(code))"
         case .clientClosed(let client):
             return "JACK client `\(client)` is already closed"
+        case .threadFailed(let name, let code):
+            return "JACK could not start the render thread `\(name)` (error \(code)); run with fewer threads (--threads 1 uses none)"
         }
     }
 }

@@ -20,9 +20,14 @@ package final class LiveEngine {
     /// Programs published and not replaced before the realtime thread took
     /// them: once `programSwaps` reaches it, the last one is running.
     private let publishedPrograms = Atomic<Int>(0)
+    /// Realtime threads that help the callback render independent branches.
+    private var workerPool: RenderWorkerPool?
 
     /// Registers one audio port per name and installs the callbacks.
-    package init(client: JackClient, inputs: [String], outputs: [String], commandCapacity: Int = 1024) throws(JackError) {
+    /// `threads`: threads that render each block, the callback's included
+    /// (more than 1 starts workers at the server's realtime priority).
+    package init(client: JackClient, inputs: [String], outputs: [String], commandCapacity: Int = 1024,
+                 threads: Int = 1) throws(JackError) {
         self.client = client
         var inputPorts: [JackPort] = []
         for name in inputs { inputPorts.append(try client.registerAudioPort(name, isInput: true)) }
@@ -41,8 +46,14 @@ package final class LiveEngine {
                                              sampleRate: client.sampleRate))
         do {
             try installCallbacks()
+            if threads > 1 {
+                let pool = try JackWorkerThread.pool(threads: threads, client: client)
+                workerPool = pool
+                state.pointee.workers = pool.workers
+            }
         } catch {
             client.close()
+            workerPool?.stop()
             releaseState()
             throw error
         }
@@ -50,8 +61,14 @@ package final class LiveEngine {
 
     deinit {
         if serverHasShutDown { client.abandon() } else { client.close() }
+        // No callback runs any more: the workers are idle and may go.
+        workerPool?.stop()
         releaseState()
     }
+
+    /// Blocks rendered with the workers' help so far: tasks the workers ran
+    /// (not the callback), for tests and status.
+    package var tasksRunByWorkers: Int { workerPool?.workers.tasksRunByWorkers ?? 0 }
 
     private func installCallbacks() throws(JackError) {
         let handle = try client.handle()

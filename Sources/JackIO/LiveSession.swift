@@ -18,6 +18,13 @@ public final class LiveSession {
         public var server: String?
         /// Seconds to wait for the realtime thread to take a new program.
         public var swapTimeout: Double = 2
+        /// Threads that render each cycle, the process callback's included:
+        /// independent branches run on the others, realtime threads made by
+        /// JACK at the callback's priority. 1 renders in the callback only.
+        /// At most the number of cores is used (a realtime thread waiting for
+        /// another on its own core would stall the cycle). `fxhost run
+        /// --threads` defaults to the number of cores.
+        public var threads = 1
 
         public init() {}
     }
@@ -80,7 +87,7 @@ public final class LiveSession {
         } catch {
             throw .graph(error)
         }
-        (engine, inputs, outputs) = try Self.makeEngine(client: client, plan: plan)
+        (engine, inputs, outputs) = try Self.makeEngine(client: client, plan: plan, threads: options.threads)
         peaks = .allocate(capacity: max(outputs.count, 1))
         for index in 0..<max(outputs.count, 1) { (peaks + index).initialize(to: Atomic(0)) }
         maximumPeaks = [Float](repeating: 0, count: outputs.count)
@@ -109,7 +116,7 @@ public final class LiveSession {
     }
 
     /// Registers the plan's ports on `client` and installs the callbacks.
-    private static func makeEngine(client: JackClient, plan: RenderPlan) throws(LiveSessionError)
+    private static func makeEngine(client: JackClient, plan: RenderPlan, threads: Int) throws(LiveSessionError)
         -> (LiveEngine, [Port], [Port]) {
         var inputNames: [(node: String, channel: Int, name: String)] = []
         for source in plan.sources {
@@ -119,7 +126,8 @@ public final class LiveSession {
         let outputNames = plan.outputs.flatMap { portNames(node: $0.node, channels: $0.channels.count) }
         let engine: LiveEngine
         do {
-            engine = try LiveEngine(client: client, inputs: inputNames.map(\.name), outputs: outputNames.map(\.name))
+            engine = try LiveEngine(client: client, inputs: inputNames.map(\.name), outputs: outputNames.map(\.name),
+                                    threads: min(threads, RenderWorkerPool.availableCores))
         } catch {
             throw .jack(error)
         }
@@ -155,7 +163,7 @@ public final class LiveSession {
             format = newFormat
         }
         let previous = engine.statistics
-        (engine, inputs, outputs) = try Self.makeEngine(client: client, plan: plan)
+        (engine, inputs, outputs) = try Self.makeEngine(client: client, plan: plan, threads: options.threads)
         earlierFrames += previous.frames
         earlierXruns += previous.xruns
         earlierSwaps += previous.programSwaps

@@ -57,6 +57,10 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "If the server shuts down, wait for it to return and resume the same patch (taps keep recording).")
     var reconnect = false
 
+    @Option(help: ArgumentHelp("Threads that render each cycle, the JACK callback's included: independent branches of the graph run at once on realtime threads at the callback's priority; the sound is the same for any N, and 1 renders in the callback only. Default and most: the number of cores.",
+                               valueName: "N"))
+    var threads: Int?
+
     @Flag(help: "Register the ports but connect nothing.")
     var noConnect = false
 
@@ -71,6 +75,7 @@ struct RunCommand: ParsableCommand {
 
     mutating func validate() throws {
         durationSeconds = try duration.map { try TimeOption.seconds($0, option: "--duration") }
+        if let threads, threads < 1 { throw ValidationError("--threads must be 1 or more") }
         for tap in taps where !tap.contains("=") {
             throw ValidationError("--tap takes NODE=FILE, such as --tap drive=take.wav, not `\(tap)`")
         }
@@ -97,6 +102,7 @@ struct RunCommand: ParsableCommand {
         var options = LiveSession.Options()
         options.clientName = clientName
         options.server = server ?? ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"]
+        options.threads = threads ?? RenderWorkerPool.availableCores
         let session = try LiveSession(graph: graph, options: options)
         try session.start()
         if !noConnect { try session.connectPorts() }

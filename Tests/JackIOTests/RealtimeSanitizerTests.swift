@@ -55,6 +55,29 @@ final class RealtimeSanitizerTests: XCTestCase {
         XCTAssertFalse(allocating.stdout.contains("cycles:"), "the probe must not survive its first cycle")
     }
 
+    /// Render workers run their tasks inside the sanitizer's realtime
+    /// section too: an allocation in a task that a worker (not JACK's process
+    /// thread) runs kills the probe, and the stack shows the worker's loop.
+    func testAnAllocationOnARenderWorkerIsCaught() throws {
+        let server = try JackServerProcess(bufferFrames: 64)
+        let result = try runProbe(["allocate-on-worker", server.name, "64"], options: "halt_on_error=true")
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.stderr.contains("real-time unsafe function `malloc`"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("RenderWorkersV5serve"), "the report must come from a worker: \(result.stderr)")
+        XCTAssertFalse(result.stdout.contains("cycles:"), "the probe must not survive")
+    }
+
+    /// The control: the same two-task program without the allocation runs
+    /// to the end with no report, and the worker did run tasks (so the test
+    /// above proves something about workers).
+    func testRenderWorkersRunCleanUnderTheSanitizer() throws {
+        let server = try JackServerProcess(bufferFrames: 64)
+        let result = try runProbe(["clean-on-worker", server.name, "64"], options: "halt_on_error=true")
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertFalse(result.stderr.contains("RealtimeSanitizer"), result.stderr)
+        XCTAssertTrue(result.stdout.contains("worker tasks: "), result.stdout)
+    }
+
     private struct ProbeResult {
         var status: Int32
         var stdout: String

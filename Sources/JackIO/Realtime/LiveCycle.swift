@@ -6,7 +6,8 @@ import Synchronization
 
 // Called by: the realtime thread only: JACK's process callback calls
 // `runLiveCycle` once per cycle. Everything it reaches is in this folder,
-// HostCore/Realtime and `RenderProgram.render`.
+// HostCore/Realtime (`RenderWorkers.render` when the engine has worker
+// threads) and `RenderProgram.render`.
 
 /// One JACK cycle: apply queued commands, swap in a published program, then
 /// render `frameCount` frames in chunks of at most the program's block size,
@@ -32,6 +33,7 @@ func runLiveCycle(_ state: UnsafeMutablePointer<LiveEngineState>, frameCount: In
         let feeds = slot.pointee.feeds
         let taps = slot.pointee.taps
         let meters = slot.pointee.meters
+        let workers = state.pointee.workers
         let blockLimit = max(program.maxBlockFrames, 1)
         var offset = 0
         while offset < frameCount {
@@ -46,7 +48,7 @@ func runLiveCycle(_ state: UnsafeMutablePointer<LiveEngineState>, frameCount: In
             }
             for feed in feeds { feed.fill(frames: chunk) }
             let renderStart = monotonicNanoseconds()
-            program.render(frames: chunk)
+            if let workers { workers.render(program, frames: chunk) } else { program.render(frames: chunk) }
             renderTime += monotonicNanoseconds() - renderStart
             for tap in taps { tap.push(frames: chunk) }
             for meter in meters { meter.measure(frames: chunk) }

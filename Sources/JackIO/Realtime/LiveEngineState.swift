@@ -18,6 +18,9 @@ struct LiveEngineState: ~Copyable {
     let retired = Atomic<UnsafeMutablePointer<ProgramSlot>?>(nil)
     /// The program being rendered.
     var current: UnsafeMutablePointer<ProgramSlot>? = nil
+    /// Worker threads that share each block, when the engine has any; set
+    /// before the client is activated.
+    var workers: RenderWorkers? = nil
 
     let cycles = Atomic<Int>(0)
     let frames = Atomic<Int>(0)

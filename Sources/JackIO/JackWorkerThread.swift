@@ -1,0 +1,57 @@
+import CJack
+import CShim
+import Glibc
+import HostCore
+
+/// Called by: control threads.
+///
+/// Starts a thread the way JACK starts its own process thread: through
+/// `jack_client_create_thread`, realtime at the client's priority when the
+/// server runs realtime (plain otherwise), so a render worker is scheduled
+/// like the callback it helps. The `RenderWorkerPool.ThreadStarter` for
+/// live engines.
+enum JackWorkerThread {
+    /// `threads - 1` realtime workers for a live engine on `client`.
+    static func pool(threads: Int, client: JackClient) throws(JackError) -> RenderWorkerPool {
+        let starter = try starter(for: client)
+        do {
+            return try RenderWorkerPool(threads: threads, realtime: true, startThread: starter)
+        } catch let error as JackError {
+            throw error
+        } catch {
+            throw .threadFailed(name: "fxhost render", code: -1)
+        }
+    }
+
+    static func starter(for client: JackClient) throws(JackError) -> RenderWorkerPool.ThreadStarter {
+        let handle = try client.handle()
+        let realtime = jack_is_realtime(handle)
+        let priority = jack_client_real_time_priority(handle)
+        return { name, body in
+            let context = Unmanaged.passRetained(WorkerBody(name: name, run: body)).toOpaque()
+            var thread = jack_native_thread_t()
+            let status = jack_client_create_thread(handle, &thread, priority, realtime, { context in
+                let body = Unmanaged<WorkerBody>.fromOpaque(context!).takeRetainedValue()
+                fxhost_name_this_thread(body.name)
+                body.run()
+                return nil
+            }, context)
+            guard status == 0 else {
+                Unmanaged<WorkerBody>.fromOpaque(context).release()
+                throw JackError.threadFailed(name: name, code: status)
+            }
+            return { pthread_join(thread, nil) }
+        }
+    }
+}
+
+/// What a worker thread runs, boxed to cross the C boundary.
+private final class WorkerBody {
+    let name: String
+    let run: () -> Void
+
+    init(name: String, run: @escaping () -> Void) {
+        self.name = name
+        self.run = run
+    }
+}
