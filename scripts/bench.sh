@@ -105,3 +105,6 @@ print("  %6d  %12.2f  %12.2f  %9.2f%%  %8.1f%%  %5d" % (frames, host, status["re
       100 * host / period, status["dspLoadPercent"], status["xruns"]))
 PY
 done
+
+# Parallel branches: --threads 2 against 1 on a wide graph, offline and live.
+scripts/bench-threads.sh
