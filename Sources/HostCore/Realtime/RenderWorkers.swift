@@ -11,10 +11,11 @@ import Synchronization
 /// wakes. Workers sleep on a semaphore between blocks; the owner signals as
 /// many as there are tasks ready at once, and a task's end signals more when
 /// it makes several ready. A worker that runs out of ready tasks spins
-/// briefly before it sleeps. Tasks are claimed from a ready list filled in
-/// the order they became ready (see `RenderTaskLayout`), so no task runs
-/// twice and none before its predecessors; the results are the serial
-/// program's bits whatever thread runs what (see `TaskPartition`).
+/// briefly before it sleeps. A task is ready once its count of unfinished
+/// predecessors is zero and taken by one atomic exchange (see
+/// `RenderTaskLayout`), so no task runs twice and none before its
+/// predecessors; the results are the serial program's bits whatever thread
+/// runs what (see `TaskPartition`).
 ///
 /// A handle of one pointer, copied into realtime state without reference
 /// counting; `RenderWorkerPool` owns the memory.
@@ -50,23 +51,20 @@ package struct RenderWorkers: @unchecked Sendable {
         }
         state.pointee.program = program
         state.pointee.frames = frames
+        var roots = 0
         for index in 0..<taskCount {
-            layout.pending[index].store(layout.tasks[index].predecessorCount, ordering: .relaxed)
-            layout.ready[index].store(0, ordering: .relaxed)
+            let predecessors = layout.tasks[index].predecessorCount
+            layout.pending[index].store(predecessors, ordering: .relaxed)
+            layout.taken[index].store(0, ordering: .relaxed)
+            if predecessors == 0 { roots += 1 }
         }
         state.pointee.claimed.store(0, ordering: .relaxed)
-        state.pointee.pushed.store(0, ordering: .relaxed)
         state.pointee.completed.store(0, ordering: .relaxed)
-        var roots = 0
-        for index in 0..<taskCount where layout.tasks[index].predecessorCount == 0 {
-            push(index, layout)
-            roots += 1
-        }
         let block = (state.pointee.door.load(ordering: .relaxed) &>> RenderWorkersState.blockShift) &+ 1
         state.pointee.door.store(block &<< RenderWorkersState.blockShift | RenderWorkersState.openBit, ordering: .releasing)
         wakeSleepers(roots - 1)
 
-        _ = takePart(idleLimit: .max, isOwner: true)
+        _ = takePart(thread: 0, idleLimit: .max)
         while state.pointee.completed.load(ordering: .acquiring) < taskCount { spinPause() }
         // Shut the door, then wait for workers still inside (they find
         // nothing left and leave) before anything is reset.
@@ -82,36 +80,58 @@ package struct RenderWorkers: @unchecked Sendable {
 
     /// Claims and runs ready tasks until every task of the block is claimed
     /// (returns true) or none is ready for `idleLimit` spins (false).
+    /// `thread`: 0 for the owner, 1… for the workers.
     @inlinable @_noLocks
-    package func takePart(idleLimit: Int, isOwner: Bool) -> Bool {
+    package func takePart(thread: Int, idleLimit: Int) -> Bool {
         let program = state.pointee.program, frames = state.pointee.frames
         guard let layout = program.tasks else { return true }
         let taskCount = layout.tasks.count
         var idle = 0
         while true {
-            let head = state.pointee.claimed.load(ordering: .acquiring)
-            if head >= taskCount { return true }
-            let slot = layout.ready[head].load(ordering: .acquiring)
-            if slot == 0 {
+            if state.pointee.claimed.load(ordering: .acquiring) >= taskCount { return true }
+            guard let task = claim(thread: thread, layout) else {
                 idle += 1
                 if idle > idleLimit { return false }
                 spinPause()
                 continue
             }
-            let (won, _) = state.pointee.claimed.compareExchange(
-                expected: head, desired: head + 1, ordering: .acquiringAndReleasing)
-            guard won else { continue }
             idle = 0
-            let task = Int(slot) - 1
             program.renderTask(task, frames: frames)
             finish(task, layout)
-            if !isOwner { state.pointee.tasksRunByWorkers.wrappingAdd(1, ordering: .relaxed) }
+            if thread > 0 { state.pointee.tasksRunByWorkers.wrappingAdd(1, ordering: .relaxed) }
         }
     }
 
-    /// Counts down the task's successors, makes ready those with nothing
-    /// left to wait for, and wakes workers for all but one of them (this
-    /// thread takes that one).
+    /// A ready task nobody has taken, taken now, or nil. Each thread looks
+    /// first at its own share (task k, k + threads, …), so while every
+    /// thread keeps up, a task runs on the same thread block after block and
+    /// its plugins' state stays in that core's cache; then at the others.
+    @inlinable @_noLocks
+    package func claim(thread: Int, _ layout: RenderTaskLayout) -> Int? {
+        let taskCount = layout.tasks.count, threads = workerCount + 1
+        var task = thread
+        while task < taskCount {
+            if take(task, layout) { return task }
+            task += threads
+        }
+        for task in 0..<taskCount where task % threads != thread {
+            if take(task, layout) { return task }
+        }
+        return nil
+    }
+
+    @inlinable @_noLocks
+    package func take(_ task: Int, _ layout: RenderTaskLayout) -> Bool {
+        guard layout.taken[task].load(ordering: .relaxed) == 0,
+              layout.pending[task].load(ordering: .acquiring) == 0,
+              layout.taken[task].exchange(1, ordering: .acquiringAndReleasing) == 0 else { return false }
+        state.pointee.claimed.wrappingAdd(1, ordering: .relaxed)
+        return true
+    }
+
+    /// Counts down the task's successors (releasing: whoever sees a count
+    /// reach zero sees this task's output) and wakes workers for all but one
+    /// of those it made ready (this thread takes that one).
     @inlinable @_noLocks
     package func finish(_ task: Int, _ layout: RenderTaskLayout) {
         let description = layout.tasks[task]
@@ -120,18 +140,11 @@ package struct RenderWorkers: @unchecked Sendable {
         for position in first..<(first + Int(description.successorCount)) {
             let successor = Int(layout.successors[position])
             if layout.pending[successor].wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
-                push(successor, layout)
                 madeReady += 1
             }
         }
         state.pointee.completed.wrappingAdd(1, ordering: .releasing)
         if madeReady > 1 { wakeSleepers(madeReady - 1) }
-    }
-
-    @inlinable @_noLocks
-    package func push(_ task: Int, _ layout: RenderTaskLayout) {
-        let slot = state.pointee.pushed.wrappingAdd(1, ordering: .relaxed).oldValue
-        layout.ready[slot].store(Int32(task + 1), ordering: .releasing)
     }
 
     /// Signals up to `count` sleeping workers, each at most once.
@@ -160,7 +173,8 @@ package struct RenderWorkers: @unchecked Sendable {
     /// A worker thread's body: sleeps until woken, joins open blocks and
     /// helps render them, spinning briefly between blocks before it sleeps
     /// again. Returns once `RenderWorkerPool` stops it.
-    func serve() {
+    /// `thread`: the worker's number, from 1.
+    func serve(thread: Int) {
         var lastBlock = -1
         var mayRejoin = true
         sleep()
@@ -190,7 +204,7 @@ package struct RenderWorkers: @unchecked Sendable {
             lastBlock = block
             let realtime = state.pointee.realtime
             if realtime { fxhost_realtime_enter() }
-            let allClaimed = takePart(idleLimit: Self.idleSpins, isOwner: false)
+            let allClaimed = takePart(thread: thread, idleLimit: Self.idleSpins)
             if realtime { fxhost_realtime_exit() }
             state.pointee.door.wrappingSubtract(1, ordering: .releasing)
             if allClaimed {

@@ -15,10 +15,8 @@ package struct RenderWorkersState: ~Copyable {
     @inlinable package static var blockShift: Int { @_noLocks get { 33 } }
 
     package let door = Atomic<Int>(0)
-    /// Ready slots taken so far in this block.
+    /// Tasks taken so far in this block.
     package let claimed = Atomic<Int>(0)
-    /// Ready slots filled so far in this block.
-    package let pushed = Atomic<Int>(0)
     /// Tasks finished in this block.
     package let completed = Atomic<Int>(0)
     /// Workers waiting on `wake` that nobody has signalled yet.

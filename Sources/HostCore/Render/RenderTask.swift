@@ -44,9 +44,8 @@ package struct RenderTaskLayout {
     package let successors: UnsafeBufferPointer<Int32>
     /// Per task, predecessors not yet done in the current block.
     package let pending: UnsafeMutablePointer<Atomic<Int32>>
-    /// The block's ready list: slot k holds task + 1 once the k-th task to
-    /// become ready was pushed, 0 before.
-    package let ready: UnsafeMutablePointer<Atomic<Int32>>
+    /// Per task, 1 once a thread has taken it in the current block.
+    package let taken: UnsafeMutablePointer<Atomic<Int32>>
 
     /// Off the realtime thread: copies the description into memory of its
     /// own; `deallocate()` frees it.
@@ -58,21 +57,21 @@ package struct RenderTaskLayout {
         }
         let count = max(tasks.count, 1)
         let pending = UnsafeMutablePointer<Atomic<Int32>>.allocate(capacity: count)
-        let ready = UnsafeMutablePointer<Atomic<Int32>>.allocate(capacity: count)
+        let taken = UnsafeMutablePointer<Atomic<Int32>>.allocate(capacity: count)
         for index in 0..<count {
             (pending + index).initialize(to: Atomic(0))
-            (ready + index).initialize(to: Atomic(0))
+            (taken + index).initialize(to: Atomic(0))
         }
         return RenderTaskLayout(tasks: copy(tasks), ranges: copy(ranges), successors: copy(successors),
-                                pending: pending, ready: ready)
+                                pending: pending, taken: taken)
     }
 
     package func deallocate() {
         let count = max(tasks.count, 1)
         pending.deinitialize(count: count)
-        ready.deinitialize(count: count)
+        taken.deinitialize(count: count)
         pending.deallocate()
-        ready.deallocate()
+        taken.deallocate()
         UnsafeMutableRawPointer(mutating: tasks.baseAddress)?.deallocate()
         UnsafeMutableRawPointer(mutating: ranges.baseAddress)?.deallocate()
         UnsafeMutableRawPointer(mutating: successors.baseAddress)?.deallocate()

@@ -33,7 +33,7 @@ package final class RenderWorkerPool {
         do {
             for number in 0..<workerCount {
                 let workers = self.workers
-                joins.append(try start("fxhost render \(number + 1)", { workers.serve() }))
+                joins.append(try start("fxhost render \(number + 1)", { workers.serve(thread: number + 1) }))
             }
         } catch {
             stop()
