@@ -38,10 +38,18 @@ struct CheckCommand: ParsableCommand {
             }
         }
         for tap in plan.taps { print("  tap \(tap.node) → \(tap.file) (\(tap.channels.count) ch)") }
+        print("  " + Self.parallelText(plan.program))
         if plan.latencyFrames > 0 {
             print("  latency \(plan.latencyFrames) frames, compensated (outputs and taps aligned; renders start at the first input sample)")
         }
         print("OK")
+    }
+
+    /// What `--threads` can do with this plan.
+    static func parallelText(_ program: RenderProgram) -> String {
+        guard let tasks = program.tasks else { return "no parallel branches: renders on one thread whatever --threads says" }
+        let width = tasks.parallelWidth
+        return "\(tasks.tasks.count) tasks, up to \(width) at once: --threads \(width) can use them all"
     }
 
     private func channelText(_ node: PlanNode) -> String {
@@ -73,6 +81,9 @@ struct CheckReport: Encodable {
     var name: String?
     var sampleRate: Double
     var latencyFrames: Int
+    /// Tasks the plan is cut into, and how many can run at once (`--threads`).
+    var tasks: Int
+    var parallelWidth: Int
     var nodes: [Node]
     var taps: [Tap]
 
@@ -80,6 +91,8 @@ struct CheckReport: Encodable {
         name = patch.name
         sampleRate = plan.format.sampleRate
         latencyFrames = plan.latencyFrames
+        tasks = max(plan.program.taskCount, 1)
+        parallelWidth = plan.program.tasks?.parallelWidth ?? 1
         nodes = plan.nodes.map {
             Node(name: $0.name, summary: $0.summary, inputChannels: $0.inputWidth, outputChannels: $0.outputWidth,
                  instances: $0.instances, inputs: $0.inputs, latencyFrames: $0.latencyFrames,

@@ -100,7 +100,7 @@ let connections = UnsafeMutableBufferPointer<PortConnection>.allocate(capacity: 
 let tasks = onWorker ? RenderTaskLayout.allocate(
     tasks: [RenderTask(firstRange: 0, rangeCount: 1, firstSuccessor: 0, successorCount: 0, predecessorCount: 0),
             RenderTask(firstRange: 1, rangeCount: 1, firstSuccessor: 0, successorCount: 0, predecessorCount: 0)],
-    ranges: [OpRange(start: 0, end: 2), OpRange(start: 2, end: 3)], successors: []) : nil
+    ranges: [OpRange(start: 0, end: 2), OpRange(start: 2, end: 3)], successors: [], parallelWidth: 2) : nil
 let program = RenderProgram(ops: UnsafeBufferPointer(ops), connections: UnsafeBufferPointer(connections),
                             maxBlockFrames: frames, tasks: tasks)
 

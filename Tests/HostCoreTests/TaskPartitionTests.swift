@@ -31,6 +31,7 @@ final class TaskPartitionTests: XCTestCase {
         }
         XCTAssertEqual(partition.predecessorCounts[4], 4)
         XCTAssertEqual(partition.ranges[4], [8..<12])
+        XCTAssertEqual(partition.parallelWidth, 4)
     }
 
     /// A buffer read by two nodes and then overwritten by a third: the third
@@ -45,6 +46,7 @@ final class TaskPartitionTests: XCTestCase {
         XCTAssertTrue(partition.ancestors[3].contains(0))
         XCTAssertTrue(partition.ancestors[3].contains(1))
         XCTAssertFalse(partition.ancestors[1].contains(2))
+        XCTAssertEqual(partition.parallelWidth, 2, "nodes 1 and 2 may run at once")
     }
 
     /// Nodes with no ops (sources, outputs) leave no task behind.
@@ -54,5 +56,14 @@ final class TaskPartitionTests: XCTestCase {
         XCTAssertEqual(partition.taskCount, 2)
         XCTAssertEqual(partition.ranges, [[0..<1], [1..<2]])
         XCTAssertEqual(partition.successors, [[], []])
+    }
+
+    /// A send that returns to the bus (A → B, A → C, B → C): three tasks,
+    /// but each waits for the one before: nothing runs at once.
+    func testASendThatReturnsHasNothingToRunAtOnce() {
+        let partition = TaskPartition(opCount: 4, nodeStarts: [0, 1, 2],
+                                      reads: [[0], [1], [1], [2, 3]], writes: [[1], [2], [3], [3]])
+        XCTAssertEqual(partition.taskCount, 3)
+        XCTAssertEqual(partition.parallelWidth, 1)
     }
 }

@@ -295,9 +295,11 @@ struct ProgramBuilder {
         return lowered
     }
 
-    /// The partition as the realtime thread reads it; none for one task.
+    /// The partition as the realtime thread reads it; none when its tasks
+    /// can only run one after another (sharing them out would only cost).
     private static func taskLayout(_ partition: TaskPartition) -> RenderTaskLayout? {
-        guard partition.taskCount > 1 else { return nil }
+        let width = partition.parallelWidth
+        guard width > 1 else { return nil }
         var tasks: [RenderTask] = [], ranges: [OpRange] = [], successors: [Int32] = []
         for task in 0..<partition.taskCount {
             tasks.append(RenderTask(firstRange: Int32(ranges.count), rangeCount: Int32(partition.ranges[task].count),
@@ -307,6 +309,6 @@ struct ProgramBuilder {
             ranges += partition.ranges[task].map { OpRange(start: Int32($0.lowerBound), end: Int32($0.upperBound)) }
             successors += partition.successors[task].map { Int32($0) }
         }
-        return .allocate(tasks: tasks, ranges: ranges, successors: successors)
+        return .allocate(tasks: tasks, ranges: ranges, successors: successors, parallelWidth: width)
     }
 }

@@ -95,6 +95,17 @@ struct TaskPartition {
     }
 
     var taskCount: Int { ranges.count }
+
+    /// How many tasks can run at once: the most tasks at one depth (the
+    /// longest chain of predecessors before them), which share no path. 1
+    /// means the tasks only ever run one after another.
+    var parallelWidth: Int {
+        var depth = [Int](repeating: 0, count: taskCount)
+        for task in 0..<taskCount {  // edges go forward
+            for successor in successors[task] { depth[successor] = max(depth[successor], depth[task] + 1) }
+        }
+        return Dictionary(grouping: depth, by: { $0 }).values.map(\.count).max() ?? 0
+    }
 }
 
 /// A set of task indices as bits.

@@ -46,10 +46,13 @@ package struct RenderTaskLayout {
     package let pending: UnsafeMutablePointer<Atomic<Int32>>
     /// Per task, 1 once a thread has taken it in the current block.
     package let taken: UnsafeMutablePointer<Atomic<Int32>>
+    /// How many tasks can run at once (see `TaskPartition.parallelWidth`).
+    package let parallelWidth: Int
 
     /// Off the realtime thread: copies the description into memory of its
     /// own; `deallocate()` frees it.
-    package static func allocate(tasks: [RenderTask], ranges: [OpRange], successors: [Int32]) -> RenderTaskLayout {
+    package static func allocate(tasks: [RenderTask], ranges: [OpRange], successors: [Int32],
+                                 parallelWidth: Int) -> RenderTaskLayout {
         func copy<Element>(_ elements: [Element]) -> UnsafeBufferPointer<Element> {
             let memory = UnsafeMutableBufferPointer<Element>.allocate(capacity: max(elements.count, 1))
             _ = memory.initialize(from: elements)
@@ -63,7 +66,7 @@ package struct RenderTaskLayout {
             (taken + index).initialize(to: Atomic(0))
         }
         return RenderTaskLayout(tasks: copy(tasks), ranges: copy(ranges), successors: copy(successors),
-                                pending: pending, taken: taken)
+                                pending: pending, taken: taken, parallelWidth: parallelWidth)
     }
 
     package func deallocate() {
