@@ -35,6 +35,7 @@ extension LiveSession {
         conflicts.bounces = zip(plan.outputs, files).map { ($0.node, $1) }
         if let conflict = conflicts.first { throw .render(.fileConflict(conflict.message)) }
         var renderOptions = RenderOptions()
+        renderOptions.threads = options.threads  // the session's, as live
         do {
             for (output, path) in zip(plan.outputs, files) {
                 renderOptions.outputFiles[output.node] = RenderOutputFile(path: path, format: try AudioFileFormat(path: path))

@@ -145,7 +145,7 @@ package final class RenderJob {
             abort()
             throw RenderError.file(error)
         }
-        let threads = min(options.threads, plan.program.taskCount)
+        let threads = min(options.threads, plan.program.tasks?.parallelWidth ?? 1)
         if threads > 1 {
             do {
                 workerPool = try RenderWorkerPool(threads: threads, realtime: false)
