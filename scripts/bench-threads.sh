@@ -51,12 +51,24 @@ printf '  --threads 1   %6.3f / %6.3f\n' "$one" "$one_cpu"
 printf '  --threads 2   %6.3f / %6.3f   %.3fx the wall time of 1 thread   (output vs 1 thread: %s)\n' \
   "$two" "$two_cpu" "$(awk "BEGIN { print $two / $one }")" "$same"
 
+# Live workers are realtime threads at the callback's priority when the
+# server runs realtime, as a live rig does: the server is started with -R
+# where this user may (root, or an rtprio limit), else without, and says so.
 live_seconds=${BENCH_LIVE_SECONDS:-10}
-printf 'fxhost threads live: the same graph from the file on a dummy JACK server, 128 frames, %s s each\n' "$live_seconds"
+realtime=-R
+probe="fxhost-bench-rtprobe-$$"
+JACK_NO_AUDIO_RESERVATION=1 jackd -n "$probe" -R -d dummy -r 48000 -p 128 >"$out/jackd-rtprobe.log" 2>&1 &
+probe_pid=$!
+if ! jack_wait -s "$probe" -w -t 10 >/dev/null 2>&1 || grep -q "Cannot use real-time scheduling" "$out/jackd-rtprobe.log"; then
+  realtime=-r
+fi
+kill "$probe_pid" 2>/dev/null; wait "$probe_pid" 2>/dev/null || true
+mode=$([ "$realtime" = -R ] && echo "realtime (-R)" || echo "not realtime (no permission for -R)")
+printf 'fxhost threads live: the same graph from the file on a dummy JACK server, %s, 128 frames, %s s each\n' "$mode" "$live_seconds"
 printf '  %7s  %12s  %9s  %5s\n' threads "render µs/blk" "DSP load" xruns
 for threads in 1 2; do
   server="fxhost-bench-threads-$$-$threads"
-  JACK_NO_AUDIO_RESERVATION=1 jackd -n "$server" -r -d dummy -r 48000 -p 128 >"$out/jackd-threads-$threads.log" 2>&1 &
+  JACK_NO_AUDIO_RESERVATION=1 jackd -n "$server" "$realtime" -d dummy -r 48000 -p 128 >"$out/jackd-threads-$threads.log" 2>&1 &
   jackd_pid=$!
   jack_wait -s "$server" -w -t 10 >/dev/null 2>&1
   "$fxhost" run "$out/wide-live.yaml" --server "$server" --threads "$threads" --duration "${live_seconds}s" \

@@ -34,6 +34,14 @@ package struct PosixSemaphore: @unchecked Sendable {
         sem_trywait(semaphore) == 0
     }
 
+    /// Waits until signalled or CLOCK_MONOTONIC reaches `deadline`
+    /// (nanoseconds). Returns true when signalled.
+    package func wait(untilMonotonic deadline: Int) -> Bool {
+        let left = deadline - MonotonicClock.nanoseconds()
+        if left <= 0 { return tryWait() }
+        return wait(seconds: Double(left) / 1e9)
+    }
+
     /// Waits until signalled or `seconds` pass. Returns true when signalled.
     package func wait(seconds: Double) -> Bool {
         var deadline = timespec()

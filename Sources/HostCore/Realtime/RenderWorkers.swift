@@ -60,6 +60,9 @@ package struct RenderWorkers: @unchecked Sendable {
         }
         state.pointee.claimed.store(0, ordering: .relaxed)
         state.pointee.completed.store(0, ordering: .relaxed)
+        let now = MonotonicClock.nanoseconds()
+        let lastOpen = state.pointee.lastOpen.exchange(now, ordering: .relaxed)
+        if lastOpen > 0 { state.pointee.period.store(now &- lastOpen, ordering: .relaxed) }
         let block = (state.pointee.door.load(ordering: .relaxed) &>> RenderWorkersState.blockShift) &+ 1
         state.pointee.door.store(block &<< RenderWorkersState.blockShift | RenderWorkersState.openBit, ordering: .releasing)
         wakeSleepers(roots - 1)
@@ -177,13 +180,15 @@ package struct RenderWorkers: @unchecked Sendable {
     func serve(thread: Int) {
         var lastBlock = -1
         var mayRejoin = true
+        var spinUntil = 0
         sleep()
         while !state.pointee.stopping.load(ordering: .acquiring) {
             // A worker that was signalled may join the block it already left
             // (new tasks became ready); one that found every task claimed
             // waits for the next block.
             var joined: Int?
-            for _ in 0..<Self.idleSpins {
+            var spins = 0
+            while spins < Self.idleSpins || (spins & 63 != 0 || MonotonicClock.nanoseconds() < spinUntil) {
                 let door = state.pointee.door.load(ordering: .acquiring)
                 let block = door &>> RenderWorkersState.blockShift
                 if door & RenderWorkersState.openBit != 0 && (mayRejoin || block != lastBlock) {
@@ -195,9 +200,10 @@ package struct RenderWorkers: @unchecked Sendable {
                     continue
                 }
                 spinPause()
+                spins += 1
             }
             guard let block = joined else {
-                sleep()
+                spinUntil = mayRejoin ? sleep() : sleepUntilTheNextBlock()
                 mayRejoin = true
                 continue
             }
@@ -210,15 +216,44 @@ package struct RenderWorkers: @unchecked Sendable {
             if allClaimed {
                 mayRejoin = false
             } else {
-                sleep()
+                spinUntil = sleep()
                 mayRejoin = true
             }
         }
     }
 
-    private func sleep() {
+    /// Sleeps until signalled. Returns 0: no spinning after it beyond the usual.
+    @discardableResult
+    private func sleep() -> Int {
         state.pointee.sleepers.wrappingAdd(1, ordering: .acquiringAndReleasing)
         state.pointee.wake.wait()
+        return 0
+    }
+
+    /// Between blocks that come at a steady pace (JACK's cycles): sleeps
+    /// until a little before the next is due, unless signalled first, and
+    /// returns until when to spin for it. Otherwise an ordinary sleep.
+    private func sleepUntilTheNextBlock() -> Int {
+        let period = state.pointee.period.load(ordering: .relaxed)
+        let due = state.pointee.lastOpen.load(ordering: .relaxed) &+ period
+        // Margins: an eighth of the period, at least 150 µs (timer slack and
+        // wake-up latency on a busy machine).
+        let margin = max(period / 8, 150_000)
+        let now = MonotonicClock.nanoseconds()
+        guard period > 0, period < 200_000_000, due - margin > now + 50_000 else { return sleep() }
+        state.pointee.sleepers.wrappingAdd(1, ordering: .acquiringAndReleasing)
+        if state.pointee.wake.wait(untilMonotonic: due - margin) { return 0 }
+        // Timed out: take this worker off the sleepers, unless an owner
+        // already counted it off to signal it (then take that signal).
+        var sleeping = state.pointee.sleepers.load(ordering: .relaxed)
+        while sleeping > 0 {
+            let (taken, found) = state.pointee.sleepers.compareExchange(
+                expected: sleeping, desired: sleeping - 1, ordering: .acquiringAndReleasing)
+            if taken { return due + margin }
+            sleeping = found
+        }
+        state.pointee.wake.wait()
+        return 0
     }
 
     /// Makes every worker return from `serve` (after the block under way).

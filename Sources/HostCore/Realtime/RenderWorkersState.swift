@@ -28,6 +28,12 @@ package struct RenderWorkersState: ~Copyable {
     /// The block: written by the owner while the door is shut and empty.
     package var program: RenderProgram
     package var frames = 0
+    /// When the last block opened, and the time between the last two
+    /// (CLOCK_MONOTONIC nanoseconds): a worker sleeps until shortly before
+    /// the next block is due, then spins for it, so a periodic caller (a
+    /// JACK cycle) finds it awake without it spinning through the period.
+    package let lastOpen = Atomic<Int>(0)
+    package let period = Atomic<Int>(0)
     /// Tasks run by workers (not the owner), for tests and status.
     package let tasksRunByWorkers = Atomic<Int>(0)
 

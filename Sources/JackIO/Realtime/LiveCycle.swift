@@ -94,10 +94,6 @@ func swapInPublishedProgram(_ state: UnsafeMutablePointer<LiveEngineState>) {
     state.pointee.programSwapped.signal()
 }
 
-/// CLOCK_MONOTONIC in nanoseconds (a vDSO read: no syscall, no lock).
+/// CLOCK_MONOTONIC in nanoseconds (see `MonotonicClock`).
 @_noLocks
-func monotonicNanoseconds() -> Int {
-    var time = timespec()
-    _unsafePerformance { _ = clock_gettime(CLOCK_MONOTONIC, &time) }
-    return time.tv_sec * 1_000_000_000 + time.tv_nsec
-}
+func monotonicNanoseconds() -> Int { MonotonicClock.nanoseconds() }
