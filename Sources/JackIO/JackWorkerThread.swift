@@ -1,5 +1,4 @@
 import CJack
-import CShim
 import Glibc
 import HostCore
 
@@ -28,30 +27,14 @@ enum JackWorkerThread {
         let realtime = jack_is_realtime(handle)
         let priority = jack_client_real_time_priority(handle)
         return { name, body in
-            let context = Unmanaged.passRetained(WorkerBody(name: name, run: body)).toOpaque()
+            let context = ThreadEntry.context(name: name, body: body)
             var thread = jack_native_thread_t()
-            let status = jack_client_create_thread(handle, &thread, priority, realtime, { context in
-                let body = Unmanaged<WorkerBody>.fromOpaque(context!).takeRetainedValue()
-                fxhost_name_this_thread(body.name)
-                body.run()
-                return nil
-            }, context)
+            let status = jack_client_create_thread(handle, &thread, priority, realtime, ThreadEntry.routine, context)
             guard status == 0 else {
-                Unmanaged<WorkerBody>.fromOpaque(context).release()
+                ThreadEntry.release(context)
                 throw JackError.threadFailed(name: name, code: status)
             }
             return { pthread_join(thread, nil) }
         }
-    }
-}
-
-/// What a worker thread runs, boxed to cross the C boundary.
-private final class WorkerBody {
-    let name: String
-    let run: () -> Void
-
-    init(name: String, run: @escaping () -> Void) {
-        self.name = name
-        self.run = run
     }
 }

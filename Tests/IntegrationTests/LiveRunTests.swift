@@ -24,31 +24,7 @@ final class LiveRunTests: XCTestCase {
         chain: [src, drive, main]
         """.write(toFile: path("patch.yaml"), atomically: true, encoding: .utf8)
 
-        try Tools.fxhost(["render", path("patch.yaml"), "-o", path("offline.wav"), "--tail", "0", "--block", "128",
-                          "--quiet"])
-        let run = try LiveRun(["run", path("patch.yaml"), "--server", server.name,
-                               "--tap", "main=\(path("live.wav"))", "--quiet"])
-        // The file ends 1.1 s in: stop once the tap is past it, not after a time.
-        XCTAssertTrue(run.waitForTap(path("live.wav"), seconds: 1.5))
-        run.kill(SIGINT)
-        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
-
-        let offline = try Audio.read(path("offline.wav"))
-        let live = try Audio.read(path("live.wav"))
-        let opening = 4_800 + 0  // the file starts 100 ms in
-        let probe = Array(offline.channels[0][opening..<(opening + 256)])
-        guard let found = (0...(live.frames - probe.count)).first(where: { start in
-            live.channels[0][start] == probe[0] && Array(live.channels[0][start..<(start + probe.count)]) == probe
-        }) else {
-            return XCTFail("the render's opening is nowhere in the live tap")
-        }
-        let offset = found - opening
-        XCTAssertGreaterThanOrEqual(offset, 0)
-        let overlap = min(offline.frames, live.frames - offset)
-        XCTAssertGreaterThan(overlap, 48_000, "the whole file played live")
-        let aligned = Audio(channels: live.channels.map { Array($0[offset..<(offset + overlap)]) }, sampleRate: 48_000)
-        let expected = Audio(channels: offline.channels.map { Array($0[0..<overlap]) }, sampleRate: 48_000)
-        XCTAssertIdentical(aligned, expected)
+        try LiveTapAlignment.assertLiveRunMatchesRender(patch: path("patch.yaml"), node: "main", server: server)
     }
 
     /// `set amp gain -6` on eg-amp halves the level (-6 dB = ×0.501), and

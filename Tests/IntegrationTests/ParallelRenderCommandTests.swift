@@ -99,29 +99,7 @@ final class ParallelRenderCommandTests: XCTestCase {
         try Audio.noise(channels: 2, frames: 48_000, amplitude: 0.4, seed: 13).write(path("noise.wav"))
         try Self.patch.replacingOccurrences(of: "in:    { input: 2 }", with: "in:    { file: noise.wav, start: 100ms }")
             .write(toFile: path("live.yaml"), atomically: true, encoding: .utf8)
-        try Tools.fxhost(["render", path("live.yaml"), "-o", path("offline.wav"), "--tail", "0", "--block", "128",
-                          "--threads", "1", "--quiet"])
-        let run = try LiveRun(["run", path("live.yaml"), "--server", server.name, "--threads", "2",
-                               "--tap", "out=\(path("live.wav"))", "--quiet"])
-        XCTAssertTrue(run.waitForTap(path("live.wav"), seconds: 1.5))
-        run.kill(SIGINT)
-        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
-
-        let offline = try Audio.read(path("offline.wav"))
-        let live = try Audio.read(path("live.wav"))
-        let opening = 4_800  // the file starts 100 ms in
-        let probe = Array(offline.channels[0][opening..<(opening + 256)])
-        guard let found = (0...(live.frames - probe.count)).first(where: { start in
-            live.channels[0][start] == probe[0] && Array(live.channels[0][start..<(start + probe.count)]) == probe
-        }) else {
-            return XCTFail("the render's opening is nowhere in the live tap")
-        }
-        let offset = found - opening
-        XCTAssertGreaterThanOrEqual(offset, 0)
-        let overlap = min(offline.frames, live.frames - offset)
-        XCTAssertGreaterThan(overlap, 48_000, "the whole file played live")
-        let aligned = Audio(channels: live.channels.map { Array($0[offset..<(offset + overlap)]) }, sampleRate: 48_000)
-        let expected = Audio(channels: offline.channels.map { Array($0[0..<overlap]) }, sampleRate: 48_000)
-        XCTAssertIdentical(aligned, expected)
+        try LiveTapAlignment.assertLiveRunMatchesRender(patch: path("live.yaml"), node: "out", server: server,
+                                                        runArguments: ["--threads", "2"], renderArguments: ["--threads", "1"])
     }
 }

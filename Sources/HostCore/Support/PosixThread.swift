@@ -13,16 +13,11 @@ package struct PosixThread {
 
     /// Starts `body` on a new thread called `name` (Linux keeps its first 15 bytes).
     package init(name: String, body: @escaping () -> Void) throws(PosixThreadError) {
-        let context = Unmanaged.passRetained(ThreadBody(name: name, run: body)).toOpaque()
+        let context = ThreadEntry.context(name: name, body: body)
         var handle = pthread_t()
-        let status = pthread_create(&handle, nil, { context in
-            let body = Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue()
-            fxhost_name_this_thread(body.name)
-            body.run()
-            return nil
-        }, context)
+        let status = pthread_create(&handle, nil, ThreadEntry.routine, context)
         guard status == 0 else {
-            Unmanaged<ThreadBody>.fromOpaque(context).release()
+            ThreadEntry.release(context)
             throw PosixThreadError(name: name, code: status)
         }
         self.handle = handle
@@ -41,7 +36,28 @@ package struct PosixThread {
     }
 }
 
-/// What a `PosixThread` runs, boxed to cross the C boundary.
+/// A thread's body, boxed for a C function that starts threads
+/// (`pthread_create`, JACK's `jack_client_create_thread`): hand it
+/// `routine` and `context`; the routine names the thread, runs the body and
+/// frees the box. If the thread could not be started, `release(context)`.
+package enum ThreadEntry {
+    package static func context(name: String, body: @escaping () -> Void) -> UnsafeMutableRawPointer {
+        Unmanaged.passRetained(ThreadBody(name: name, run: body)).toOpaque()
+    }
+
+    package static let routine: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { context in
+        let body = Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue()
+        fxhost_name_this_thread(body.name)
+        body.run()
+        return nil
+    }
+
+    package static func release(_ context: UnsafeMutableRawPointer) {
+        Unmanaged<ThreadBody>.fromOpaque(context).release()
+    }
+}
+
+/// What a thread runs, boxed to cross the C boundary.
 private final class ThreadBody {
     let name: String
     let run: () -> Void
