@@ -3,20 +3,9 @@ import XCTest
 
 /// Whatever the text, the parser returns a patch or a located `GraphError`; it never crashes.
 final class PatchRobustnessTests: XCTestCase {
-    /// A small deterministic generator (SplitMix64), so a failure can be replayed.
-    private struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     func testMutatedExamplesFailCleanly() {
-        var random = SplitMix64(state: 20261122)
+        var random = SplitMix64(seed: 20261122)
         let alphabet = Array(" \n\t:-[]{},#&*!|>'\"?%@`~0123456789abcxyz->dB".unicodeScalars)
         for example in [PatchParserTests.liveExample, PatchParserTests.bounceExample] {
             let original = Array(example.unicodeScalars)
