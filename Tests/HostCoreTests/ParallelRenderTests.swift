@@ -6,7 +6,8 @@ import XCTest
 /// arithmetic by the compiler's tests), for random graphs wide enough to
 /// have parallel branches, with stateful units, latency (delayed copies
 /// shared between branches) and gains; more threads than cores, so the
-/// threads interleave every way the scheduler finds.
+/// threads interleave every way the scheduler finds; the owner's two ways of
+/// waiting for the block's end (spinning live, sleeping offline) both.
 final class ParallelRenderTests: XCTestCase {
     let format = RenderFormat(sampleRate: 48000, maxBlockFrames: 32, mode: .offline)
 
@@ -73,7 +74,9 @@ final class ParallelRenderTests: XCTestCase {
         let pool = try RenderWorkerPool(threads: threads, realtime: false)
         defer { pool.stop() }
         // Odd block lengths too: the last block of a render is short.
-        return PlanHarness(plan: plan).render(frames: 32 * 40 + 7, workers: threads > 1 ? pool.workers : nil) {
+        // Three threads through the owner's waiting path, the others the realtime one.
+        return PlanHarness(plan: plan).render(frames: 32 * 40 + 7, workers: threads > 1 ? pool.workers : nil,
+                                              waiting: threads == 3) {
             source, channel, frame in sin(Float(frame * (source + 2) + channel * 7) * 0.01)
         }
     }

@@ -70,8 +70,9 @@ struct PlanHarness {
     let plan: RenderPlan
 
     /// Renders `frames` in blocks; `signal(source, channel, frame)` feeds
-    /// sources. `workers`: share each block with worker threads.
-    func render(frames: Int, block: Int? = nil, workers: RenderWorkers? = nil,
+    /// sources. `workers`: share each block with worker threads (`waiting`:
+    /// through the owner's path that may sleep, as offline renders do).
+    func render(frames: Int, block: Int? = nil, workers: RenderWorkers? = nil, waiting: Bool = false,
                 signal: (Int, Int, Int) -> Float) -> [String: [[Float]]] {
         let block = block ?? plan.format.maxBlockFrames
         plan.connectPorts()
@@ -85,7 +86,11 @@ struct PlanHarness {
                     for frame in 0..<count { buffer[frame] = signal(sourceIndex, channel, position + frame) }
                 }
             }
-            if let workers { workers.render(plan.program, frames: count) } else { plan.program.render(frames: count) }
+            if let workers {
+                if waiting { workers.renderWaiting(plan.program, frames: count) } else { workers.render(plan.program, frames: count) }
+            } else {
+                plan.program.render(frames: count)
+            }
             for output in plan.outputs {
                 for (channel, buffer) in output.channels.enumerated() {
                     collected[output.node]![channel] += UnsafeBufferPointer(start: buffer, count: count)

@@ -174,7 +174,7 @@ package final class RenderJob {
         let frames = min(maxFrames, plan.format.maxBlockFrames, renderEnd - renderedFrames)
         for feed in feeds { feed.fill(timelineFrame: startFrame + renderedFrames, frames: frames) }
         if let workerPool {
-            workerPool.workers.render(plan.program, frames: frames)
+            workerPool.workers.renderWaiting(plan.program, frames: frames)
         } else {
             plan.program.render(frames: frames)
         }

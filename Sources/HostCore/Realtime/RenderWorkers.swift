@@ -44,11 +44,57 @@ package struct RenderWorkers: @unchecked Sendable {
     /// cores) but never blocks.
     @inlinable @_noLocks
     package func render(_ program: RenderProgram, frames: Int) {
-        let taskCount = program.taskCount
-        guard workerCount > 0, taskCount > 1, let layout = program.tasks else {
+        guard openBlock(program, frames: frames) else {
             program.render(frames: frames)
             return
         }
+        _ = takePart(thread: 0, idleLimit: .max)
+        while !blockIsDone { spinPause() }
+        shutDoor()
+    }
+
+    /// `render` for a thread that may wait (offline, freewheeling): once
+    /// its share is done it spins a little, then sleeps until the last task
+    /// ends, so a worker that another program has pushed off its core costs
+    /// this thread nothing while it waits.
+    package func renderWaiting(_ program: RenderProgram, frames: Int) {
+        guard openBlock(program, frames: frames) else {
+            program.render(frames: frames)
+            return
+        }
+        _ = takePart(thread: 0, idleLimit: .max)
+        var spins = 0
+        while !blockIsDone && spins < Self.idleSpins {
+            spinPause()
+            spins += 1
+        }
+        if !blockIsDone {
+            state.pointee.ownerWaiting.store(true, ordering: .sequentiallyConsistent)
+            let taskCount = state.pointee.program.taskCount
+            if state.pointee.completed.load(ordering: .sequentiallyConsistent) < taskCount {
+                state.pointee.done.wait()
+            } else if !state.pointee.ownerWaiting.exchange(false, ordering: .sequentiallyConsistent) {
+                // The last task's thread saw the flag and signals: take it.
+                state.pointee.done.wait()
+            }
+        }
+        shutDoor()
+    }
+
+    /// Every task of the open block has finished.
+    @inlinable
+    package var blockIsDone: Bool {
+        @_noLocks get {
+            state.pointee.completed.load(ordering: .acquiring) >= state.pointee.program.taskCount
+        }
+    }
+
+    /// Sets up the block and opens the door: false (nothing done) when the
+    /// program is better rendered serially.
+    @inlinable @_noLocks
+    package func openBlock(_ program: RenderProgram, frames: Int) -> Bool {
+        let taskCount = program.taskCount
+        guard workerCount > 0, taskCount > 1, let layout = program.tasks else { return false }
         state.pointee.program = program
         state.pointee.frames = frames
         var roots = 0
@@ -66,11 +112,13 @@ package struct RenderWorkers: @unchecked Sendable {
         let block = (state.pointee.door.load(ordering: .relaxed) &>> RenderWorkersState.blockShift) &+ 1
         state.pointee.door.store(block &<< RenderWorkersState.blockShift | RenderWorkersState.openBit, ordering: .releasing)
         wakeSleepers(roots - 1)
+        return true
+    }
 
-        _ = takePart(thread: 0, idleLimit: .max)
-        while state.pointee.completed.load(ordering: .acquiring) < taskCount { spinPause() }
-        // Shut the door, then wait for workers still inside (they find
-        // nothing left and leave) before anything is reset.
+    /// Shuts the door, then waits for workers still inside (they find
+    /// nothing left and leave at once) before anything is reset.
+    @inlinable @_noLocks
+    package func shutDoor() {
         var door = state.pointee.door.load(ordering: .relaxed)
         while true {
             let (shut, found) = state.pointee.door.compareExchange(
@@ -146,8 +194,17 @@ package struct RenderWorkers: @unchecked Sendable {
                 madeReady += 1
             }
         }
-        state.pointee.completed.wrappingAdd(1, ordering: .releasing)
+        // Sequentially consistent, as the owner's flag and check are: one of
+        // the two sees the other (a lock-free handshake; an RMW costs the
+        // same on x86 either way).
+        let completed = state.pointee.completed.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue
         if madeReady > 1 { wakeSleepers(madeReady - 1) }
+        // The last task wakes an owner that sleeps for it (offline only:
+        // a realtime owner never sets the flag).
+        if completed == layout.tasks.count
+            && state.pointee.ownerWaiting.exchange(false, ordering: .sequentiallyConsistent) {
+            state.pointee.done.signal()
+        }
     }
 
     /// Signals up to `count` sleeping workers, each at most once.

@@ -23,6 +23,11 @@ package struct RenderWorkersState: ~Copyable {
     package let sleepers = Atomic<Int>(0)
     package let stopping = Atomic<Bool>(false)
     package let wake = PosixSemaphore()
+    /// An owner that may wait (`renderWaiting`) sleeps on `done` once it
+    /// has set `ownerWaiting`; the thread that finishes the last task
+    /// clears the flag and signals.
+    package let ownerWaiting = Atomic<Bool>(false)
+    package let done = PosixSemaphore()
     /// Workers enter RealtimeSanitizer's realtime section while they render.
     package let realtime: Bool
     /// The block: written by the owner while the door is shut and empty.
@@ -43,5 +48,8 @@ package struct RenderWorkersState: ~Copyable {
                                 connections: UnsafeBufferPointer(start: nil, count: 0), maxBlockFrames: 0)
     }
 
-    deinit { wake.deallocate() }
+    deinit {
+        wake.deallocate()
+        done.deallocate()
+    }
 }
