@@ -66,6 +66,9 @@ package final class LiveEngine {
         releaseState()
     }
 
+    /// Threads that render each cycle, the callback's included.
+    package var threads: Int { (workerPool?.workers.workerCount ?? 0) + 1 }
+
     /// Blocks rendered with the workers' help so far: tasks the workers ran
     /// (not the callback), for tests and status.
     package var tasksRunByWorkers: Int { workerPool?.workers.tasksRunByWorkers ?? 0 }

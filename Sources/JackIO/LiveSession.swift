@@ -312,6 +312,8 @@ public final class LiveSession {
             },
             serverShutDown: serverHasShutDown)
         snapshot.bounce = bounceStatus
+        snapshot.threads = engine.threads
+        snapshot.workerTasks = engine.tasksRunByWorkers
         return snapshot
     }
 

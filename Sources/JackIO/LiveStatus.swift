@@ -61,6 +61,11 @@ public struct LiveStatus: Codable, Sendable {
     /// Time per cycle inside the program's render (plugins and the plan's mixing), in microseconds.
     public var renderMicrosecondsPerCycle: Double
     public var programSwaps: Int
+    /// Threads that render each cycle (the callback's included), and the
+    /// tasks worker threads have run so far (0 with one thread, or a plan
+    /// with no parallel branches).
+    public var threads: Int = 1
+    public var workerTasks: Int = 0
     public var outputs: [Output]
     public var taps: [Tap]
     public var files: [FileSource]

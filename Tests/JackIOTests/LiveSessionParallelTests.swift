@@ -48,6 +48,8 @@ final class LiveSessionParallelTests: XCTestCase {
         try session.disconnect(PortReference(node: "fx2"), to: PortReference(node: "bus"))
         let before = session.engine.tasksRunByWorkers
         XCTAssertTrue(eventually(within: 60) { session.engine.tasksRunByWorkers > before })
-        _ = try session.finish()
+        let status = try session.finish()
+        XCTAssertEqual(status.threads, 2)
+        XCTAssertGreaterThan(status.workerTasks, 0)
     }
 }
