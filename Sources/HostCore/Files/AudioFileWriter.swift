@@ -22,7 +22,10 @@ package final class AudioFileWriter {
     package let mode: Mode
     /// Where the samples go until `finish()` (differs from `path` in atomic mode).
     let writingPath: String
-    package private(set) var framesWritten = 0
+    /// Unchecked: written every block by the one thread that owns the
+    /// writer, never passed inout; the runtime's exclusivity check would cost
+    /// a call per block and guard nothing.
+    @exclusivity(unchecked) package private(set) var framesWritten = 0
 
     private var file: OpaquePointer?
     /// Closed in atomic mode but not yet renamed into place.
