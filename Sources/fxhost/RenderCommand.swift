@@ -106,7 +106,8 @@ struct RenderCommand: ParsableCommand {
         let plan = setup.plan
         var options = setup.options
         let progress = ProgressReporter(enabled: !quiet && !json)
-        options.progress = { progress.report($0) }
+        // Only when shown: a job with a progress handler reads the clock every block.
+        if !quiet && !json { options.progress = { progress.report($0) } }
 
         let summary: RenderSummary
         if let freewheel {

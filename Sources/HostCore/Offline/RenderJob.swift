@@ -200,16 +200,18 @@ package final class RenderJob {
     private func write(from offset: Int, frames: Int) throws(RenderError) {
         // Taps count too: a patch may record only taps, and its tail is theirs.
         let blockPeak = meter.measure(from: offset, frames: frames)
+        // By index: `for x in array` copies each tuple, retaining what it holds.
         do {
-            for writer in writers {
-                try writer.writer.write(channels: writer.channels.pointers(from: offset), frames: frames)
+            for index in writers.indices {
+                try writers[index].writer.write(channels: writers[index].channels.pointers(from: offset), frames: frames)
             }
         } catch {
             abort()
             throw RenderError.file(error)
         }
-        for recorder in recorders {
-            recorder.recorder.input.pushWaiting(channels: recorder.channels.pointers(from: offset), frames: frames)
+        for index in recorders.indices {
+            recorders[index].recorder.input.pushWaiting(channels: recorders[index].channels.pointers(from: offset),
+                                                        frames: frames)
         }
         if outputFrames + frames > contentFrames {
             quietFrames = blockPeak < Self.silenceThreshold ? quietFrames + frames : 0

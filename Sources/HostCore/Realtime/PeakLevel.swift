@@ -18,8 +18,9 @@ package enum PeakLevel {
         let raw = UnsafeRawPointer(samples)
         let lanes = SIMD16<Float>.scalarCount
         var lanePeaks = SIMD16<Float>(repeating: 0)
+        let vectorEnd = frames - frames % lanes
         var frame = 0
-        while frames - frame >= lanes {
+        while frame < vectorEnd {
             // Clearing the sign bit is `abs` for every Float, NaN included.
             let bits = raw.loadUnaligned(fromByteOffset: frame &* 4, as: SIMD16<UInt32>.self) & 0x7fff_ffff
             let magnitudes = unsafeBitCast(bits, to: SIMD16<Float>.self)
