@@ -106,8 +106,10 @@ struct RenderCommand: ParsableCommand {
         let plan = setup.plan
         var options = setup.options
         let progress = ProgressReporter(enabled: !quiet && !json)
-        // Only when shown: a job with a progress handler reads the clock every block.
+        // Only what is shown: a job with a progress handler reads the clock
+        // every block, and peaks are measured on every channel of every block.
         if !quiet && !json { options.progress = { progress.report($0) } }
+        options.measuresPeaks = !quiet || json
 
         let summary: RenderSummary
         if let freewheel {

@@ -21,12 +21,13 @@ struct PeakMeter {
     }
 
     /// Measures `frames` frames of every channel from `offset`, keeps the
-    /// outputs' peaks and returns the block's: the largest over outputs and taps.
-    func measure(from offset: Int, frames: Int) -> Float {
+    /// outputs' peaks when `keepingPeaks` and returns the block's: the
+    /// largest over outputs and taps.
+    func measure(from offset: Int, frames: Int, keepingPeaks: Bool = true) -> Float {
         var blockPeak: Float = 0
         for index in 0..<channels.count {
             let peak = PeakLevel.measure(channels[index] + offset, frames: frames)
-            if index < peaks.count { peaks[index] = max(peaks[index], peak) }
+            if keepingPeaks && index < peaks.count { peaks[index] = max(peaks[index], peak) }
             blockPeak = max(blockPeak, peak)
         }
         return blockPeak

@@ -199,7 +199,9 @@ package final class RenderJob {
     /// Meters and writes `frames` frames of every output and tap from `offset` in the plan's buffers.
     private func write(from offset: Int, frames: Int) throws(RenderError) {
         // Taps count too: a patch may record only taps, and its tail is theirs.
-        let blockPeak = meter.measure(from: offset, frames: frames)
+        let inTail = outputFrames + frames > contentFrames
+        let blockPeak = options.measuresPeaks || inTail
+            ? meter.measure(from: offset, frames: frames, keepingPeaks: options.measuresPeaks) : 0
         // By index: `for x in array` copies each tuple, retaining what it holds.
         do {
             for index in writers.indices {
@@ -213,7 +215,7 @@ package final class RenderJob {
             recorders[index].recorder.input.pushWaiting(channels: recorders[index].channels.pointers(from: offset),
                                                         frames: frames)
         }
-        if outputFrames + frames > contentFrames {
+        if inTail {
             quietFrames = blockPeak < Self.silenceThreshold ? quietFrames + frames : 0
         }
     }
@@ -248,7 +250,7 @@ package final class RenderJob {
             latencyFrames: plan.latencyFrames,
             outputs: plan.outputs.enumerated().map { index, output in
                 RenderSummary.Output(node: output.node, file: options.outputFiles[output.node]?.path,
-                                     peaks: meter.peaks(ofOutput: index))
+                                     peaks: options.measuresPeaks ? meter.peaks(ofOutput: index) : [])
             },
             taps: recorders.map { RenderSummary.Tap(node: $0.tap.node, file: $0.tap.file,
                                                     frames: $0.recorder.framesWritten) })
