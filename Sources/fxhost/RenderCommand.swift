@@ -112,7 +112,10 @@ struct RenderCommand: ParsableCommand {
         var options = setup.options
         options.threads = threads ?? RenderWorkerPool.availableCores
         let progress = ProgressReporter(enabled: !quiet && !json)
-        options.progress = { progress.report($0) }
+        // Only what is shown: a job with a progress handler reads the clock
+        // every block, and peaks are measured on every channel of every block.
+        if !quiet && !json { options.progress = { progress.report($0) } }
+        options.measuresPeaks = !quiet || json
 
         let summary: RenderSummary
         if let freewheel {

@@ -14,9 +14,16 @@ package final class AudioFileReader {
     package let formatDescription: String
 
     private let file: OpaquePointer
-    /// Interleaved scratch for deinterleaving, allocated once.
+    /// Interleaved frames read ahead of the caller, allocated once: a
+    /// render asks for one block at a time, and libsndfile makes a read()
+    /// call for every call made to it.
     private let scratch: UnsafeMutablePointer<Float>
     private let scratchFrames: Int
+    // The frames of `scratch` not yet handed out: `bufferedStart..<bufferedEnd`.
+    // Unchecked: one thread uses a reader, and neither is passed inout; the
+    // runtime's exclusivity check would cost a call per access per block.
+    @exclusivity(unchecked) private var bufferedStart = 0
+    @exclusivity(unchecked) private var bufferedEnd = 0
 
     /// Opens `path`; throws a one-sentence error when it is missing, a
     /// directory, unreadable or not audio.
@@ -60,15 +67,21 @@ package final class AudioFileReader {
     /// with room for `frames` samples. Extra destination channels are filled
     /// with silence; file channels without a destination are skipped.
     /// Returns the frames read: 0 at the end of the file (or on a read error).
+    /// The file is read ahead in chunks of `blockFrames`.
     package func read(into destination: UnsafeBufferPointer<UnsafeMutablePointer<Float>>, frames wanted: Int) -> Int {
         var done = 0
         while done < wanted {
-            let chunk = min(wanted - done, scratchFrames)
-            let got = Int(sf_readf_float(file, scratch, sf_count_t(chunk)))
-            if got <= 0 { break }
-            Interleaving.deinterleave(scratch, channels: channels, into: destination, at: done, frames: got)
-            done += got
-            if got < chunk { break }
+            if bufferedStart == bufferedEnd {
+                let got = Int(sf_readf_float(file, scratch, sf_count_t(scratchFrames)))
+                if got <= 0 { break }
+                bufferedStart = 0
+                bufferedEnd = got
+            }
+            let chunk = min(wanted - done, bufferedEnd - bufferedStart)
+            Interleaving.deinterleave(scratch + bufferedStart * channels, channels: channels, into: destination,
+                                      at: done, frames: chunk)
+            bufferedStart += chunk
+            done += chunk
         }
         return done
     }
@@ -91,6 +104,9 @@ package final class AudioFileReader {
     }
 
     package func seek(toFrame frame: Int) throws(AudioFileError) {
+        // What was read ahead is from the old position.
+        bufferedStart = 0
+        bufferedEnd = 0
         guard sf_seek(file, sf_count_t(frame), SEEK_SET) == sf_count_t(frame) else {
             throw .seekFailed(path: path, frame: frame)
         }

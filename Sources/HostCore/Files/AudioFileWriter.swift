@@ -22,13 +22,24 @@ package final class AudioFileWriter {
     package let mode: Mode
     /// Where the samples go until `finish()` (differs from `path` in atomic mode).
     let writingPath: String
-    package private(set) var framesWritten = 0
+    /// Frames given to libsndfile (planar writes in atomic mode are gathered
+    /// first: all are counted after `close()`). Unchecked: written every
+    /// block by the one thread that owns the writer, never passed inout; the
+    /// runtime's exclusivity check would cost a call per block and guard nothing.
+    @exclusivity(unchecked) package private(set) var framesWritten = 0
 
     private var file: OpaquePointer?
     /// Closed in atomic mode but not yet renamed into place.
     private var awaitingCommit = false
     /// Interleaving scratch, allocated once.
     private let scratch: UnsafeMutablePointer<Float>
+    /// Frames of planar writes interleaved into `scratch` but not yet given
+    /// to libsndfile. In atomic mode they are gathered up to `blockFrames`
+    /// (libsndfile makes a write() call for every call made to it, and a
+    /// render writes one block at a time); `close()` writes the rest.
+    /// Recording mode writes at once, so a killed process loses nothing
+    /// gathered. Unchecked like `framesWritten`.
+    @exclusivity(unchecked) private var pendingFrames = 0
     /// Integer formats: samples already rounded and clipped, left-justified
     /// in 32 bits as sf_writef_int expects.
     private let integerScratch: UnsafeMutablePointer<Int32>?
@@ -101,21 +112,32 @@ package final class AudioFileWriter {
         return directory + "/." + url.lastPathComponent + ".partial"
     }
 
-    /// Writes `frames` frames from planar buffers, one per channel.
+    /// Writes `frames` frames from planar buffers, one per channel (in
+    /// atomic mode they may reach the file only at a later write or `close()`).
     package func write(channels source: UnsafeBufferPointer<UnsafePointer<Float>>, frames: Int) throws(AudioFileError) {
         guard let file else { throw .closed(path: path) }
         var done = 0
         while done < frames {
-            let chunk = min(frames - done, scratchFrames)
-            Interleaving.interleave(source, from: done, into: scratch, channels: channels, frames: chunk)
-            try write(file, scratch, frames: chunk)
+            let chunk = min(frames - done, scratchFrames - pendingFrames)
+            Interleaving.interleave(source, from: done, into: scratch + pendingFrames * channels, channels: channels,
+                                    frames: chunk)
+            pendingFrames += chunk
             done += chunk
+            if pendingFrames == scratchFrames || mode == .recording { try writePending(file) }
         }
+    }
+
+    /// Gives libsndfile the frames gathered in `scratch`.
+    private func writePending(_ file: OpaquePointer) throws(AudioFileError) {
+        let frames = pendingFrames
+        pendingFrames = 0
+        try write(file, scratch, frames: frames)
     }
 
     /// Writes `frames` interleaved frames (`channels` samples each).
     package func write(interleaved source: UnsafePointer<Float>, frames: Int) throws(AudioFileError) {
         guard let file else { throw .closed(path: path) }
+        if pendingFrames > 0 { try writePending(file) }
         var done = 0
         while done < frames {
             let chunk = min(frames - done, scratchFrames)
@@ -163,6 +185,15 @@ package final class AudioFileWriter {
     package func close() throws(AudioFileError) {
         guard let file else { throw .closed(path: path) }
         self.file = nil
+        if pendingFrames > 0 {
+            do {
+                try writePending(file)
+            } catch {
+                sf_close(file)
+                if mode == .atomic { unlink(writingPath) }
+                throw error
+            }
+        }
         sf_write_sync(file)
         let status = sf_close(file)
         guard status == 0 else {
@@ -190,6 +221,7 @@ package final class AudioFileWriter {
             awaitingCommit = false
             unlink(writingPath)
         }
+        pendingFrames = 0
         guard let file else { return }
         self.file = nil
         sf_close(file)

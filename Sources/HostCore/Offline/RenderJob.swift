@@ -21,8 +21,10 @@ package final class RenderJob {
     package let plan: RenderPlan
     private let options: RenderOptions
     private let feeds: [SourceFeed]
-    private var writers: [(output: PlanOutput, writer: AudioFileWriter, channels: ChannelList)] = []
-    private var recorders: [(tap: PlanTap, recorder: TapRecorder, channels: ChannelList)] = []
+    // Constants, as everything `write` reads per block: a class's `var` costs
+    // a runtime exclusivity check at each access.
+    private let writers: [(output: PlanOutput, writer: AudioFileWriter, channels: ChannelList)]
+    private let recorders: [(tap: PlanTap, recorder: TapRecorder, channels: ChannelList)]
     /// Frames of the timeline to render before any tail: from the start to
     /// the end of the range, else to the end of the longest source.
     package let contentFrames: Int
@@ -31,13 +33,18 @@ package final class RenderJob {
     private let tailLimit: Int
     private let silenceNeeded: Int
 
+    // The counters below change every block. A class's `var` is checked for
+    // exclusive access at run time on every access (a call of ~75
+    // instructions, 4 of them per block), and that check guards nothing
+    // here: a job is driven from one thread, and no counter is ever passed
+    // inout. So they are unchecked.
     /// Frames rendered, counted at the plan's inputs.
-    package private(set) var renderedFrames = 0
+    @exclusivity(unchecked) package private(set) var renderedFrames = 0
     /// Frames written to every output and tap.
-    package private(set) var outputFrames = 0
-    package private(set) var isFinished = false
-    private var quietFrames = 0
-    private var meters: [[PeakMeter]]
+    @exclusivity(unchecked) package private(set) var outputFrames = 0
+    @exclusivity(unchecked) package private(set) var isFinished = false
+    @exclusivity(unchecked) private var quietFrames = 0
+    private let meter: PeakMeter
     private var portsConnected = false
     /// Threads that share each block, when `options.threads` and the plan's
     /// branches allow more than one.
@@ -73,8 +80,9 @@ package final class RenderJob {
         for feed in feeds { try feed.seek(timelineFrame: startFrame) }
         tailLimit = options.endSeconds == nil ? Int((options.maximumTailSeconds * sampleRate).rounded()) : 0
         silenceNeeded = Int(sampleRate / 2)
-        meters = plan.outputs.map { [PeakMeter](repeating: PeakMeter(), count: $0.channels.count) }
         try Self.requireDistinctFiles(plan: plan, options: options)
+        var writers: [(output: PlanOutput, writer: AudioFileWriter, channels: ChannelList)] = []
+        var recorders: [(tap: PlanTap, recorder: TapRecorder, channels: ChannelList)] = []
         do {
             for output in plan.outputs {
                 guard let file = options.outputFiles[output.node] else { continue }
@@ -89,9 +97,19 @@ package final class RenderJob {
                 recorders.append((tap, recorder, ChannelList(tap.channels)))
             }
         } catch {
-            abort()
+            for writer in writers {
+                writer.writer.abort()
+                writer.channels.deallocate()
+            }
+            for recorder in recorders {
+                recorder.recorder.abort()
+                recorder.channels.deallocate()
+            }
             throw RenderError.file(error)
         }
+        self.writers = writers
+        self.recorders = recorders
+        meter = PeakMeter(outputs: plan.outputs.map(\.channels), taps: plan.taps.map(\.channels))
         isFinished = contentFrames + tailLimit == 0
     }
 
@@ -135,6 +153,7 @@ package final class RenderJob {
     deinit {
         for writer in writers { writer.channels.deallocate() }
         for recorder in recorders { recorder.channels.deallocate() }
+        meter.deallocate()
     }
 
     /// Starts the tap writers and the clock. Call once, before the first block.
@@ -195,30 +214,24 @@ package final class RenderJob {
 
     /// Meters and writes `frames` frames of every output and tap from `offset` in the plan's buffers.
     private func write(from offset: Int, frames: Int) throws(RenderError) {
-        var blockPeak: Float = 0
-        for (outputIndex, output) in plan.outputs.enumerated() {
-            for (channel, buffer) in output.channels.enumerated() {
-                blockPeak = max(blockPeak, meters[outputIndex][channel].measure(buffer + offset, frames: frames))
-            }
-        }
         // Taps count too: a patch may record only taps, and its tail is theirs.
-        for tap in plan.taps {
-            for buffer in tap.channels {
-                blockPeak = max(blockPeak, PeakLevel.measure(buffer + offset, frames: frames))
-            }
-        }
+        let inTail = outputFrames + frames > contentFrames
+        let blockPeak = options.measuresPeaks || inTail
+            ? meter.measure(from: offset, frames: frames, keepingPeaks: options.measuresPeaks) : 0
+        // By index: `for x in array` copies each tuple, retaining what it holds.
         do {
-            for writer in writers {
-                try writer.writer.write(channels: writer.channels.pointers(from: offset), frames: frames)
+            for index in writers.indices {
+                try writers[index].writer.write(channels: writers[index].channels.pointers(from: offset), frames: frames)
             }
         } catch {
             abort()
             throw RenderError.file(error)
         }
-        for recorder in recorders {
-            recorder.recorder.input.pushWaiting(channels: recorder.channels.pointers(from: offset), frames: frames)
+        for index in recorders.indices {
+            recorders[index].recorder.input.pushWaiting(channels: recorders[index].channels.pointers(from: offset),
+                                                        frames: frames)
         }
-        if outputFrames + frames > contentFrames {
+        if inTail {
             quietFrames = blockPeak < Self.silenceThreshold ? quietFrames + frames : 0
         }
     }
@@ -254,7 +267,7 @@ package final class RenderJob {
             latencyFrames: plan.latencyFrames,
             outputs: plan.outputs.enumerated().map { index, output in
                 RenderSummary.Output(node: output.node, file: options.outputFiles[output.node]?.path,
-                                     peaks: meters[index].map(\.peak))
+                                     peaks: options.measuresPeaks ? meter.peaks(ofOutput: index) : [])
             },
             taps: recorders.map { RenderSummary.Tap(node: $0.tap.node, file: $0.tap.file,
                                                     frames: $0.recorder.framesWritten) })

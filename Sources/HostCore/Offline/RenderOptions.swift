@@ -24,6 +24,10 @@ public struct RenderOptions {
     /// Called about ten times a second with the progress so far, on the
     /// thread that renders.
     public var progress: ((RenderProgress) -> Void)?
+    /// Whether the summary's peaks are measured (every channel, every
+    /// block); off, they are left empty. The tail's silence is measured
+    /// either way. The command line turns it off when it shows no summary.
+    package var measuresPeaks = true
 
     public init() {}
 }

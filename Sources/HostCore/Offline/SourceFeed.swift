@@ -71,14 +71,18 @@ final class SourceFeed {
         let offset = from - timelineFrame
         for channel in 0..<targets.count { targets[channel] = buffers[channel] + offset }
         let got = reader.read(into: UnsafeBufferPointer(targets), frames: to - from)
-        for buffer in buffers.prefix(targets.count) {
-            if offset > 0 { buffer.update(repeating: 0, count: offset) }
-            let filled = offset + got
-            if filled < frames { (buffer + filled).update(repeating: 0, count: frames - filled) }
+        let filled = offset + got
+        if offset > 0 || filled < frames {
+            // Indices, not slices of `buffers`: this runs every block.
+            for channel in 0..<targets.count {
+                let buffer = buffers[channel]
+                if offset > 0 { buffer.update(repeating: 0, count: offset) }
+                if filled < frames { (buffer + filled).update(repeating: 0, count: frames - filled) }
+            }
         }
         // A mono file feeds every channel of its node.
         if targets.count == 1 {
-            for buffer in buffers.dropFirst() { buffer.update(from: buffers[0], count: frames) }
+            for channel in 1..<max(buffers.count, 1) { buffers[channel].update(from: buffers[0], count: frames) }
         }
     }
 }
