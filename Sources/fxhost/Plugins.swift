@@ -13,5 +13,6 @@ struct Plugins {
     init(useCache: Bool = true) {
         catalog = PluginCatalog(world: LV2World(), cache: useCache ? PluginCache.standard() : nil)
         provider = LV2UnitProvider(catalog: catalog)
+        StartupTimings.mark("lv2 world")
     }
 }

@@ -98,12 +98,14 @@ struct RenderCommand: ParsableCommand {
         }
         let inputAssignments = inputs.map(FileAssignment.init)
         let (graph, firstInput) = try loadGraph(inputs: inputAssignments)
+        StartupTimings.mark("graph")
         // A bounce through JACK renders blocks of the server's buffer size at its rate.
         if engine == .jack { JackMessages.silenceUnlessVerbose() }
         let freewheel = try engine == .jack ? FreewheelRenderer(server: server, clientName: "fxhost-render") : nil
         let setup = try setUp(graph: graph, firstInput: firstInput, inputs: inputAssignments,
                               outputs: outputs.map(FileAssignment.init), freewheel: freewheel)
         let plan = setup.plan
+        StartupTimings.mark("compile")
         var options = setup.options
         let progress = ProgressReporter(enabled: !quiet && !json)
         options.progress = { progress.report($0) }
@@ -121,6 +123,7 @@ struct RenderCommand: ParsableCommand {
             summary = try OfflineRenderer(plan: plan, options: options).run()
         }
         progress.finish()
+        StartupTimings.mark("render")
         if json { return try Terminal.printJSON(summary) }
         if !quiet { SummaryPrinter.print(summary) }
     }
