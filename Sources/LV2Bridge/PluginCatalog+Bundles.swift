@@ -30,7 +30,7 @@ extension PluginCatalog {
 
     /// The bundle holding `file`: the nearest folder above it with a
     /// manifest.ttl, else the file's own folder.
-    private static func bundleFolder(of file: String) -> String {
+    static func bundleFolder(of file: String) -> String {
         let parent = (file as NSString).deletingLastPathComponent
         var folder = parent
         for _ in 0..<4 {
@@ -42,7 +42,7 @@ extension PluginCatalog {
         return parent
     }
 
-    private static func path(ofFileURI node: OpaquePointer) -> String? {
+    static func path(ofFileURI node: OpaquePointer) -> String? {
         guard let text = lilv_node_as_uri(node), let path = lilv_file_uri_parse(text, nil) else { return nil }
         defer { lilv_free(path) }
         let result = String(cString: path)
@@ -50,7 +50,7 @@ extension PluginCatalog {
     }
 
     /// The nodes of a collection lilv lends us (not freed).
-    private static func nodes(_ nodes: UnsafeRawPointer?) -> [OpaquePointer] {
+    static func nodes(_ nodes: UnsafeRawPointer?) -> [OpaquePointer] {
         guard let nodes else { return [] }
         var result: [OpaquePointer] = []
         var iterator = lilv_nodes_begin(nodes)

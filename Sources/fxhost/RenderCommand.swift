@@ -132,8 +132,7 @@ struct RenderCommand: ParsableCommand {
     /// `-i` file. The first half of every render, single or batch.
     func loadGraph(inputs: [FileAssignment]) throws -> (graph: AudioGraph, firstInput: FileShape?) {
         let firstInput = try inputs.first.map { try FileShape.read($0.path) }
-        let plugins = Plugins()
-        let patch = try source.load(inputChannels: firstInput?.channels ?? 2, plugins: plugins)
+        let (patch, plugins) = try source.loadForRendering(inputChannels: firstInput?.channels ?? 2)
         return (try PatchLoader(units: plugins.provider).graph(for: patch), firstInput)
     }
 
