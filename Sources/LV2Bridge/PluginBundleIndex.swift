@@ -52,7 +52,7 @@ package struct PluginBundleIndex: Equatable {
         }
         let watched = Set(folders)
         let bundles = plugins.values.joined() + specifications
-        guard bundles.allSatisfy({ watched.contains(($0 as NSString).deletingLastPathComponent) }) else { return nil }
+        guard bundles.allSatisfy({ watched.contains(PluginCatalog.parentFolder(of: $0)) }) else { return nil }
         self.init(folders: folders, fingerprint: fingerprint,
                   specificationBundles: Array(Set(specifications)).sorted(), plugins: plugins)
     }
@@ -134,17 +134,30 @@ package struct PluginBundleIndex: Equatable {
         return PluginBundleIndex(utf8: [UInt8](data))
     }
 
+    /// Whether `file` can be written: its folder exists (made if need be)
+    /// and is writable. Asked before an index is made, which takes a few
+    /// milliseconds that a render into a read-only cache folder need not pay.
+    package static func canWrite(to file: URL) -> Bool {
+        let folder = file.deletingLastPathComponent()
+        guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil else { return false }
+        return access(folder.path, W_OK) == 0
+    }
+
     /// Writes the index to a temporary file beside `file`, then renames it
     /// over `file`, so a reader sees a whole index or none. An index that
     /// cannot be written (a read-only folder, a full disk), or holds a path
     /// or URI with a tab or line break, is not written: it only saves time.
     package func save(to file: URL) {
         let fields = folders + specificationBundles + plugins.keys + plugins.values.joined()
-        guard !fields.contains(where: { $0.contains("\t") || $0.contains("\n") }) else { return }
-        let folder = file.deletingLastPathComponent()
-        guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil else { return }
-        let temporary = folder.appendingPathComponent(".\(file.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: Data(text.utf8)) else { return }
+        guard !fields.contains(where: { $0.utf8.contains(UInt8(ascii: "\t")) || $0.utf8.contains(UInt8(ascii: "\n")) }),
+              Self.canWrite(to: file) else { return }
+        let temporary = file.deletingLastPathComponent()
+            .appendingPathComponent(".\(file.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        let bytes = Array(text.utf8)
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        guard descriptor >= 0 else { return }
+        let written = write(descriptor, bytes, bytes.count)
+        guard close(descriptor) == 0, written == bytes.count else { unlink(temporary.path); return }
         if rename(temporary.path, file.path) != 0 { unlink(temporary.path) }
     }
 }

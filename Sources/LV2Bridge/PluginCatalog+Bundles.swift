@@ -31,15 +31,23 @@ extension PluginCatalog {
     /// The bundle holding `file`: the nearest folder above it with a
     /// manifest.ttl, else the file's own folder.
     static func bundleFolder(of file: String) -> String {
-        let parent = (file as NSString).deletingLastPathComponent
+        let parent = parentFolder(of: file)
         var folder = parent
         for _ in 0..<4 {
             if access(folder + "/manifest.ttl", F_OK) == 0 { return folder }
-            let up = (folder as NSString).deletingLastPathComponent
+            let up = parentFolder(of: folder)
             if up == folder || up.isEmpty { break }
             folder = up
         }
         return parent
+    }
+
+    /// The folder holding `path` (`/` for a top-level path, empty for a bare
+    /// name). Cut by hand: bridging to NSString for it cost milliseconds
+    /// over every installed plugin's files.
+    static func parentFolder(of path: String) -> String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
+        return slash == path.utf8.startIndex ? "/" : String(path[..<slash])
     }
 
     static func path(ofFileURI node: OpaquePointer) -> String? {

@@ -12,7 +12,8 @@ extension PluginCatalog {
     /// added, removed or with a changed manifest), a reference naming no
     /// plugin or several (so the error and its suggestions are the usual
     /// ones), or a name the smaller world resolves differently. Such a load
-    /// writes a fresh index when the old one was missing or stale.
+    /// writes a fresh index when the old one was missing or stale and the
+    /// cache folder is writable.
     package static func needing(_ references: [String], cache: PluginCache?) -> PluginCatalog {
         let indexFile = cache.map(PluginBundleIndex.file(beside:))
         let searchPath = LV2Folders.searchPath()
@@ -28,7 +29,7 @@ extension PluginCatalog {
         // leaves the new index stale rather than wrong.
         let fingerprint = LV2Folders.fingerprint(of: searchPath)
         let catalog = PluginCatalog(world: LV2World(), cache: cache)
-        if let indexFile, !indexHolds,
+        if let indexFile, !indexHolds, PluginBundleIndex.canWrite(to: indexFile),
            let fresh = PluginBundleIndex(catalog: catalog, folders: searchPath, fingerprint: fingerprint) {
             fresh.save(to: indexFile)
         }

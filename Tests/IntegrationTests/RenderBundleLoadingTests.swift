@@ -144,4 +144,18 @@ final class RenderBundleLoadingTests: XCTestCase {
         XCTAssertEqual(mended.stderr, "", "the index was written again")
         XCTAssertIdentical(try Audio.read(setup.path("c.wav")), try Audio.read(setup.path("a.wav")))
     }
+
+    func testACacheFolderThatCannotBeWrittenLeavesEveryRenderLoadingEverything() throws {
+        let setup = try makeSetup()
+        try Audio.noise(channels: 1, frames: 2400, amplitude: 0.5, seed: 14).write(setup.path("in.wav"))
+        try "not a folder".write(toFile: setup.path("cache-file"), atomically: true, encoding: .utf8)
+        for output in ["a.wav", "b.wav"] {
+            let result = try setup.fxhost(["render", "--chain", "eg-amp", "-i", setup.path("in.wav"), "-o", setup.path(output),
+                                           "--tail", "0", "--quiet"], cache: "cache-file")
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertTrue(result.stderr.contains("broken.lv2"), "every bundle read: \(result.stderr)")
+            XCTAssertFalse(result.stderr.contains("fxhost:"), "no error or warning of fxhost's own: \(result.stderr)")
+        }
+        XCTAssertIdentical(try Audio.read(setup.path("b.wav")), try Audio.read(setup.path("in.wav")), "eg-amp at 0 dB")
+    }
 }
