@@ -6,6 +6,7 @@
 # Prints the median wall time of each over several alternating runs, and the ratios.
 # Every parameter is given explicitly, because ecasound does not apply the
 # plugins' defaults. Timing is for this machine only: rerun to compare.
+# Last, scripts/startup.sh breaks a short render's start-up down (a few seconds).
 set -euo pipefail
 runs=${BENCH_RUNS:-5}
 blocks=${BENCH_BLOCKS:-64 256 512}
@@ -105,3 +106,6 @@ print("  %6d  %12.2f  %12.2f  %9.2f%%  %8.1f%%  %5d" % (frames, host, status["re
       100 * host / period, status["dspLoadPercent"], status["xruns"]))
 PY
 done
+
+# Start-up: where a short render's few tens of milliseconds go.
+scripts/startup.sh

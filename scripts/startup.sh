@@ -5,9 +5,10 @@
 # beside the floors: /bin/true and an empty Swift program, without and with
 # Foundation. Prints the median of several runs in milliseconds (each
 # phase's median: they need not add up to the whole's exactly).
-# Two renders: with the plugin index warm (fxhost loads only the bundles the
-# plugin needs) and cold (a fresh cache folder: it loads every bundle on
-# LV2_PATH, as every render did before the index, and writes the index).
+# Two renders: with a cache folder in use, whose plugin index names the
+# bundles the plugin needs (only those are loaded), and with a fresh cache
+# folder (every bundle on LV2_PATH is loaded, as every render did before the
+# index, and the index is written). Set FXHOST to time another binary.
 # Wall-clock times: run it on an idle machine (`uptime`) and rerun to compare.
 set -euo pipefail
 runs=${STARTUP_RUNS:-11}
@@ -78,7 +79,7 @@ printf 'fxhost start-up: render 0.1 s stereo through %s, median of %s runs (ms; 
 printf '  %-44s %7.2f\n' "/bin/true" "$(median <<<"${floors[true]}")"
 printf '  %-44s %7.2f\n' "empty Swift program" "$(median <<<"${floors[swift]}")"
 printf '  %-44s %7.2f\n' "empty Swift program with Foundation" "$(median <<<"${floors[foundation]}")"
-printf ' render, plugin index warm (loads the bundles the plugin needs):\n'
+printf ' render, cache folder in use (the plugin index names the bundles to load):\n'
 summarise <<<"$warm_runs"
-printf ' render, index cold (loads every bundle, then writes the index):\n'
+printf ' render, fresh cache folder (every bundle loaded, the index written):\n'
 summarise <<<"$cold_runs"
