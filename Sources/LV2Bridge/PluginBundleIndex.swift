@@ -35,13 +35,14 @@ package struct PluginBundleIndex: Equatable {
         let prototype = lilv_new_uri(world.world, LV2URI.prototype)
         defer { lilv_node_free(prototype) }
         var plugins: [String: [String]] = [:]
+        var knownFolders: [String: String] = [:]
         for uri in catalog.uris {
             guard let plugin = catalog.lilvPlugin(uri) else { continue }
             if let prototypes = lilv_world_find_nodes(world.world, lilv_plugin_get_uri(plugin), prototype, nil) {
                 defer { lilv_nodes_free(prototypes) }
                 if lilv_nodes_size(prototypes) > 0 { continue }
             }
-            plugins[uri] = catalog.bundles(of: plugin)
+            plugins[uri] = catalog.bundles(of: plugin, knownFolders: &knownFolders)
         }
         var specifications: [String] = []
         for specification in [world.nodes.coreSpecification, world.nodes.unitsSpecification] {
@@ -60,10 +61,10 @@ package struct PluginBundleIndex: Equatable {
     /// Every indexed plugin URI, sorted.
     package var uris: [String] { plugins.keys.sorted() }
 
-    /// Whether the index was made for `searchPath` and its folders are as
-    /// they were then.
-    package func holds(searchPath: [String]) -> Bool {
-        searchPath == folders && LV2Folders.fingerprint(of: folders) == fingerprint
+    /// Whether the index was made for `searchPath`, whose `LV2Folders`
+    /// fingerprint is now `fingerprint`, and its folders are as they were then.
+    package func holds(searchPath: [String], fingerprint: String) -> Bool {
+        searchPath == folders && fingerprint == self.fingerprint
     }
 
     /// The URI each reference names, resolved as `PluginCatalog.resolveURI`

@@ -9,6 +9,14 @@ extension PluginCatalog {
     /// data to another's plugin) and of presets other bundles declare for
     /// it, sorted.
     func bundles(of plugin: OpaquePointer) -> [String] {
+        var knownFolders: [String: String] = [:]
+        return bundles(of: plugin, knownFolders: &knownFolders)
+    }
+
+    /// `bundles(of:)`, keeping in `knownFolders` the bundle of each folder a
+    /// file lay in, for a caller asking about every plugin (most files of a
+    /// bundle share a folder, and each lookup costs a system call).
+    func bundles(of plugin: OpaquePointer, knownFolders: inout [String: String]) -> [String] {
         var files: [String] = []
         if let bundle = lilv_plugin_get_bundle_uri(plugin).flatMap(Self.path(ofFileURI:)) { files.append(bundle + "/manifest.ttl") }
         files += Self.nodes(lilv_plugin_get_data_uris(plugin)).compactMap(Self.path(ofFileURI:))
@@ -25,7 +33,15 @@ extension PluginCatalog {
                 iterator = lilv_nodes_next(presets, iterator)
             }
         }
-        return Set(files.map(Self.bundleFolder(of:))).sorted()
+        var bundles: Set<String> = []
+        for file in files {
+            let folder = Self.parentFolder(of: file)
+            if let known = knownFolders[folder] { bundles.insert(known); continue }
+            let bundle = Self.bundleFolder(of: file)
+            knownFolders[folder] = bundle
+            bundles.insert(bundle)
+        }
+        return bundles.sorted()
     }
 
     /// The bundle holding `file`: the nearest folder above it with a
