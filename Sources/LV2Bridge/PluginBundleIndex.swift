@@ -17,12 +17,17 @@ package struct PluginBundleIndex: Equatable {
     package var specificationBundles: [String]
     /// Bundle folders by plugin URI.
     package var plugins: [String: [String]]
+    /// Installed plugins whose bundles are not indexed: naming one loads
+    /// everything. Kept so that short names resolve among every plugin.
+    package var unindexed: Set<String>
 
-    package init(folders: [String], fingerprint: String, specificationBundles: [String], plugins: [String: [String]]) {
+    package init(folders: [String], fingerprint: String, specificationBundles: [String], plugins: [String: [String]],
+                 unindexed: Set<String> = []) {
         self.folders = folders
         self.fingerprint = fingerprint
         self.specificationBundles = specificationBundles
         self.plugins = plugins
+        self.unindexed = unindexed
     }
 
     /// The index of a catalog whose world loaded every bundle of `folders`
@@ -35,12 +40,13 @@ package struct PluginBundleIndex: Equatable {
         let prototype = lilv_new_uri(world.world, LV2URI.prototype)
         defer { lilv_node_free(prototype) }
         var plugins: [String: [String]] = [:]
+        var unindexed: Set<String> = []
         var knownFolders: [String: String] = [:]
         for uri in catalog.uris {
             guard let plugin = catalog.lilvPlugin(uri) else { continue }
             if let prototypes = lilv_world_find_nodes(world.world, lilv_plugin_get_uri(plugin), prototype, nil) {
                 defer { lilv_nodes_free(prototypes) }
-                if lilv_nodes_size(prototypes) > 0 { continue }
+                if lilv_nodes_size(prototypes) > 0 { unindexed.insert(uri); continue }
             }
             plugins[uri] = catalog.bundles(of: plugin, knownFolders: &knownFolders)
         }
@@ -55,11 +61,11 @@ package struct PluginBundleIndex: Equatable {
         let bundles = plugins.values.joined() + specifications
         guard bundles.allSatisfy({ watched.contains(PluginCatalog.parentFolder(of: $0)) }) else { return nil }
         self.init(folders: folders, fingerprint: fingerprint,
-                  specificationBundles: Array(Set(specifications)).sorted(), plugins: plugins)
+                  specificationBundles: Array(Set(specifications)).sorted(), plugins: plugins, unindexed: unindexed)
     }
 
-    /// Every indexed plugin URI, sorted.
-    package var uris: [String] { plugins.keys.sorted() }
+    /// Every installed plugin's URI, sorted.
+    package var uris: [String] { (Array(plugins.keys) + unindexed).sorted() }
 
     /// Whether the index was made for `searchPath`, whose `LV2Folders`
     /// fingerprint is now `fingerprint`, and its folders are as they were then.
@@ -69,14 +75,15 @@ package struct PluginBundleIndex: Equatable {
 
     /// The URI each reference names, resolved as `PluginCatalog.resolveURI`
     /// resolves it among every installed plugin, and the bundles to load
-    /// for them all; nil when a reference names no indexed plugin or several.
+    /// for them all; nil when a reference names no plugin, several, or one
+    /// whose bundles are not indexed.
     package func bundles(for references: [String]) -> (uris: [String], bundles: [String])? {
         let all = uris
         var resolved: [String] = []
         for reference in references {
-            if plugins[reference] != nil { resolved.append(reference); continue }
-            let matches = PluginCatalog.candidates(for: reference, among: all)
-            guard matches.count == 1 else { return nil }
+            let matches = plugins[reference] != nil || unindexed.contains(reference)
+                ? [reference] : PluginCatalog.candidates(for: reference, among: all)
+            guard matches.count == 1, plugins[matches[0]] != nil else { return nil }
             resolved.append(matches[0])
         }
         let bundles = Set(specificationBundles + resolved.flatMap { plugins[$0]! })
@@ -93,14 +100,15 @@ package struct PluginBundleIndex: Equatable {
     static let header = "fxhost plugin bundles 1"
 
     /// Lines of tab-separated fields: the header, `folder PATH` for each
-    /// watched folder, `fingerprint HEX`, `specification BUNDLE`, and
-    /// `plugin URI BUNDLE...`.
+    /// watched folder, `fingerprint HEX`, `specification BUNDLE`,
+    /// `plugin URI BUNDLE...` and `unindexed URI`.
     package var text: String {
         var lines = [Self.header]
         lines += folders.map { "folder\t" + $0 }
         lines.append("fingerprint\t" + fingerprint)
         lines += specificationBundles.map { "specification\t" + $0 }
-        lines += uris.map { (["plugin", $0] + plugins[$0]!).joined(separator: "\t") }
+        lines += plugins.keys.sorted().map { (["plugin", $0] + plugins[$0]!).joined(separator: "\t") }
+        lines += unindexed.sorted().map { "unindexed\t" + $0 }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -113,7 +121,8 @@ package struct PluginBundleIndex: Equatable {
         let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         guard let first = lines.first, String(decoding: first, as: UTF8.self) == Self.header, lines.last?.isEmpty == true
         else { return nil }
-        var folders: [String] = [], fingerprint: String?, specifications: [String] = [], plugins: [String: [String]] = [:]
+        var folders: [String] = [], fingerprint: String?, specifications: [String] = []
+        var plugins: [String: [String]] = [:], unindexed: Set<String> = []
         for line in lines.dropFirst().dropLast() {
             let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
                 .map { String(decoding: $0, as: UTF8.self) }
@@ -122,11 +131,13 @@ package struct PluginBundleIndex: Equatable {
             case ("fingerprint", 2): fingerprint = fields[1]
             case ("specification", 2): specifications.append(fields[1])
             case ("plugin", 2...): plugins[fields[1]] = Array(fields.dropFirst(2))
+            case ("unindexed", 2): unindexed.insert(fields[1])
             default: return nil
             }
         }
         guard let fingerprint else { return nil }
-        self.init(folders: folders, fingerprint: fingerprint, specificationBundles: specifications, plugins: plugins)
+        self.init(folders: folders, fingerprint: fingerprint, specificationBundles: specifications, plugins: plugins,
+                  unindexed: unindexed)
     }
 
     /// The index in `file`; nil when it is missing, unreadable or not an index.
@@ -149,7 +160,7 @@ package struct PluginBundleIndex: Equatable {
     /// cannot be written (a read-only folder, a full disk), or holds a path
     /// or URI with a tab or line break, is not written: it only saves time.
     package func save(to file: URL) {
-        let fields = folders + specificationBundles + plugins.keys + plugins.values.joined()
+        let fields = folders + specificationBundles + plugins.keys + plugins.values.joined() + unindexed
         guard !fields.contains(where: { $0.utf8.contains(UInt8(ascii: "\t")) || $0.utf8.contains(UInt8(ascii: "\n")) }),
               Self.canWrite(to: file) else { return }
         let temporary = file.deletingLastPathComponent()

@@ -39,6 +39,17 @@ final class PluginBundleIndexTests: XCTestCase {
         XCTAssertEqual(index.bundles(for: [])?.bundles, index.specificationBundles)
     }
 
+    func testAPluginWhoseBundlesAreNotIndexedStillCountsAmongTheNames() {
+        // As `PluginCatalog.resolveURI` would: `foo` names two plugins, `x/foo` one.
+        let index = PluginBundleIndex(folders: ["/lv2"], fingerprint: "0", specificationBundles: ["/lv2/core.lv2"],
+                                      plugins: ["http://a/x/foo": ["/lv2/x.lv2"]], unindexed: ["http://a/y/foo"])
+        XCTAssertNil(index.bundles(for: ["foo"]), "a name of two plugins, one of them not indexed")
+        XCTAssertNil(index.bundles(for: ["http://a/y/foo"]), "a plugin whose bundles are not indexed")
+        XCTAssertNil(index.bundles(for: ["y/foo"]))
+        XCTAssertEqual(index.bundles(for: ["x/foo"])?.bundles, ["/lv2/core.lv2", "/lv2/x.lv2"])
+        XCTAssertEqual(PluginBundleIndex(text: index.text), index)
+    }
+
     func testTheTextRoundTripsAndAnythingElseIsNoIndex() throws {
         let index = try makeIndex()
         XCTAssertEqual(PluginBundleIndex(text: index.text), index)
