@@ -6,6 +6,7 @@
 # Prints the median wall time of each over several alternating runs, and the ratios.
 # Every parameter is given explicitly, because ecasound does not apply the
 # plugins' defaults. Timing is for this machine only: rerun to compare.
+# Last, scripts/startup.sh breaks a short render's start-up down (a few seconds).
 set -euo pipefail
 runs=${BENCH_RUNS:-5}
 blocks=${BENCH_BLOCKS:-64 256 512}
@@ -108,3 +109,6 @@ done
 
 # Parallel branches: --threads 2 against 1 on a wide graph, offline and live.
 scripts/bench-threads.sh
+
+# Start-up: where a short render's few tens of milliseconds go.
+scripts/startup.sh

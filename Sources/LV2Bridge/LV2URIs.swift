@@ -51,9 +51,14 @@ enum LV2URI {
     static let rdfsLabel = "http://www.w3.org/2000/01/rdf-schema#label"
     static let rdfsSeeAlso = "http://www.w3.org/2000/01/rdf-schema#seeAlso"
     static let appliesTo = lv2 + "appliesTo"
+    static let prototype = lv2 + "prototype"
     static let unitsUnit = "http://lv2plug.in/ns/extensions/units#unit"
     static let unitsSymbol = "http://lv2plug.in/ns/extensions/units#symbol"
     static let doapName = "http://usefulinc.com/ns/doap#name"
+    /// The specifications whose data a plugin's description reads: plugin
+    /// classes (lv2core) and unit symbols (units).
+    static let coreSpecification = "http://lv2plug.in/ns/lv2core"
+    static let unitsSpecification = "http://lv2plug.in/ns/extensions/units"
 
     /// Features the host provides, or accepts because they only describe the plugin.
     static let supportedFeatures: Set<String> = [

@@ -2,7 +2,8 @@ import CLilv
 import Foundation
 
 /// The lilv world: every installed plugin bundle (lilv honours LV2_PATH),
-/// the URI nodes the bridge asks about, and the host's URID map.
+/// or only the bundles a render needs (`init(bundles:)`), the URI nodes the
+/// bridge asks about, and the host's URID map.
 ///
 /// Create one per process and keep it alive while any unit made from it
 /// exists (units hold a reference). lilv is not thread-safe: use a world
@@ -24,6 +25,24 @@ package final class LV2World {
         uridFeatures = urids.makeFeatureData(in: arena)
     }
 
+    /// Loads only the bundle folders `bundles`, then what
+    /// `lilv_world_load_all` loads after the bundles: the specifications
+    /// those bundles declare and the plugin classes. Parsing every bundle's
+    /// manifest and every specification is most of a short render's time.
+    package init(bundles: [String]) {
+        world = lilv_world_new()
+        for bundle in bundles {
+            // lilv wants a bundle's URI to end in a slash.
+            let uri = lilv_new_file_uri(world, nil, bundle.hasSuffix("/") ? bundle : bundle + "/")
+            lilv_world_load_bundle(world, uri)
+            lilv_node_free(uri)
+        }
+        lilv_world_load_specifications(world)
+        lilv_world_load_plugin_classes(world)
+        nodes = Nodes(world: world)
+        uridFeatures = urids.makeFeatureData(in: arena)
+    }
+
     deinit {
         nodes.free()
         lilv_world_free(world)
@@ -37,6 +56,8 @@ package final class LV2World {
         let minimumSize, preset, rdfsLabel, unitsUnit, unitsSymbol, doapName: OpaquePointer
         /// For `PluginCatalog.bundles(of:)`: presets other bundles declare.
         let appliesTo, seeAlso: OpaquePointer
+        /// For `PluginBundleIndex`: the specifications a description reads.
+        let coreSpecification, unitsSpecification: OpaquePointer
 
         init(world: OpaquePointer) {
             func node(_ uri: String) -> OpaquePointer { lilv_new_uri(world, uri) }
@@ -60,12 +81,15 @@ package final class LV2World {
             doapName = node(LV2URI.doapName)
             appliesTo = node(LV2URI.appliesTo)
             seeAlso = node(LV2URI.rdfsSeeAlso)
+            coreSpecification = node(LV2URI.coreSpecification)
+            unitsSpecification = node(LV2URI.unitsSpecification)
         }
 
         func free() {
             for node in [audioPort, controlPort, cvPort, atomPort, outputPort, connectionOptional, isSideChain,
                          toggled, integer, enumeration, designation, reportsLatency, minimumSize, preset,
-                         rdfsLabel, unitsUnit, unitsSymbol, doapName, appliesTo, seeAlso] {
+                         rdfsLabel, unitsUnit, unitsSymbol, doapName, appliesTo, seeAlso, coreSpecification,
+                         unitsSpecification] {
                 lilv_node_free(node)
             }
         }

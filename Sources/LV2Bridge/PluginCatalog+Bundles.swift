@@ -9,6 +9,14 @@ extension PluginCatalog {
     /// data to another's plugin) and of presets other bundles declare for
     /// it, sorted.
     func bundles(of plugin: OpaquePointer) -> [String] {
+        var knownFolders: [String: String] = [:]
+        return bundles(of: plugin, knownFolders: &knownFolders)
+    }
+
+    /// `bundles(of:)`, keeping in `knownFolders` the bundle of each folder a
+    /// file lay in, for a caller asking about every plugin (most files of a
+    /// bundle share a folder, and each lookup costs a system call).
+    func bundles(of plugin: OpaquePointer, knownFolders: inout [String: String]) -> [String] {
         var files: [String] = []
         if let bundle = lilv_plugin_get_bundle_uri(plugin).flatMap(Self.path(ofFileURI:)) { files.append(bundle + "/manifest.ttl") }
         files += Self.nodes(lilv_plugin_get_data_uris(plugin)).compactMap(Self.path(ofFileURI:))
@@ -25,24 +33,40 @@ extension PluginCatalog {
                 iterator = lilv_nodes_next(presets, iterator)
             }
         }
-        return Set(files.map(Self.bundleFolder(of:))).sorted()
+        var bundles: Set<String> = []
+        for file in files {
+            let folder = Self.parentFolder(of: file)
+            if let known = knownFolders[folder] { bundles.insert(known); continue }
+            let bundle = Self.bundleFolder(of: file)
+            knownFolders[folder] = bundle
+            bundles.insert(bundle)
+        }
+        return bundles.sorted()
     }
 
     /// The bundle holding `file`: the nearest folder above it with a
     /// manifest.ttl, else the file's own folder.
-    private static func bundleFolder(of file: String) -> String {
-        let parent = (file as NSString).deletingLastPathComponent
+    static func bundleFolder(of file: String) -> String {
+        let parent = parentFolder(of: file)
         var folder = parent
         for _ in 0..<4 {
             if access(folder + "/manifest.ttl", F_OK) == 0 { return folder }
-            let up = (folder as NSString).deletingLastPathComponent
+            let up = parentFolder(of: folder)
             if up == folder || up.isEmpty { break }
             folder = up
         }
         return parent
     }
 
-    private static func path(ofFileURI node: OpaquePointer) -> String? {
+    /// The folder holding `path` (`/` for a top-level path, empty for a bare
+    /// name). Cut by hand: bridging to NSString for it cost milliseconds
+    /// over every installed plugin's files.
+    static func parentFolder(of path: String) -> String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
+        return slash == path.utf8.startIndex ? "/" : String(path[..<slash])
+    }
+
+    static func path(ofFileURI node: OpaquePointer) -> String? {
         guard let text = lilv_node_as_uri(node), let path = lilv_file_uri_parse(text, nil) else { return nil }
         defer { lilv_free(path) }
         let result = String(cString: path)
@@ -50,7 +74,7 @@ extension PluginCatalog {
     }
 
     /// The nodes of a collection lilv lends us (not freed).
-    private static func nodes(_ nodes: UnsafeRawPointer?) -> [OpaquePointer] {
+    static func nodes(_ nodes: UnsafeRawPointer?) -> [OpaquePointer] {
         guard let nodes else { return [] }
         var result: [OpaquePointer] = []
         var iterator = lilv_nodes_begin(nodes)

@@ -102,14 +102,20 @@ public struct PluginCatalog {
     /// The URI `reference` names; see `resolve`.
     package func resolveURI(_ reference: String) throws(UnitError) -> String {
         if handles[reference] != nil { return reference }
-        let wanted = reference.lowercased()
-        let matches = uris.filter { uri in uri.lowercased() == wanted || Self.shortNames(of: uri).contains(wanted) }
+        let matches = Self.candidates(for: reference, among: uris)
         if matches.count == 1 { return matches[0] }
         if matches.count > 1 {
             throw UnitError("plugin name `\(reference)` is ambiguous: it matches \(matches.count) plugins: \(matches.joined(separator: ", "))",
                             suggestion: "write the full URI or a longer name")
         }
         throw UnitError("no installed LV2 plugin is called `\(reference)`", suggestion: suggestion(for: reference))
+    }
+
+    /// The URIs of `uris` that `reference` names, ignoring case: as a whole,
+    /// or as one of their `shortNames`.
+    static func candidates(for reference: String, among uris: [String]) -> [String] {
+        let wanted = reference.lowercased()
+        return uris.filter { uri in uri.lowercased() == wanted || shortNames(of: uri).contains(wanted) }
     }
 
     /// The last one and two components of a URI (split at `/` and `:`).

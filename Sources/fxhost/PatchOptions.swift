@@ -25,4 +25,21 @@ struct PatchOptions: ParsableArguments {
         if let chain { return try ChainSpec.patch(from: chain, inputChannels: inputChannels, units: plugins().provider) }
         return try PatchParser.load(path: patch!)
     }
+
+    /// The patch, and the plugins it names, loaded for rendering it: only
+    /// the bundles of those plugins when the plugin index allows it
+    /// (`Plugins.init(rendering:)`). So the names come first: a patch file
+    /// is read before any plugin, a chain's plugin names are picked from its
+    /// text (none, when its syntax is wrong: building the patch says why).
+    func loadForRendering(inputChannels: Int) throws -> (patch: Patch, plugins: Plugins) {
+        if let chain {
+            let plugins = Plugins(rendering: ChainSpec.pluginReferences(in: chain))
+            return (try ChainSpec.patch(from: chain, inputChannels: inputChannels, units: plugins.provider), plugins)
+        }
+        let patch = try PatchParser.load(path: patch!)
+        let references = patch.nodes.compactMap { node in
+            if case .plugin(let spec) = node.kind { spec.plugin } else { nil }
+        }
+        return (patch, Plugins(rendering: references))
+    }
 }

@@ -103,12 +103,14 @@ struct RenderCommand: ParsableCommand {
         }
         let inputAssignments = inputs.map(FileAssignment.init)
         let (graph, firstInput) = try loadGraph(inputs: inputAssignments)
+        StartupTimings.mark("graph")
         // A bounce through JACK renders blocks of the server's buffer size at its rate.
         if engine == .jack { JackMessages.silenceUnlessVerbose() }
         let freewheel = try engine == .jack ? FreewheelRenderer(server: server, clientName: "fxhost-render") : nil
         let setup = try setUp(graph: graph, firstInput: firstInput, inputs: inputAssignments,
                               outputs: outputs.map(FileAssignment.init), freewheel: freewheel)
         let plan = setup.plan
+        StartupTimings.mark("compile")
         var options = setup.options
         options.threads = threads ?? RenderWorkerPool.availableCores
         let progress = ProgressReporter(enabled: !quiet && !json)
@@ -130,6 +132,7 @@ struct RenderCommand: ParsableCommand {
             summary = try OfflineRenderer(plan: plan, options: options).run()
         }
         progress.finish()
+        StartupTimings.mark("render")
         if json { return try Terminal.printJSON(summary) }
         if !quiet { SummaryPrinter.print(summary) }
     }
@@ -138,8 +141,7 @@ struct RenderCommand: ParsableCommand {
     /// `-i` file. The first half of every render, single or batch.
     func loadGraph(inputs: [FileAssignment]) throws -> (graph: AudioGraph, firstInput: FileShape?) {
         let firstInput = try inputs.first.map { try FileShape.read($0.path) }
-        let plugins = Plugins()
-        let patch = try source.load(inputChannels: firstInput?.channels ?? 2, plugins: plugins)
+        let (patch, plugins) = try source.loadForRendering(inputChannels: firstInput?.channels ?? 2)
         return (try PatchLoader(units: plugins.provider).graph(for: patch), firstInput)
     }
 

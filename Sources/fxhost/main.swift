@@ -2,14 +2,19 @@ import ArgumentParser
 import Foundation
 import HostCore
 
+StartupTimings.mark("main")
 // Errors of our own become one sentence and exit 1; argument errors keep
 // ArgumentParser's usage help and exit 64.
 do {
     var command = try Fxhost.parseAsRoot()
+    StartupTimings.mark("arguments")
     try command.run()
+    StartupTimings.report()
 } catch let error as any UserFacingError {
+    StartupTimings.report()
     Terminal.error(error.description)
     exit(1)
 } catch {
+    StartupTimings.report()
     Fxhost.exit(withError: error)
 }

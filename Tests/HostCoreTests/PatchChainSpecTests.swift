@@ -66,4 +66,11 @@ final class PatchChainSpecTests: XCTestCase {
             XCTAssertEqual((error as? GraphError)?.description, "the chain's input needs 1 to 256 channels, got 0")
         }
     }
+
+    func testPluginReferencesAreTheStagesFirstWordsOrNoneForBadSyntax() {
+        XCTAssertEqual(ChainSpec.pluginReferences(in: #"mda/Overdrive drive=0.7 ! "a b" @mix ! eg-amp gain=-6"#),
+                       ["mda/Overdrive", "a b", "eg-amp"])
+        XCTAssertEqual(ChainSpec.pluginReferences(in: "eg-amp ! ! mda/Delay"), [], "building the patch says what is wrong")
+        XCTAssertEqual(ChainSpec.pluginReferences(in: ""), [])
+    }
 }

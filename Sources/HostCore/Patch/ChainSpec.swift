@@ -11,6 +11,12 @@ package enum ChainSpec {
     /// The file name used in error locations.
     package static let sourceName = "--chain"
 
+    /// The plugin references of `text`'s stages, as written; none when its
+    /// syntax is wrong (`patch(from:…)` says how).
+    package static func pluginReferences(in text: String) -> [String] {
+        (try? ChainSyntax.stages(from: text))?.map(\.plugin.plugin) ?? []
+    }
+
     /// The patch `text` describes on a live input `inputChannels` wide.
     /// `units` tells each plugin's audio inputs and outputs, which decide the wiring.
     package static func patch(from text: String, inputChannels: Int = 2, outputChannels: Int? = nil,
