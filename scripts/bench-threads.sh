@@ -67,7 +67,7 @@ mode=$([ "$realtime" = -R ] && echo "realtime (-R)" || echo "not realtime (no pe
 printf 'fxhost threads live: the same graph from the file on a dummy JACK server, %s, 128 frames, %s s each\n' "$mode" "$live_seconds"
 printf '  %7s  %12s  %9s  %5s\n' threads "render µs/blk" "DSP load" xruns
 jackd_pid=
-trap '[ -n "$jackd_pid" ] && kill "$jackd_pid" 2>/dev/null' EXIT  # no server outlives a failed run
+trap '[ -z "$jackd_pid" ] || kill "$jackd_pid" 2>/dev/null || true' EXIT  # no server outlives a failed run
 for threads in 1 2; do
   server="fxhost-bench-threads-$$-$threads"
   JACK_NO_AUDIO_RESERVATION=1 jackd -n "$server" "$realtime" -d dummy -r 48000 -p 128 >"$out/jackd-threads-$threads.log" 2>&1 &

@@ -89,7 +89,7 @@ printf '%s\n' "  main: { output: 2 }" "chain: [$(IFS=,; echo "${names[*]}" | sed
 printf 'fxhost live: the same chain on a dummy JACK server, %s s per block size\n' "$live_seconds"
 printf '  %6s  %12s  %12s  %10s  %9s  %5s\n' frames "host µs/blk" "render µs/blk" "host %blk" "DSP load" xruns
 jackd_pid=
-trap '[ -n "$jackd_pid" ] && kill "$jackd_pid" 2>/dev/null' EXIT  # no server outlives a failed run
+trap '[ -z "$jackd_pid" ] || kill "$jackd_pid" 2>/dev/null || true' EXIT  # no server outlives a failed run
 for frames in 64 128 256; do
   server="fxhost-bench-$$-$frames"
   JACK_NO_AUDIO_RESERVATION=1 jackd -n "$server" -r -d dummy -r 48000 -p "$frames" >"$out/jackd-$frames.log" 2>&1 &
