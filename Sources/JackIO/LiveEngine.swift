@@ -258,6 +258,6 @@ package final class LiveEngine {
         // The realtime thread is not consuming yet, so this thread may.
         let applied = state.pointee.commands.applyPending()
         state.pointee.commandsApplied.wrappingAdd(applied, ordering: .relaxed)
-        _ = monotonicNanoseconds()
+        _ = MonotonicClock.nanoseconds()
     }
 }

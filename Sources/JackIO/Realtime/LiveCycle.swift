@@ -16,7 +16,7 @@ import Synchronization
 @_noLocks
 func runLiveCycle(_ state: UnsafeMutablePointer<LiveEngineState>, frameCount: Int) {
     _unsafePerformance { fxhost_realtime_enter() }
-    let cycleStart = monotonicNanoseconds()
+    let cycleStart = MonotonicClock.nanoseconds()
     var renderTime = 0
 
     // Commands first, then the swap: a command queued before a publish still
@@ -47,9 +47,9 @@ func runLiveCycle(_ state: UnsafeMutablePointer<LiveEngineState>, frameCount: In
                 }
             }
             for feed in feeds { feed.fill(frames: chunk) }
-            let renderStart = monotonicNanoseconds()
+            let renderStart = MonotonicClock.nanoseconds()
             if let workers { workers.render(program, frames: chunk) } else { program.render(frames: chunk) }
-            renderTime += monotonicNanoseconds() - renderStart
+            renderTime += MonotonicClock.nanoseconds() - renderStart
             for tap in taps { tap.push(frames: chunk) }
             for meter in meters { meter.measure(frames: chunk) }
             for index in 0..<outputs.count {
@@ -74,7 +74,7 @@ func runLiveCycle(_ state: UnsafeMutablePointer<LiveEngineState>, frameCount: In
     state.pointee.cycles.wrappingAdd(1, ordering: .relaxed)
     state.pointee.frames.wrappingAdd(frameCount, ordering: .relaxed)
     state.pointee.renderNanoseconds.wrappingAdd(renderTime, ordering: .relaxed)
-    state.pointee.callbackNanoseconds.wrappingAdd(monotonicNanoseconds() - cycleStart, ordering: .relaxed)
+    state.pointee.callbackNanoseconds.wrappingAdd(MonotonicClock.nanoseconds() - cycleStart, ordering: .relaxed)
     _unsafePerformance { fxhost_realtime_exit() }
 }
 
@@ -93,7 +93,3 @@ func swapInPublishedProgram(_ state: UnsafeMutablePointer<LiveEngineState>) {
     state.pointee.programSwaps.wrappingAdd(1, ordering: .releasing)
     state.pointee.programSwapped.signal()
 }
-
-/// CLOCK_MONOTONIC in nanoseconds (see `MonotonicClock`).
-@_noLocks
-func monotonicNanoseconds() -> Int { MonotonicClock.nanoseconds() }
