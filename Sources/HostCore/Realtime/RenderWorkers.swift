@@ -245,7 +245,7 @@ package struct RenderWorkers: @unchecked Sendable {
             // waits for the next block.
             var joined: Int?
             var spins = 0
-            while spins < Self.idleSpins || (spins & 63 != 0 || MonotonicClock.nanoseconds() < spinUntil) {
+            while keepsSpinning(spins, until: spinUntil) {
                 let door = state.pointee.door.load(ordering: .acquiring)
                 let block = door &>> RenderWorkersState.blockShift
                 if door & RenderWorkersState.openBit != 0 && (mayRejoin || block != lastBlock) {
@@ -277,6 +277,15 @@ package struct RenderWorkers: @unchecked Sendable {
                 mayRejoin = true
             }
         }
+    }
+
+    /// Whether a worker looking for a block to join spins on: the usual
+    /// number of spins, and on until `deadline` when it has one (0: none),
+    /// reading the clock every 64 spins.
+    private func keepsSpinning(_ spins: Int, until deadline: Int) -> Bool {
+        if spins < Self.idleSpins { return true }
+        guard deadline > 0 else { return false }
+        return spins & 63 != 0 || MonotonicClock.nanoseconds() < deadline
     }
 
     /// Sleeps until signalled. Returns 0: no spinning after it beyond the usual.
