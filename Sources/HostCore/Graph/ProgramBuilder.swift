@@ -221,13 +221,16 @@ struct ProgramBuilder {
         var free: [Int] = []
         /// Per real buffer, the tasks that have used it.
         var users: [TaskSet] = []
+        /// Per task, the tasks whose buffers it may take over: itself and
+        /// every task that finishes before it starts.
+        let mayFollow = (0..<partition.taskCount).map { task in
+            var tasks = partition.ancestors[task]
+            tasks.insert(task)
+            return tasks
+        }
         func assign(_ id: Int, task: Int?) {
             guard assignment[id] < 0 else { return }
-            if let task, let position = free.lastIndex(where: {
-                var allowed = partition.ancestors[task]
-                allowed.insert(task)
-                return users[$0].isSubset(of: allowed)
-            }) {
+            if let task, let position = free.lastIndex(where: { users[$0].isSubset(of: mayFollow[task]) }) {
                 assignment[id] = free.remove(at: position)
             } else {
                 assignment[id] = users.count
