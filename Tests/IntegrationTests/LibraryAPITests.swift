@@ -54,6 +54,7 @@ final class LibraryAPITests: XCTestCase {
         options.inputFiles = ["in": input]
         options.outputFiles = ["out": .init(path: output, format: .wavFloat)]
         options.maximumTailSeconds = 0
+        options.threads = 2  // public, as the README shows; a chain renders on one thread anyway
         _ = try OfflineRenderer(plan: plan, options: options).run()
     }
 
