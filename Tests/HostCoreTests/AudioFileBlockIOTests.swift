@@ -66,4 +66,37 @@ final class AudioFileBlockIOTests: XCTestCase {
         XCTAssertEqual(read(10), 10, "what was read ahead before the seek is not served")
         XCTAssertEqual(got, [ramp(100..<110, channel: 0), ramp(100..<110, channel: 1)])
     }
+
+    /// What a render with worker threads does between blocks: reading ahead
+    /// early (`readAhead`) and handing a full gather buffer over early
+    /// (`flushIfFull`), at every point of the buffers' fill, changes nothing
+    /// in what is read or written.
+    func testReadingAheadAndFlushingEarlyChangeNothing() throws {
+        let frames = 20_000
+        let source = folder.appendingPathComponent("early-source.wav").path
+        try AudioFileTestSupport.write([ramp(0..<frames, channel: 0), ramp(0..<frames, channel: 1)], to: source,
+                                       format: .wavFloat, sampleRate: 48_000)
+        let reader = try AudioFileReader(path: source)
+        let path = folder.appendingPathComponent("early-copy.wav").path
+        let writer = try AudioFileWriter(path: path, format: .wavFloat, channels: 2, sampleRate: 48_000, mode: .atomic)
+        let buffers = (0..<2).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: 5_000) }
+        defer { buffers.forEach { $0.deallocate() } }
+        var done = 0
+        for count in [512, 1, 4_095, 3_000, 64, 4_096, 5_000, 700, 2_532] {
+            reader.readAhead(atLeast: count)
+            let read = buffers.withUnsafeBufferPointer { reader.read(into: $0, frames: count) }
+            XCTAssertEqual(read, count)
+            let channels = buffers.map { UnsafePointer($0) }
+            try channels.withUnsafeBufferPointer { try writer.write(channels: $0, frames: read) }
+            try writer.flushIfFull()
+            reader.readAhead(atLeast: 4_096)
+            done += read
+        }
+        XCTAssertEqual(done, frames)
+        reader.readAhead(atLeast: 64)
+        XCTAssertEqual(buffers.withUnsafeBufferPointer { reader.read(into: $0, frames: 64) }, 0, "nothing after the end")
+        try writer.finish()
+        XCTAssertTrue(try Audio.read(path).channels == [ramp(0..<frames, channel: 0), ramp(0..<frames, channel: 1)],
+                      "the ramp, in order")
+    }
 }

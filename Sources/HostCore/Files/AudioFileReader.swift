@@ -86,6 +86,22 @@ package final class AudioFileReader {
         return done
     }
 
+    /// Reads the next chunk now if fewer than `frames` are read ahead, so
+    /// the next `read` of that many makes no read() call: for a moment when
+    /// this thread has nothing else to do (while worker threads render a
+    /// block, see `RenderJob`). What is read is what `read` would read.
+    package func readAhead(atLeast frames: Int) {
+        let buffered = bufferedEnd - bufferedStart
+        guard buffered < frames, buffered < scratchFrames else { return }
+        if bufferedStart > 0 && buffered > 0 {
+            (scratch).update(from: scratch + bufferedStart * channels, count: buffered * channels)
+        }
+        bufferedStart = 0
+        bufferedEnd = buffered
+        let got = Int(sf_readf_float(file, scratch + buffered * channels, sf_count_t(scratchFrames - buffered)))
+        if got > 0 { bufferedEnd += got }
+    }
+
     /// Moves the read position to `frame` (from the start).
     /// Length in frames: the header's, or, when the header does not say (a
     /// FLAC whose writer was killed), counted by reading the whole file; the

@@ -118,13 +118,23 @@ package final class AudioFileWriter {
         guard let file else { throw .closed(path: path) }
         var done = 0
         while done < frames {
+            // A full gather buffer goes out when room is needed (or earlier, through `flushIfFull`).
+            if pendingFrames == scratchFrames { try writePending(file) }
             let chunk = min(frames - done, scratchFrames - pendingFrames)
             Interleaving.interleave(source, from: done, into: scratch + pendingFrames * channels, channels: channels,
                                     frames: chunk)
             pendingFrames += chunk
             done += chunk
-            if pendingFrames == scratchFrames || mode == .recording { try writePending(file) }
+            if mode == .recording { try writePending(file) }
         }
+    }
+
+    /// Gives libsndfile a full gather buffer now rather than at the next
+    /// write: for a moment when this thread has nothing else to do (while
+    /// worker threads render the next block, see `RenderJob`).
+    package func flushIfFull() throws(AudioFileError) {
+        guard let file, pendingFrames == scratchFrames else { return }
+        try writePending(file)
     }
 
     /// Gives libsndfile the frames gathered in `scratch`.

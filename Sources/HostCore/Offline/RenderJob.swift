@@ -193,7 +193,19 @@ package final class RenderJob {
         let frames = min(maxFrames, plan.format.maxBlockFrames, renderEnd - renderedFrames)
         for feed in feeds { feed.fill(timelineFrame: startFrame + renderedFrames, frames: frames) }
         if let workerPool {
-            workerPool.workers.renderWaiting(plan.program, frames: frames)
+            // While the workers render, the reading and writing the next
+            // blocks would wait for: the file I/O overlaps the render.
+            var flushError: AudioFileError?
+            workerPool.workers.renderWaiting(plan.program, frames: frames) {
+                for feed in feeds { feed.readAhead(frames: plan.format.maxBlockFrames) }
+                for index in writers.indices {
+                    do throws(AudioFileError) { try writers[index].writer.flushIfFull() } catch { flushError = error }
+                }
+            }
+            if let flushError {
+                abort()
+                throw .file(flushError)
+            }
         } else {
             plan.program.render(frames: frames)
         }

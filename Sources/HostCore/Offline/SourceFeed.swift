@@ -60,6 +60,12 @@ final class SourceFeed {
         }
     }
 
+    /// Reads ahead now so that the next `fill` of `frames` makes no read()
+    /// call (see `AudioFileReader.readAhead`).
+    func readAhead(frames: Int) {
+        reader?.readAhead(atLeast: frames)
+    }
+
     /// Fills the block at `timelineFrame`: file samples where the file plays, silence elsewhere.
     func fill(timelineFrame: Int, frames: Int) {
         let from = max(timelineFrame, startFrame), to = min(timelineFrame + frames, endFrame)

@@ -53,15 +53,19 @@ package struct RenderWorkers: @unchecked Sendable {
         shutDoor()
     }
 
-    /// `render` for a thread that may wait (offline, freewheeling): once
-    /// its share is done it spins a little, then sleeps until the last task
-    /// ends, so a worker that another program has pushed off its core costs
-    /// this thread nothing while it waits.
-    package func renderWaiting(_ program: RenderProgram, frames: Int) {
+    /// `render` for a thread that may wait (offline, freewheeling): it runs
+    /// `meanwhile` once the workers have started (file I/O that would
+    /// otherwise hold up the next block), takes part, and once its share is
+    /// done spins a little, then sleeps until the last task ends, so a
+    /// worker that another program has pushed off its core costs this
+    /// thread nothing while it waits.
+    package func renderWaiting(_ program: RenderProgram, frames: Int, meanwhile: () -> Void = {}) {
         guard openBlock(program, frames: frames) else {
+            meanwhile()
             program.render(frames: frames)
             return
         }
+        meanwhile()
         _ = takePart(thread: 0, idleLimit: .max)
         var spins = 0
         while !blockIsDone && spins < Self.idleSpins {
