@@ -14,9 +14,11 @@ struct RenderCommand: ParsableCommand {
 
             Plugin latency is compensated: parallel branches are aligned before they are summed, and the first input sample is the first output sample (the render runs on for the latency).
 
+            Threads: independent branches of the graph (parallel chains, stems, sends) render at once on --threads N threads (default: the number of cores), joined where they meet; the output is the same bits for any N. A graph with no branch renders on one thread. `fxhost check PATCH` says how many branches can run at once.
+
             --engine jack bounces through a running JACK server (never started by fxhost) in freewheel mode: the server runs the graph as fast as the CPU allows, in blocks of the server's buffer size, and gives the same samples as --engine embedded with --block set to that size. The server is switched back to realtime when the bounce ends, fails or is interrupted (Ctrl-C).
 
-            Batches: when an -o value holds {name} (the input's file name without its extension), {dir} (its folder) or {n} (its number in the batch, from 1, in path order), the render is a batch: every file the -i values name (quote a pattern such as 'takes/*.wav' so fxhost expands it) is rendered on its own, exactly as `fxhost render PATCH -i FILE -o OUTPUT` would render it, into the patch's first live input (or NODE with -i 'NODE=PATTERN'). --jobs N renders N files at once (default: the number of cores), with the embedded engine; a patch with taps cannot be batched (every file would write them). Without a placeholder, -i and -o mean what they always do, and a template with one input is a batch of one. A pattern that matches nothing, two files sent to one output, an output over an input or into a missing folder are refused before anything renders; a file that fails is listed in the summary while the others render, and the exit status is then 1.
+            Batches: when an -o value holds {name} (the input's file name without its extension), {dir} (its folder) or {n} (its number in the batch, from 1, in path order), the render is a batch: every file the -i values name (quote a pattern such as 'takes/*.wav' so fxhost expands it) is rendered on its own, exactly as `fxhost render PATCH -i FILE -o OUTPUT` would render it, into the patch's first live input (or NODE with -i 'NODE=PATTERN'). --jobs N renders N files at once (default: the number of cores, shared with --threads), with the embedded engine; a patch with taps cannot be batched (every file would write them). Without a placeholder, -i and -o mean what they always do, and a template with one input is a batch of one. A pattern that matches nothing, two files sent to one output, an output over an input or into a missing folder are refused before anything renders; a file that fails is listed in the summary while the others render, and the exit status is then 1.
 
             Examples:
               fxhost render Presets/guitar-crunch.yaml -i di-guitar.wav -o crunch.wav
@@ -26,6 +28,7 @@ struct RenderCommand: ParsableCommand {
               fxhost render project.yaml -o mix.wav --engine jack --server studio
               fxhost render Presets/guitar-crunch.yaml -i 'takes/*.wav' -o 'out/{name}.flac'        # each take on its own
               fxhost render mastering.yaml -i 'album/*.wav' -o '{dir}/{n}-{name}-master.wav' --jobs 2
+              fxhost render stems.yaml -o mix.wav --threads 2                                     # branches on two cores
             """)
 
     enum Engine: String, ExpressibleByArgument, CaseIterable {
