@@ -90,6 +90,50 @@ extension LiveSession {
         return taps.filter { files.contains($0.file) && !$0.recording }
     }
 
+    /// Pauses the taps on `node` (`port` `.all`: every one; otherwise the
+    /// one made on that port) that are recording: from the next block on
+    /// they record nothing until `resumeTaps`, and their files continue
+    /// after the paused stretch, with no silence for it. Returns them.
+    @discardableResult
+    package func pauseTaps(node: String, port: PortSelector = .all) throws(LiveSessionError) -> [LiveStatus.Tap] {
+        try switchTaps(node: node, port: port, pausing: true)
+    }
+
+    /// Resumes the paused taps on `node` (or on its `port`); returns them.
+    @discardableResult
+    package func resumeTaps(node: String, port: PortSelector = .all) throws(LiveSessionError) -> [LiveStatus.Tap] {
+        try switchTaps(node: node, port: port, pausing: false)
+    }
+
+    /// A pause is a flag each recorder keeps (no graph edit, no new
+    /// program): the realtime thread reads it before every push, and it
+    /// lasts through later edits, which keep the recorder.
+    private func switchTaps(node: String, port: PortSelector, pausing: Bool) throws(LiveSessionError) -> [LiveStatus.Tap] {
+        try requireNode(node)
+        let reference = PortReference(node: node, port: port).description
+        let declared = rewrite().taps
+        let files = Set(declared.filter { $0.at.node == node && (port == .all || $0.at.port == port) }.map(\.file))
+        let matching = recorders.filter { files.contains($0.key) }.sorted { $0.key < $1.key }
+        guard !matching.isEmpty else {
+            // Untapped already: say so rather than "no tap".
+            if port == .all, taps.contains(where: { $0.node == node && $0.state == .finished }) {
+                throw pausing ? .tapNotRecording(tap: reference, state: .finished)
+                    : .tapNotPaused(tap: reference, state: .finished)
+            }
+            throw .noTap(node: reference, tapped: Array(Set(declared.map(\.at.description))).sorted())
+        }
+        let changing = matching.filter { $0.value.isPaused != pausing }
+        guard !changing.isEmpty else {
+            throw pausing ? .tapNotRecording(tap: reference, state: .paused)
+                : .tapNotPaused(tap: reference, state: .recording)
+        }
+        for (_, recorder) in changing {
+            if pausing { recorder.pause() } else { recorder.resume() }
+        }
+        let changed = Set(changing.map(\.key))
+        return taps.filter { changed.contains($0.file) }
+    }
+
     /// Adds a connection (summed with whatever already feeds `to`).
     package func connect(_ from: PortReference, to: PortReference, gainDecibels: Double = 0) throws(LiveSessionError) {
         try requireNode(from.node)

@@ -48,8 +48,8 @@ public final class LiveSession {
 
     let options: Options
     private var players: [String: LiveFilePlayer] = [:]
-    /// Taps recording now, by file.
-    private var recorders: [String: TapRecorder] = [:]
+    /// Taps recording (or paused) now, by file.
+    private(set) var recorders: [String: TapRecorder] = [:]
     /// The node each tap file records.
     private var tapNodes: [String: String] = [:]
     /// Taps stopped during the session, for the summary.
@@ -326,7 +326,8 @@ public final class LiveSession {
 
     private func tapStatus(file: String, recorder: TapRecorder, recording: Bool) -> LiveStatus.Tap {
         LiveStatus.Tap(node: tapNodes[file] ?? "", file: file, seconds: recorder.secondsRecorded,
-                              droppedFrames: recorder.framesDropped, recording: recording)
+                       droppedFrames: recorder.framesDropped, recording: recording,
+                       state: !recording ? .finished : recorder.isPaused ? .paused : .recording)
     }
 
     // MARK: Programs

@@ -12,6 +12,10 @@ public enum LiveSessionError: Error, CustomStringConvertible, UserFacingError {
     case notAPlugin(node: String)
     case unit(node: String, UnitError)
     case noTap(node: String, tapped: [String])
+    /// `tap pause` on a tap that is paused or finished.
+    case tapNotRecording(tap: String, state: LiveStatus.Tap.State)
+    /// `tap resume` on a tap that is recording or finished.
+    case tapNotPaused(tap: String, state: LiveStatus.Tap.State)
     case noConnection(from: String, to: String)
     case programNotTaken(seconds: Double)
     case serverGone
@@ -39,6 +43,12 @@ public enum LiveSessionError: Error, CustomStringConvertible, UserFacingError {
         case .noTap(let node, let tapped):
             return "`\(node)` has no tap" + (tapped.isEmpty ? "; nothing is being recorded"
                 : "; the taps are on " + tapped.map { "`\($0)`" }.joined(separator: ", "))
+        case .tapNotRecording(let tap, let state):
+            return state == .finished ? Self.finished(tap, "paused")
+                : "the tap on `\(tap)` is already paused; `tap resume \(tap)` continues it"
+        case .tapNotPaused(let tap, let state):
+            return state == .finished ? Self.finished(tap, "resumed")
+                : "the tap on `\(tap)` is recording, not paused, so there is nothing to resume"
         case .noConnection(let from, let to):
             return "there is no connection from `\(from)` to `\(to)`"
         case .programNotTaken(let seconds):
@@ -57,6 +67,11 @@ public enum LiveSessionError: Error, CustomStringConvertible, UserFacingError {
         case .render(let error):
             return error.description
         }
+    }
+
+    private static func finished(_ tap: String, _ verb: String) -> String {
+        "the tap on `\(tap)` is finished (its file is closed), so it cannot be \(verb); "
+            + "`tap \(tap) FILE` starts a new take"
     }
 }
 

@@ -15,13 +15,23 @@ public struct LiveStatus: Codable, Sendable {
     }
 
     public struct Tap: Codable, Sendable {
+        /// Where a tap is in its life: `tap` starts it recording, `tap pause`
+        /// and `tap resume` switch between recording and paused, `untap`
+        /// (or the end of the run) finishes it.
+        public enum State: String, Codable, Sendable {
+            case recording, paused, finished
+        }
+
         public var node: String
         public var file: String
+        /// Seconds in the file so far (a paused stretch is not in it).
         public var seconds: Double
         /// Frames lost because the writer fell behind (the ring was full).
         public var droppedFrames: Int
-        /// False once the tap is stopped and its file finalised.
+        /// False once the tap is stopped and its file finalised (a paused
+        /// tap's file is still open: true).
         public var recording: Bool
+        public var state: State
     }
 
     /// A bounce under way: how far it got.

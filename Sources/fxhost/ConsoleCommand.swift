@@ -7,6 +7,8 @@ enum ConsoleCommand: Equatable {
     case preset(node: String, name: String)
     case tap(PortReference, file: String)
     case untap(PortReference)
+    case pauseTap(PortReference)
+    case resumeTap(PortReference)
     case connect(from: PortReference, to: PortReference, gainDecibels: Double)
     case disconnect(from: PortReference, to: PortReference)
     case bounce(file: String, from: Double, to: Double?)
@@ -21,6 +23,8 @@ enum ConsoleCommand: Equatable {
           bypass NODE on|off        pass a plugin node's input straight through, or not
           preset NODE NAME          apply an LV2 preset by label or URI
           tap NODE[:PORT] FILE      start recording a node's output, or one channel (N) or port (symbol)
+          tap pause NODE[:PORT]     pause recording; the file continues where it left off on resume
+          tap resume NODE[:PORT]    record again after a pause
           untap NODE[:PORT]         stop recording (every tap on the node, or the one on PORT)
           connect FROM TO [GAIN]    add a connection (NODE, NODE:N or NODE:symbol; GAIN like -6dB)
           disconnect FROM TO        remove connections between two nodes (or ports)
@@ -29,7 +33,7 @@ enum ConsoleCommand: Equatable {
                                     (a range of the timeline in seconds), then play on;
                                     the outputs are silent meanwhile and live plugins keep their state
           bounce cancel             stop a bounce under way (no file is kept)
-          status [--json]           levels, DSP load, xruns, taps, bounce progress
+          status [--json]           levels, DSP load, xruns, taps (time, recording or paused), bounce progress
           help                      this list
           quit                      finalise every tap and exit
         """
@@ -61,6 +65,13 @@ enum ConsoleCommand: Equatable {
             guard arguments.count >= 2 else { throw CommandLineError("usage: preset NODE NAME") }
             return .preset(node: arguments[0], name: arguments.dropFirst().joined(separator: " "))
         case "tap":
+            // `tap pause X` and `tap resume X` win, as `bounce cancel` does:
+            // a node named `pause` or `resume` is tapped by port (`pause:1`).
+            if let action = arguments.first?.lowercased(), action == "pause" || action == "resume" {
+                guard arguments.count == 2 else { throw CommandLineError("usage: tap \(action) NODE[:PORT]") }
+                let reference = try port(arguments[1])
+                return action == "pause" ? .pauseTap(reference) : .resumeTap(reference)
+            }
             try expect(2...2, "tap NODE[:PORT] FILE")
             return .tap(try port(arguments[0]), file: arguments[1])
         case "untap":

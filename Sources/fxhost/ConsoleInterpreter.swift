@@ -41,6 +41,14 @@ struct ConsoleInterpreter {
                 answer("tap \(tap.node) → \(tap.file): \(ProgressReporter.clock(tap.seconds)) written"
                        + (tap.droppedFrames > 0 ? ", \(tap.droppedFrames) frames dropped" : ""))
             }
+        case .pauseTap(let reference):
+            for tap in try session.pauseTaps(node: reference.node, port: reference.port) {
+                answer("tap \(tap.node) → \(tap.file): paused at \(ProgressReporter.clock(tap.seconds))")
+            }
+        case .resumeTap(let reference):
+            for tap in try session.resumeTaps(node: reference.node, port: reference.port) {
+                answer("tap \(tap.node) → \(tap.file): recording again after \(ProgressReporter.clock(tap.seconds))")
+            }
         case .connect(let from, let to, let gain):
             try session.connect(from, to: to, gainDecibels: gain)
             answer("connected \(from) → \(to)" + (gain == 0 ? "" : String(format: " (%+.1f dB)", gain)))

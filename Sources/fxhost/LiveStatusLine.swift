@@ -3,7 +3,8 @@ import JackIO
 
 /// How a live session looks on one line, and the summary at exit.
 enum LiveStatusLine {
-    /// "0:12.3  DSP 3.1%  xruns 0  main -12.0/-11.8 dBFS  tap drive 0:12.0"
+    /// "0:12.3  DSP 3.1%  xruns 0  main -12.0/-11.8 dBFS  tap drive 0:12.0" (a paused
+    /// tap: "tap drive 0:12.0 paused")
     static func text(_ status: LiveStatus) -> String {
         var parts = [ProgressReporter.clock(status.seconds),
                      String(format: "DSP %.1f%%", status.dspLoadPercent),
@@ -18,6 +19,7 @@ enum LiveStatusLine {
         }
         for tap in status.taps where tap.recording {
             parts.append("tap \(tap.node) \(ProgressReporter.clock(tap.seconds))"
+                         + (tap.state == .paused ? " paused" : "")
                          + (tap.droppedFrames > 0 ? " (\(tap.droppedFrames) dropped)" : ""))
         }
         for file in status.files where file.underrunFrames > 0 {

@@ -24,6 +24,7 @@ struct RunCommand: ParsableCommand {
               tap drive take.flac      untap drive          connect vox verb -12dB
               disconnect vox verb      status --json        quit
               bounce mix.wav           bounce cancel        bounce a.flac --from 30 --to 45
+              tap pause drive          tap resume drive
 
             `bounce FILE` exports as a DAW does: the live outputs go silent, the server freewheels \
             while the patch's file sources are rendered to FILE (the same samples as `fxhost render \

@@ -8,6 +8,9 @@ import Synchronization
 /// Life cycle: `init` (creates the file, so its errors surface at once) →
 /// `start()` (launches the writer; pushes before it fill the ring) → pushes
 /// → `finish()` (after the last push: drains, finalises the file, joins).
+/// Between, `pause()` and `resume()` switch a flag the live producer reads
+/// before each push (`Input.isPaused`): the take simply continues after
+/// the paused stretch.
 package final class TapRecorder {
     /// Which push the producer uses, and so how the writer runs.
     package enum Policy: Sendable {
@@ -29,6 +32,12 @@ package final class TapRecorder {
         @usableFromInline let dataReady: PosixSemaphore
         @usableFromInline let spaceReady: PosixSemaphore
         @usableFromInline let counters: TapCounters
+
+        /// Realtime-safe (one relaxed atomic load): true while the recorder
+        /// is paused; a live producer then pushes nothing, and drops nothing.
+        package var isPaused: Bool {
+            @inlinable @_noLocks get { counters.paused.pointee.load(ordering: .relaxed) }
+        }
 
         /// Realtime-safe: pushes `frames` frames of planar audio (one buffer
         /// per channel) if the ring has room for the whole block; otherwise
@@ -111,6 +120,12 @@ package final class TapRecorder {
     package var framesDropped: Int { input.counters.dropped.pointee.load(ordering: .relaxed) }
     package var secondsRecorded: Double { Double(framesWritten) / Double(sampleRate) }
 
+    /// Paused, the live producer pushes nothing: a stretch left out of the
+    /// take, not silence in it. Takes effect at the producer's next push.
+    package var isPaused: Bool { input.isPaused }
+    package func pause() { input.counters.paused.pointee.store(true, ordering: .relaxed) }
+    package func resume() { input.counters.paused.pointee.store(false, ordering: .relaxed) }
+
     /// Launches the writer thread (once; later calls do nothing).
     package func start() throws(AudioFileError) {
         guard thread == nil, !finished else { return }
@@ -163,16 +178,20 @@ package final class TapRecorder {
 }
 
 /// Statistics shared between the realtime side, the writer and observers,
-/// in raw memory so the realtime side touches no class reference.
+/// and the pause switch the control thread sets for the realtime side, in
+/// raw memory so the realtime side touches no class reference.
 package struct TapCounters: @unchecked Sendable {
     package let written: UnsafeMutablePointer<Atomic<Int>>
     package let dropped: UnsafeMutablePointer<Atomic<Int>>
+    package let paused: UnsafeMutablePointer<Atomic<Bool>>
 
     init() {
         written = .allocate(capacity: 1)
         written.initialize(to: Atomic(0))
         dropped = .allocate(capacity: 1)
         dropped.initialize(to: Atomic(0))
+        paused = .allocate(capacity: 1)
+        paused.initialize(to: Atomic(false))
     }
 
     func deallocate() {
@@ -180,6 +199,8 @@ package struct TapCounters: @unchecked Sendable {
         written.deallocate()
         dropped.deinitialize(count: 1)
         dropped.deallocate()
+        paused.deinitialize(count: 1)
+        paused.deallocate()
     }
 }
 

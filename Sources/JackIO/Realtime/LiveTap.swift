@@ -4,7 +4,9 @@ import HostCore
 // tap's writer thread drains the ring.
 
 /// A tap as the callback sees it: after each chunk it pushes the tapped
-/// buffers into the recorder's ring (dropping and counting when full).
+/// buffers into the recorder's ring (dropping and counting when full),
+/// unless the recorder is paused (`tap pause`): then the chunk is left out
+/// of the take, which continues with the first chunk after `tap resume`.
 package struct LiveTap {
     package var input: TapRecorder.Input
     package var channels: UnsafeBufferPointer<UnsafePointer<Float>>
@@ -16,6 +18,7 @@ package struct LiveTap {
 
     @_noLocks
     func push(frames: Int) {
+        guard !input.isPaused else { return }
         _ = input.push(channels: channels, frames: frames)
     }
 }
