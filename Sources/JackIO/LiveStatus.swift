@@ -86,7 +86,8 @@ public struct LiveStatus: Codable, Sendable {
 
     /// Peak in dBFS from a linear value; nil for silence (JSON has no -infinity).
     static func decibels(_ linear: Float) -> Double? {
-        linear > 0 ? Decibels.fromLinear(Double(linear)) : nil
+        let decibels = Decibels.peak(fromLinear: Double(linear))
+        return decibels > -.infinity ? decibels : nil
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HostCore
 import JackIO
 
 /// How a live session looks on one line, and the summary at exit.
@@ -29,7 +30,7 @@ enum LiveStatusLine {
     }
 
     static func levels(_ decibels: [Double?]) -> String {
-        decibels.map { $0.map { String(format: "%.1f", $0) } ?? "-inf" }.joined(separator: "/")
+        decibels.map(Decibels.peakText).joined(separator: "/")
     }
 
     /// The closing lines on stderr.

@@ -13,7 +13,7 @@ extension SummaryPrinter {
                 continue
             }
             for output in render.outputs {
-                let peaks = output.peakDecibels.map { $0 == -.infinity ? "-inf" : String(format: "%.1f", $0) }
+                let peaks = output.peakDecibels.map { Decibels.peakText($0) }
                 Terminal.status("  \(file.number) \(file.input) → \(output.file ?? "(not written)"): "
                     + "\(ProgressReporter.clock(render.durationSeconds)), peak \(peaks.joined(separator: " / ")) dBFS")
                 if output.clipped {

@@ -7,7 +7,7 @@ enum SummaryPrinter {
         Terminal.status(String(format: "rendered %@ in %.2f s (%.1f× realtime)", ProgressReporter.clock(summary.durationSeconds),
                                summary.elapsedSeconds, summary.speed))
         for output in summary.outputs {
-            let peaks = output.peakDecibels.map { $0 == -.infinity ? "-inf" : String(format: "%.1f", $0) }
+            let peaks = output.peakDecibels.map { Decibels.peakText($0) }
             Terminal.status("  \(output.node) → \(output.file ?? "(not written)"): peak \(peaks.joined(separator: " / ")) dBFS")
             if output.clipped {
                 Terminal.warning("`\(output.node)` peaks above 0 dBFS: it clips in integer formats and on playback; lower the gain or add a limiter")

@@ -5,7 +5,7 @@ public struct RenderSummary: Sendable, Codable {
         public var file: String?
         /// Peak per channel, linear.
         public var peaks: [Float]
-        public var peakDecibels: [Double] { peaks.map { Decibels.fromLinear(Double($0)) } }
+        public var peakDecibels: [Double] { peaks.map { Decibels.peak(fromLinear: Double($0)) } }
         /// A peak above full scale: clipped once written to an integer format, or by the listener's converter.
         public var clipped: Bool { peaks.contains { $0 > 1 } }
     }
