@@ -120,7 +120,8 @@ struct RunCommand: ParsableCommand {
     private func runLoop(_ session: LiveSession, signals: BlockedStopSignals) -> StopReason {
         let console = ConsoleReader.standardInputIsConsole ? ConsoleReader() : nil
         console?.start()
-        let interpreter = ConsoleInterpreter(session: session)
+        let dispatcher = ControlDispatcher(session: session)
+        let interpreter = ConsoleInterpreter(dispatcher: dispatcher)
         let statusLine = !quiet && Terminal.standardErrorIsTerminal
         let limit = durationSeconds
         let started = Date()
@@ -138,7 +139,7 @@ struct RunCommand: ParsableCommand {
         while true {
             if signals.wait(seconds: 0.02) { return .signal }
             if let reason = stopRequested() { return reason }
-            interpreter.reportFinishedBounce()
+            dispatcher.finishBounce()  // announced: the console echoes it
             if session.serverHasShutDown {
                 guard reconnect else { return .serverShutDown }
                 if statusLine { Terminal.statusLine("") }
