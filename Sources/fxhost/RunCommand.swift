@@ -122,6 +122,8 @@ struct RunCommand: ParsableCommand {
         console?.start()
         let dispatcher = ControlDispatcher(session: session)
         let interpreter = ConsoleInterpreter(dispatcher: dispatcher)
+        // Front ends on threads of their own (OSC, MIDI, a file watcher) post here.
+        let inbox = ControlInbox()
         let statusLine = !quiet && Terminal.standardErrorIsTerminal
         let limit = durationSeconds
         let started = Date()
@@ -134,6 +136,7 @@ struct RunCommand: ParsableCommand {
                 if statusLine { Terminal.statusLine("") }
                 if interpreter.execute(line) == .quit { return .quit }
             }
+            if inbox.deliver(to: dispatcher) { return .quit }
             return nil
         }
         while true {

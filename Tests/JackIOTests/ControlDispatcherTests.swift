@@ -2,6 +2,7 @@ import Foundation
 import HostCore
 import JackIO
 import LV2Bridge
+import Synchronization
 import TestSupport
 import XCTest
 
@@ -149,6 +150,42 @@ final class ControlDispatcherTests: XCTestCase {
         XCTAssertTrue(eventually(within: 60) { rig.level == 1 }, "the direct path is gone")
         // The take holds what the tap said it wrote.
         XCTAssertEqual(Double(try Audio.read(take).frames) / 48_000, stopped.seconds, accuracy: 1e-9)
+        try rig.session.finish()
+    }
+
+    /// Front ends on threads of their own post to the inbox; the session's
+    /// thread carries the commands out in the order posted, replies to each
+    /// and announces the changes with their sources, and stops at `quit`.
+    func testCommandsPostedFromOtherThreadsAreCarriedOutInOrderOnTheSessionsThread() throws {
+        let rig = try makeRig()
+        var heard: [ControlChange] = []
+        rig.dispatcher.addListener { heard.append($0) }
+        let inbox = ControlInbox()
+        let replies = Mutex<[String]>([])
+        let osc = ControlSource.osc(sender: "127.0.0.1:9000")
+        let poster = try PosixThread(name: "test poster") {
+            inbox.post(.set(node: "amp", parameter: "gain", value: .number(-6)), from: osc) { result in
+                replies.withLock { $0.append((try? result.get()).map { "\($0)" } ?? "refused") }
+            }
+            inbox.post(.set(node: "amp", parameter: "gian", value: .number(-6)), from: osc) { result in
+                if case .failure(let error) = result { replies.withLock { $0.append(error.description) } }
+            }
+            inbox.post(.bypass(node: "amp", on: true), from: .midi)
+            inbox.post(.quit, from: osc)
+            inbox.post(.bypass(node: "amp", on: false), from: .midi)
+        }
+        poster.join()
+        XCTAssertTrue(inbox.deliver(to: rig.dispatcher), "quit was posted")
+        XCTAssertEqual(heard, [ControlChange(.parameter(node: "amp", parameter: "gain", value: -6), from: osc),
+                               ControlChange(.bypass(node: "amp", on: true), from: .midi)],
+                       "in order, the refused one announcing nothing, nothing after quit")
+        let answered = replies.withLock { $0 }
+        XCTAssertEqual(answered.count, 2)
+        XCTAssertTrue(answered.first?.contains("changed") == true, "\(answered)")
+        XCTAssertTrue(answered.last?.contains("has no parameter `gian` (did you mean `gain`?)") == true, "\(answered)")
+        XCTAssertTrue(eventually(within: 60) { rig.level == 1 }, "bypassed")
+        XCTAssertFalse(inbox.deliver(to: rig.dispatcher), "what came after quit is not carried out")
+        XCTAssertEqual(heard.count, 2)
         try rig.session.finish()
     }
 }

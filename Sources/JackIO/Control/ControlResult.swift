@@ -1,5 +1,5 @@
 /// What `ControlDispatcher.dispatch` answers for a command it carried out.
-package enum ControlResult {
+package enum ControlResult: Sendable {
     /// The changes made, in the order they were announced (none for a
     /// request whose effect comes later, such as `cancelBounce`: the
     /// bounce's end is announced when it happens).
