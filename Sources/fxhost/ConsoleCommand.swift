@@ -1,21 +1,14 @@
 import HostCore
+import JackIO
 
-/// One line typed on the console while `fxhost run` plays, parsed.
+/// One line typed on the console while `fxhost run` plays, parsed: the
+/// console's words for a `ControlCommand` (the dispatcher's, shared with
+/// every front end), or what only the console has.
 enum ConsoleCommand: Equatable {
-    case set(node: String, parameter: String, value: ParameterValue)
-    case bypass(node: String, on: Bool)
-    case preset(node: String, name: String)
-    case tap(PortReference, file: String)
-    case untap(PortReference)
-    case pauseTap(PortReference)
-    case resumeTap(PortReference)
-    case connect(from: PortReference, to: PortReference, gainDecibels: Double)
-    case disconnect(from: PortReference, to: PortReference)
-    case bounce(file: String, from: Double, to: Double?)
-    case cancelBounce
-    case status(json: Bool)
+    case control(ControlCommand)
+    /// `status --json`: the dispatcher's `status`, printed as JSON.
+    case statusAsJSON
     case help
-    case quit
 
     static let usage = """
         commands:
@@ -53,47 +46,47 @@ enum ConsoleCommand: Equatable {
         switch name {
         case "set":
             try expect(3...3, "set NODE PARAM VALUE")
-            return .set(node: arguments[0], parameter: arguments[1], value: parameterValue(arguments[2]))
+            return .control(.set(node: arguments[0], parameter: arguments[1], value: parameterValue(arguments[2])))
         case "bypass":
             try expect(1...2, "bypass NODE on|off")
             let state = arguments.count == 2 ? arguments[1].lowercased() : "on"
             guard let on = ["on": true, "off": false, "true": true, "false": false, "1": true, "0": false][state] else {
                 throw CommandLineError("bypass takes on or off, not `\(arguments[1])`")
             }
-            return .bypass(node: arguments[0], on: on)
+            return .control(.bypass(node: arguments[0], on: on))
         case "preset":
             guard arguments.count >= 2 else { throw CommandLineError("usage: preset NODE NAME") }
-            return .preset(node: arguments[0], name: arguments.dropFirst().joined(separator: " "))
+            return .control(.preset(node: arguments[0], name: arguments.dropFirst().joined(separator: " ")))
         case "tap":
             // `tap pause X` and `tap resume X` win, as `bounce cancel` does:
             // a node named `pause` or `resume` is tapped by port (`pause:1`).
             if let action = arguments.first?.lowercased(), action == "pause" || action == "resume" {
                 guard arguments.count == 2 else { throw CommandLineError("usage: tap \(action) NODE[:PORT]") }
                 let reference = try port(arguments[1])
-                return action == "pause" ? .pauseTap(reference) : .resumeTap(reference)
+                return .control(action == "pause" ? .pauseTap(reference) : .resumeTap(reference))
             }
             try expect(2...2, "tap NODE[:PORT] FILE")
-            return .tap(try port(arguments[0]), file: arguments[1])
+            return .control(.tap(try port(arguments[0]), file: arguments[1]))
         case "untap":
             try expect(1...1, "untap NODE[:PORT]")
-            return .untap(try port(arguments[0]))
+            return .control(.untap(try port(arguments[0])))
         case "connect":
             try expect(2...4, "connect FROM TO [GAIN]")
             // The gain may be one word ("-6dB") or two ("-6 dB").
             let gain = try arguments.count > 2 ? decibels(arguments[2...].joined()) : 0
-            return .connect(from: try port(arguments[0]), to: try port(arguments[1]), gainDecibels: gain)
+            return .control(.connect(from: try port(arguments[0]), to: try port(arguments[1]), gainDecibels: gain))
         case "disconnect":
             try expect(2...2, "disconnect FROM TO")
-            return .disconnect(from: try port(arguments[0]), to: try port(arguments[1]))
+            return .control(.disconnect(from: try port(arguments[0]), to: try port(arguments[1])))
         case "bounce":
-            return try bounce(arguments)
+            return .control(try bounce(arguments))
         case "status":
             guard arguments.isEmpty || arguments == ["--json"] else { throw CommandLineError("usage: status [--json]") }
-            return .status(json: !arguments.isEmpty)
+            return arguments.isEmpty ? .control(.status) : .statusAsJSON
         case "help", "?":
             return .help
         case "quit", "exit":
-            return .quit
+            return .control(.quit)
         default:
             let hint = Suggestion.didYouMean(name, in: names).map { " (\($0))" } ?? "; type `help` for the list"
             throw CommandLineError("there is no command `\(name)`\(hint)")
@@ -101,7 +94,7 @@ enum ConsoleCommand: Equatable {
     }
 
     /// `bounce FILE [--from S] [--to S]` or `bounce cancel`.
-    static func bounce(_ arguments: [String]) throws(CommandLineError) -> ConsoleCommand {
+    static func bounce(_ arguments: [String]) throws(CommandLineError) -> ControlCommand {
         let usage = "usage: bounce FILE [--from S] [--to S], or bounce cancel"
         if arguments.map({ $0.lowercased() }) == ["cancel"] { return .cancelBounce }
         var file: String?, from: Double?, to: Double?

@@ -120,7 +120,10 @@ struct RunCommand: ParsableCommand {
     private func runLoop(_ session: LiveSession, signals: BlockedStopSignals) -> StopReason {
         let console = ConsoleReader.standardInputIsConsole ? ConsoleReader() : nil
         console?.start()
-        let interpreter = ConsoleInterpreter(session: session)
+        let dispatcher = ControlDispatcher(session: session)
+        let interpreter = ConsoleInterpreter(dispatcher: dispatcher)
+        // Front ends on threads of their own (OSC, MIDI, a file watcher) post here.
+        let inbox = ControlInbox()
         let statusLine = !quiet && Terminal.standardErrorIsTerminal
         let limit = durationSeconds
         let started = Date()
@@ -133,12 +136,13 @@ struct RunCommand: ParsableCommand {
                 if statusLine { Terminal.statusLine("") }
                 if interpreter.execute(line) == .quit { return .quit }
             }
+            if inbox.deliver(to: dispatcher) { return .quit }
             return nil
         }
         while true {
             if signals.wait(seconds: 0.02) { return .signal }
             if let reason = stopRequested() { return reason }
-            interpreter.reportFinishedBounce()
+            dispatcher.finishBounce()  // announced: the console echoes it
             if session.serverHasShutDown {
                 guard reconnect else { return .serverShutDown }
                 if statusLine { Terminal.statusLine("") }

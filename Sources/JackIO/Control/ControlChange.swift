@@ -1,0 +1,66 @@
+import HostCore
+
+/// One change a command made to a live session, as `ControlDispatcher`
+/// announces it to every listener: what changed, and which front end asked.
+/// Values are the ones the session holds (a parameter's number as stored,
+/// a tap's time as written), so every listener shows the same thing.
+package struct ControlChange: Equatable, Sendable {
+    package enum Kind: Equatable, Sendable {
+        /// `value` as stored, after the parameter's range check.
+        case parameter(node: String, parameter: String, value: Float)
+        case bypass(node: String, on: Bool)
+        case presetApplied(node: String, name: String)
+        case tapStarted(PortReference, file: String)
+        case tapPaused(Take)
+        case tapResumed(Take)
+        /// The tap's file is finalised.
+        case tapStopped(Take)
+        case connected(from: PortReference, to: PortReference, gainDecibels: Double)
+        case disconnected(from: PortReference, to: PortReference)
+        /// The live outputs are silent until the bounce ends.
+        case bounceStarted(files: [String])
+        /// The bounce ended and live playing has resumed.
+        case bounceFinished(Bounced)
+        /// The bounce failed or was cancelled (`reason`: one sentence) and
+        /// live playing has resumed; no file is kept.
+        case bounceFailed(reason: String)
+    }
+
+    /// A tap at the moment of the change.
+    package struct Take: Equatable, Sendable {
+        package var node: String
+        package var file: String
+        /// Seconds in the file (a paused stretch is not in it).
+        package var seconds: Double
+        package var droppedFrames: Int
+
+        package init(node: String, file: String, seconds: Double, droppedFrames: Int) {
+            self.node = node
+            self.file = file
+            self.seconds = seconds
+            self.droppedFrames = droppedFrames
+        }
+
+        init(_ tap: LiveStatus.Tap) {
+            self.init(node: tap.node, file: tap.file, seconds: tap.seconds, droppedFrames: tap.droppedFrames)
+        }
+    }
+
+    /// A finished bounce: its files and how long it took.
+    package struct Bounced: Equatable, Sendable {
+        package var files: [String]
+        /// Seconds of audio in the files.
+        package var seconds: Double
+        package var elapsedSeconds: Double
+        /// Times faster than realtime.
+        package var speed: Double
+    }
+
+    package var kind: Kind
+    package var source: ControlSource
+
+    package init(_ kind: Kind, from source: ControlSource) {
+        self.kind = kind
+        self.source = source
+    }
+}

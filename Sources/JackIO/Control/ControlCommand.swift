@@ -1,0 +1,25 @@
+import HostCore
+
+/// What any front end can ask of a live session: the console now; OSC, MIDI
+/// mappings and patch-file reloads later. Said in the session's terms, not
+/// a front end's (words, OSC arguments, CC numbers are the front end's
+/// business); `ControlDispatcher` carries it out.
+package enum ControlCommand: Equatable, Sendable {
+    case set(node: String, parameter: String, value: ParameterValue)
+    case bypass(node: String, on: Bool)
+    case preset(node: String, name: String)
+    case tap(PortReference, file: String)
+    case untap(PortReference)
+    case pauseTap(PortReference)
+    case resumeTap(PortReference)
+    case connect(from: PortReference, to: PortReference, gainDecibels: Double)
+    case disconnect(from: PortReference, to: PortReference)
+    /// Seconds of the timeline; `to` nil: to the end of the sources, then the tail.
+    case bounce(file: String, from: Double, to: Double?)
+    case cancelBounce
+    /// A snapshot of the session: the dispatcher answers with `ControlResult.status`.
+    case status
+    /// Ends the run: the dispatcher only answers `ControlResult.quit`; the
+    /// run loop that owns the session finishes it.
+    case quit
+}

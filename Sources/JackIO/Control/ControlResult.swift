@@ -1,0 +1,11 @@
+/// What `ControlDispatcher.dispatch` answers for a command it carried out.
+package enum ControlResult: Sendable {
+    /// The changes made, in the order they were announced (none for a
+    /// request whose effect comes later, such as `cancelBounce`: the
+    /// bounce's end is announced when it happens).
+    case changed([ControlChange])
+    /// The answer to `status`.
+    case status(LiveStatus)
+    /// The answer to `quit`: the front end's run loop ends the run.
+    case quit
+}
