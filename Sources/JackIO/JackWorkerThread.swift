@@ -29,7 +29,13 @@ enum JackWorkerThread {
         return { name, body in
             let context = ThreadEntry.context(name: name, body: body)
             var thread = jack_native_thread_t()
-            let status = jack_client_create_thread(handle, &thread, priority, realtime, ThreadEntry.routine, context)
+            var status = jack_client_create_thread(handle, &thread, priority, realtime, ThreadEntry.routine, context)
+            if status != 0 && realtime != 0 {
+                // Realtime scheduling refused (no rtprio for this user): a
+                // plain thread still shares the work, as the server's own
+                // threads do when it cannot get realtime.
+                status = jack_client_create_thread(handle, &thread, priority, 0, ThreadEntry.routine, context)
+            }
             guard status == 0 else {
                 ThreadEntry.release(context)
                 throw JackError.threadFailed(name: name, code: status)
