@@ -26,6 +26,10 @@ struct RunCommand: ParsableCommand {
               bounce mix.wav           bounce cancel        bounce a.flac --from 30 --to 45
               tap pause drive          tap resume drive
 
+            --osc PORT takes the same commands as OSC over UDP on 127.0.0.1 (--osc HOST:PORT \
+            elsewhere), such as `oscsend localhost 9000 /fxhost/set ssf amp gain -6`; errors come \
+            back as /fxhost/error, /fxhost/status replies with the status JSON (docs/live.md).
+
             `bounce FILE` exports as a DAW does: the live outputs go silent, the server freewheels \
             while the patch's file sources are rendered to FILE (the same samples as `fxhost render \
             --block <buffer size>`; live inputs play silence, taps are not written), then the server \
@@ -37,6 +41,7 @@ struct RunCommand: ParsableCommand {
               fxhost run live.yaml --server studio --tap main=take1.wav
               fxhost run --chain "mda/Overdrive drive=0.6 ! mda/Ambience" --no-connect
               echo "set amp gain -6" | fxhost run amp.yaml --duration 10s --quiet
+              fxhost run amp.yaml --osc 9000
             """)
 
     @OptionGroup var source: PatchOptions
