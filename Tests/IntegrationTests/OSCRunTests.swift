@@ -79,6 +79,35 @@ final class OSCRunTests: XCTestCase {
         if runs.count == 2 { XCTAssertEqual(runs[1].value, 0.5 * 0.501187, accuracy: 1e-6) }
     }
 
+    /// A port in use, or an `--osc` that is no port, stops the run before
+    /// any sound, with a sentence (no JACK server is needed to see it).
+    func testABadOrBusyOSCPortIsRefusedBeforeTheRun() throws {
+        let folder = try Tools.temporaryFolder()
+        try Self.writeAmpPatch(folder)
+        let patch = folder.appendingPathComponent("amp.yaml").path
+        let bad = try Tools.run(Tools.fxhost, ["run", patch, "--osc", "localhost:nine"])
+        XCTAssertNotEqual(bad.status, 0)
+        XCTAssertTrue(bad.stderr.contains("--osc takes PORT or HOST:PORT"), bad.stderr)
+
+        let holder = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(holder) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var size = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(holder, $0, size) == 0 && getsockname(holder, $0, &size) == 0
+            }
+        }
+        XCTAssertTrue(bound)
+        let port = UInt16(bigEndian: address.sin_port)
+        let busy = try Tools.run(Tools.fxhost, ["run", patch, "--server", "fxhost-no-such-server", "--osc", "\(port)"])
+        XCTAssertEqual(busy.status, 1, busy.stderr)
+        XCTAssertTrue(busy.stderr.contains("--osc: cannot listen on UDP 127.0.0.1:\(port) (Address already in use)"),
+                      busy.stderr)
+    }
+
     /// Messages built and replies read by python-osc; a plain UDP socket
     /// carries them so the replies come back to it. Prints each reply as a
     /// JSON array: the address, then the arguments.
