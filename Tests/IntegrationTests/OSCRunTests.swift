@@ -35,8 +35,9 @@ final class OSCRunTests: XCTestCase {
     /// python-osc sends a malformed packet, an unknown address, wrong types
     /// and a name the session refuses: each is answered with `/fxhost/error`
     /// and the run goes on; a subscriber then hears a valid `/fxhost/set` as
-    /// `/fxhost/param`, the tap shows it, and `/fxhost/status` answers the
-    /// status JSON with the ignored messages counted.
+    /// `/fxhost/param`, the tap shows it, `/fxhost/status` answers the
+    /// status JSON with the ignored messages counted, and a set sent by
+    /// another client (oscsend) reaches the subscriber as well.
     func testPythonOSCErrorsAreAnsweredAndTheRunGoesOn() throws {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
         let folder = try Tools.temporaryFolder()
@@ -51,8 +52,8 @@ final class OSCRunTests: XCTestCase {
         let replies = client.stdout.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [Any]
         }
-        XCTAssertEqual(replies.count, 6, client.stdout)
-        guard replies.count == 6 else { return }
+        XCTAssertEqual(replies.count, 7, client.stdout)
+        guard replies.count == 7 else { return }
         func reply(_ index: Int) -> (String, String) {
             (replies[index][0] as? String ?? "", replies[index].dropFirst().map { "\($0)" }.joined(separator: " "))
         }
@@ -70,13 +71,17 @@ final class OSCRunTests: XCTestCase {
         let status = try JSONDecoder().decode(LiveStatus.self, from: Data(reply(5).1.utf8))
         XCTAssertEqual(status.oscIgnored, 3, "malformed, unknown address, wrong types; a refused name is not ignored")
         XCTAssertEqual(status.server, server.name)
+        XCTAssertEqual(reply(6).0, "/fxhost/param")
+        XCTAssertEqual(reply(6).1, "amp gain -6.0")
 
         XCTAssertTrue(run.waitForRuns(path("take.wav"), count: 2, lastAtLeast: 24_000), run.stderr)
         run.type("quit")
         XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
         let runs = LiveRunTests.runs(of: try Audio.read(path("take.wav")).channels[0])
-        XCTAssertEqual(runs.count, 2, "\(runs.map { ($0.value, $0.count) })")
-        if runs.count == 2 { XCTAssertEqual(runs[1].value, 0.5 * 0.501187, accuracy: 1e-6) }
+        XCTAssertEqual(runs.count, 2, "full level, then -6 dB: \(runs.map { ($0.value, $0.count) })")
+        guard runs.count == 2 else { return }
+        XCTAssertEqual(runs[0].value, 0.5)
+        XCTAssertEqual(runs[1].value, 0.5 * 0.501187, accuracy: 1e-6)
     }
 
     /// A port in use, or an `--osc` that is no port, stops the run before
@@ -112,7 +117,7 @@ final class OSCRunTests: XCTestCase {
     /// carries them so the replies come back to it. Prints each reply as a
     /// JSON array: the address, then the arguments.
     private static let pythonClient = """
-        import json, socket, sys
+        import json, socket, subprocess, sys
         from pythonosc.osc_message import OscMessage
         from pythonosc.osc_message_builder import OscMessageBuilder
         fxhost = ("127.0.0.1", int(sys.argv[1]))
@@ -139,6 +144,10 @@ final class OSCRunTests: XCTestCase {
         send("/fxhost/set", "amp", "gain", -6.0)
         reply()
         send("/fxhost/status")
+        reply()
+        # A change from another client (another source) reaches this subscriber too; the
+        # same value, so the level stays put whenever the realtime thread takes it.
+        subprocess.run(["oscsend", "127.0.0.1", sys.argv[1], "/fxhost/set", "ssf", "amp", "gain", "-6"], check=True)
         reply()
         """
 
