@@ -8,7 +8,11 @@ packages=(
   lilv-utils lv2-examples mda-lv2 swh-lv2 x42-plugins                        # plugins the presets and tests use
   lv2file ecasound sox                                                       # reference hosts, test signals
   graphviz                                                                   # checks what `fxhost graph` writes
+  liblo-tools                                                                # oscsend/oscdump: an OSC client no one here wrote
 )
+
+# python-osc: a second OSC client for the OSC tests (Python, not Debian-packaged here).
+python3 -c 'import pythonosc' 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore python-osc
 
 missing=()
 for package in "${packages[@]}"; do

@@ -83,6 +83,9 @@ public struct LiveStatus: Codable, Sendable {
     public var serverShutDown: Bool
     /// The bounce under way, if any (live outputs are silent meanwhile).
     public var bounce: Bounce? = nil
+    /// OSC messages ignored so far (unreadable, unknown address, wrong
+    /// argument types); nil when `fxhost run` has no `--osc` (left out of the JSON).
+    public var oscIgnored: Int? = nil
 
     /// Peak in dBFS from a linear value; nil for silence (JSON has no -infinity).
     static func decibels(_ linear: Float) -> Double? {

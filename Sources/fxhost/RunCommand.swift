@@ -26,6 +26,10 @@ struct RunCommand: ParsableCommand {
               bounce mix.wav           bounce cancel        bounce a.flac --from 30 --to 45
               tap pause drive          tap resume drive
 
+            --osc PORT takes the same commands as OSC over UDP on 127.0.0.1 (--osc HOST:PORT \
+            elsewhere), such as `oscsend localhost 9000 /fxhost/set ssf amp gain -6`; errors come \
+            back as /fxhost/error, /fxhost/status replies with the status JSON (docs/live.md).
+
             `bounce FILE` exports as a DAW does: the live outputs go silent, the server freewheels \
             while the patch's file sources are rendered to FILE (the same samples as `fxhost render \
             --block <buffer size>`; live inputs play silence, taps are not written), then the server \
@@ -37,6 +41,7 @@ struct RunCommand: ParsableCommand {
               fxhost run live.yaml --server studio --tap main=take1.wav
               fxhost run --chain "mda/Overdrive drive=0.6 ! mda/Ambience" --no-connect
               echo "set amp gain -6" | fxhost run amp.yaml --duration 10s --quiet
+              fxhost run amp.yaml --osc 9000
             """)
 
     @OptionGroup var source: PatchOptions
@@ -62,6 +67,10 @@ struct RunCommand: ParsableCommand {
                                valueName: "N"))
     var threads: Int?
 
+    @Option(help: ArgumentHelp("Listen for OSC over UDP on PORT of 127.0.0.1, or on HOST:PORT (0.0.0.0:PORT: every interface); the addresses are in docs/live.md.",
+                               valueName: "PORT|HOST:PORT"))
+    var osc: String?
+
     @Flag(help: "Register the ports but connect nothing.")
     var noConnect = false
 
@@ -73,8 +82,11 @@ struct RunCommand: ParsableCommand {
 
     /// `duration` in seconds, parsed once by `validate`.
     private var durationSeconds: Double?
+    /// `osc` parsed once by `validate`.
+    private var oscEndpoint: OSCEndpoint?
 
     mutating func validate() throws {
+        if let osc { oscEndpoint = try OSCEndpoint(parsing: osc) }
         durationSeconds = try duration.map { try TimeOption.seconds($0, option: "--duration") }
         if let threads, threads < 1 { throw ValidationError("--threads must be 1 or more") }
         for tap in taps where !tap.contains("=") {
@@ -104,12 +116,19 @@ struct RunCommand: ParsableCommand {
         options.clientName = clientName
         options.server = server ?? ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"]
         options.threads = threads ?? RenderWorkerPool.availableCores
+        // Front ends on threads of their own (OSC, later MIDI and a file watcher) post here.
+        let inbox = ControlInbox()
+        // Bound before the session starts, so a port in use stops the run before any sound.
+        let oscFrontEnd = try oscEndpoint.map { try OSCFrontEnd(endpoint: $0, inbox: inbox) }
         let session = try LiveSession(graph: graph, options: options)
         try session.start()
         if !noConnect { try session.connectPorts() }
+        try oscFrontEnd?.start()
 
-        let reason = runLoop(session, signals: signals)
-        let status = try session.finish()
+        let reason = runLoop(session, signals: signals, inbox: inbox, osc: oscFrontEnd)
+        oscFrontEnd?.stop()
+        var status = try session.finish()
+        status.oscIgnored = oscFrontEnd?.ignored
         if json { try Terminal.printJSON(status) }
         if !quiet { LiveStatusLine.printSummary(status) }
         if reason == .serverShutDown { throw LiveRunError.serverShutDown(taps: status.taps.count) }
@@ -117,13 +136,16 @@ struct RunCommand: ParsableCommand {
 
     enum StopReason { case signal, duration, quit, serverShutDown }
 
-    private func runLoop(_ session: LiveSession, signals: BlockedStopSignals) -> StopReason {
+    private func runLoop(_ session: LiveSession, signals: BlockedStopSignals, inbox: ControlInbox,
+                         osc: OSCFrontEnd?) -> StopReason {
         let console = ConsoleReader.standardInputIsConsole ? ConsoleReader() : nil
         console?.start()
         let dispatcher = ControlDispatcher(session: session)
         let interpreter = ConsoleInterpreter(dispatcher: dispatcher)
-        // Front ends on threads of their own (OSC, MIDI, a file watcher) post here.
-        let inbox = ControlInbox()
+        if let osc {
+            dispatcher.addListener(osc.announce)
+            dispatcher.amendStatus = { $0.oscIgnored = osc.ignored }
+        }
         let statusLine = !quiet && Terminal.standardErrorIsTerminal
         let limit = durationSeconds
         let started = Date()

@@ -22,9 +22,13 @@ enum Terminal {
     }
 
     static func printJSON<T: Encodable>(_ value: T) throws {
+        print(try json(value))
+    }
+
+    /// The JSON `printJSON` prints (OSC's `/fxhost/status` sends the same).
+    static func json<T: Encodable>(_ value: T) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(value)
-        print(String(decoding: data, as: UTF8.self))
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 }

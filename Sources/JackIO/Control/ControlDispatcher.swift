@@ -23,6 +23,9 @@ package final class ControlDispatcher {
     package let session: LiveSession
     private var listeners: [(id: ListenerID, listener: Listener)] = []
     private var listenersAdded = 0
+    /// Adds what a front end counts itself to every status it answers
+    /// (OSC's ignored messages), so `status --json` shows it from any front end.
+    package var amendStatus: ((inout LiveStatus) -> Void)?
     /// Who started the bounce under way: its end is announced as theirs.
     private var bounceSource: ControlSource?
 
@@ -50,7 +53,9 @@ package final class ControlDispatcher {
         do {
             switch command {
             case .status:
-                return .status(session.status())
+                var status = session.status()
+                amendStatus?(&status)
+                return .status(status)
             case .quit:
                 return .quit
             default:

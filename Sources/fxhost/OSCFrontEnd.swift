@@ -1,0 +1,160 @@
+import Foundation
+import HostCore
+import JackIO
+import Synchronization
+
+/// `fxhost run --osc`: OSC over UDP as a front end of the dispatcher. A
+/// thread of its own reads packets and posts their commands to the run
+/// loop's `ControlInbox` (it never calls the session, and nothing here
+/// touches the realtime side); answers, errors and subscribers' changes are
+/// sent from the run loop's thread, on the same socket. A packet that
+/// cannot be read, an unknown address or wrong argument types are answered
+/// with `/fxhost/error`, counted (`oscIgnored` in the status), and the run
+/// goes on.
+final class OSCFrontEnd: Sendable {
+    let endpoint: OSCEndpoint
+    private let socket: Int32
+    private let inbox: ControlInbox
+    private let ignoredCount = Atomic<Int>(0)
+    private let stopping = Atomic<Bool>(false)
+    private let subscribers = Mutex<Set<OSCEndpoint>>([])
+    private let thread = Mutex<PosixThread?>(nil)
+
+    /// Binds the socket (so a port in use is an error before the run starts).
+    init(endpoint: OSCEndpoint, inbox: ControlInbox) throws(CommandLineError) {
+        self.endpoint = endpoint
+        self.inbox = inbox
+        socket = Glibc.socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        guard socket >= 0 else { throw CommandLineError("--osc: cannot open a UDP socket (\(String(cString: strerror(errno))))") }
+        // Woken five times a second to see whether the run has ended.
+        var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = endpoint.socketAddress
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(socket)
+            throw CommandLineError("--osc: cannot listen on UDP \(endpoint) (\(reason))")
+        }
+    }
+
+    /// Messages ignored so far: unreadable packets, unknown addresses, wrong argument types.
+    var ignored: Int { ignoredCount.load(ordering: .relaxed) }
+
+    func start() throws {
+        let reader = try PosixThread(name: "fxhost osc") { [self] in receive() }
+        thread.withLock { $0 = reader }
+    }
+
+    /// Ends the reading thread and closes the socket; after the run loop, so nothing sends any more.
+    func stop() {
+        stopping.store(true, ordering: .relaxed)
+        thread.withLock { $0.take() }?.join()
+        close(socket)
+    }
+
+    /// On the run loop's thread: every change from any front end goes to the subscribers.
+    func announce(_ change: ControlChange) {
+        guard let message = Self.message(for: change) else { return }
+        for subscriber in subscribers.withLock({ $0 }) { send(message, to: subscriber) }
+    }
+
+    private func receive() {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while !stopping.load(ordering: .relaxed) {
+            var sender = sockaddr_in()
+            var senderSize = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let count = buffer.withUnsafeMutableBytes { bytes in
+                withUnsafeMutablePointer(to: &sender) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        recvfrom(socket, bytes.baseAddress, bytes.count, 0, $0, &senderSize)
+                    }
+                }
+            }
+            guard count >= 0 else { continue }  // the timeout, or a signal: look at `stopping` again
+            handle(Array(buffer[..<count]), from: OSCEndpoint(sender))
+        }
+    }
+
+    private func handle(_ packet: [UInt8], from sender: OSCEndpoint) {
+        let messages: [OSCMessage]
+        do {
+            messages = try OSCMessage.messages(in: packet)
+        } catch {
+            refuse(error.description, to: sender, counted: true)
+            return
+        }
+        for message in messages {
+            do {
+                try handle(OSCRequest(message), from: sender)
+            } catch {
+                if case .notYet = error {
+                    refuse(error.description, to: sender, counted: false)
+                } else {
+                    refuse(error.description, to: sender, counted: true)
+                }
+            }
+        }
+    }
+
+    private func handle(_ request: OSCRequest, from sender: OSCEndpoint) {
+        let source = ControlSource.osc(sender: sender.description)
+        switch request {
+        case .control(let command):
+            inbox.post(command, from: source) { [self] result in
+                if case .failure(let error) = result { send(OSCMessage("/fxhost/error", [.string(error.description)]), to: sender) }
+            }
+        case .status:
+            inbox.post(.status, from: source) { [self] result in
+                guard case .success(.status(let status)) = result, let json = try? Terminal.json(status) else { return }
+                send(OSCMessage("/fxhost/status", [.string(json)]), to: sender)
+            }
+        case .subscribe:
+            subscribers.withLock { _ = $0.insert(sender) }
+        case .unsubscribe:
+            subscribers.withLock { _ = $0.remove(sender) }
+        }
+    }
+
+    private func refuse(_ sentence: String, to sender: OSCEndpoint, counted: Bool) {
+        if counted { ignoredCount.add(1, ordering: .relaxed) }
+        send(OSCMessage("/fxhost/error", [.string(sentence)]), to: sender)
+    }
+
+    /// Best effort, never blocking: a reply that cannot be sent is dropped, as UDP would.
+    private func send(_ message: OSCMessage, to receiver: OSCEndpoint) {
+        let bytes = message.encoded()
+        var address = receiver.socketAddress
+        _ = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { target in
+                bytes.withUnsafeBytes {
+                    sendto(socket, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT), target, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+        }
+    }
+
+    /// What subscribers receive for a change: the address that would make it, with `/fxhost/param` for a value.
+    static func message(for change: ControlChange) -> OSCMessage? {
+        switch change.kind {
+        case .parameter(let node, let parameter, let value):
+            return OSCMessage("/fxhost/param", [.string(node), .string(parameter), .float(value)])
+        case .bypass(let node, let on):
+            return OSCMessage("/fxhost/bypass", [.string(node), .int(on ? 1 : 0)])
+        case .presetApplied(let node, let name):
+            return OSCMessage("/fxhost/preset", [.string(node), .string(name)])
+        case .tapStarted(let reference, let file):
+            return OSCMessage("/fxhost/tap", [.string(reference.description), .string(file)])
+        case .tapStopped(let take):
+            return OSCMessage("/fxhost/untap", [.string(take.node), .string(take.file)])
+        case .connected(let from, let to, let gain):
+            return OSCMessage("/fxhost/connect", [.string(from.description), .string(to.description), .float(Float(gain))])
+        case .disconnected(let from, let to):
+            return OSCMessage("/fxhost/disconnect", [.string(from.description), .string(to.description)])
+        case .tapPaused, .tapResumed, .bounceStarted, .bounceFinished, .bounceFailed:
+            return nil
+        }
+    }
+}

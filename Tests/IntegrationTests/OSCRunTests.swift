@@ -1,0 +1,184 @@
+import Foundation
+import HostCore
+import JackIO
+import XCTest
+
+/// `fxhost run --osc` driven by OSC clients no one here wrote (liblo's
+/// `oscsend`, python-osc), on a private dummy JACK server, judged by a tap
+/// of the amplifier they control and by what fxhost sends back.
+final class OSCRunTests: XCTestCase {
+    /// `/fxhost/set amp gain f -6` from `oscsend` scales eg-amp's output by
+    /// 10^(-6/20) = ×0.501187, measured on a tap of the amp.
+    func testOscsendSetChangesTheTappedLevel() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder()
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        try Self.writeAmpPatch(folder)
+        let port = try Self.freeUDPPort()
+        let run = try LiveRun(["run", path("amp.yaml"), "--server", server.name, "--quiet", "--osc", "\(port)"],
+                              console: true)
+        XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 0.7), run.stderr)
+        let sent = try Tools.run("oscsend", ["127.0.0.1", "\(port)", "/fxhost/set", "ssf", "amp", "gain", "-6"])
+        XCTAssertEqual(sent.status, 0, "oscsend (liblo-tools) must be installed: \(sent.stderr)")
+        XCTAssertTrue(run.waitForRuns(path("take.wav"), count: 2, lastAtLeast: 24_000), run.stderr)
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("amp:gain = -6.0"), "the console echoes an OSC change: \(run.stdout)")
+
+        let runs = LiveRunTests.runs(of: try Audio.read(path("take.wav")).channels[0])
+        XCTAssertEqual(runs.count, 2, "full level, then -6 dB: \(runs.map { ($0.value, $0.count) })")
+        guard runs.count == 2 else { return }
+        XCTAssertEqual(runs[0].value, 0.5)
+        XCTAssertEqual(runs[1].value, 0.5 * 0.501187, accuracy: 1e-6)
+    }
+
+    /// python-osc sends a malformed packet, an unknown address, wrong types
+    /// and a name the session refuses: each is answered with `/fxhost/error`
+    /// and the run goes on; a subscriber then hears a valid `/fxhost/set` as
+    /// `/fxhost/param`, the tap shows it, `/fxhost/status` answers the
+    /// status JSON with the ignored messages counted, and a set sent by
+    /// another client (oscsend) reaches the subscriber as well.
+    func testPythonOSCErrorsAreAnsweredAndTheRunGoesOn() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder()
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        try Self.writeAmpPatch(folder)
+        let port = try Self.freeUDPPort()
+        let run = try LiveRun(["run", path("amp.yaml"), "--server", server.name, "--quiet", "--osc", "\(port)"],
+                              console: true)
+        XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 0.7), run.stderr)
+        let client = try Tools.run("python3", ["-c", Self.pythonClient, "\(port)"])
+        XCTAssertEqual(client.status, 0, "python-osc (scripts/install-deps.sh) must be installed: \(client.stderr)")
+        let replies = client.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [Any]
+        }
+        XCTAssertEqual(replies.count, 7, client.stdout)
+        guard replies.count == 7 else { return }
+        func reply(_ index: Int) -> (String, String) {
+            (replies[index][0] as? String ?? "", replies[index].dropFirst().map { "\($0)" }.joined(separator: " "))
+        }
+        XCTAssertEqual(reply(0).0, "/fxhost/error")
+        XCTAssertTrue(reply(0).1.hasPrefix("malformed OSC packet"), reply(0).1)
+        XCTAssertEqual(reply(1).0, "/fxhost/error")
+        XCTAssertTrue(reply(1).1.hasPrefix("unknown OSC address `/fxhost/volume`"), reply(1).1)
+        XCTAssertEqual(reply(2).0, "/fxhost/error")
+        XCTAssertEqual(reply(2).1, "/fxhost/bypass takes s:node i:on, not arguments of types `ss`")
+        XCTAssertEqual(reply(3).0, "/fxhost/error")
+        XCTAssertTrue(reply(3).1.contains("has no parameter `gian` (did you mean `gain`?)"), reply(3).1)
+        XCTAssertEqual(reply(4).0, "/fxhost/param")
+        XCTAssertEqual(reply(4).1, "amp gain -6.0")
+        XCTAssertEqual(reply(5).0, "/fxhost/status")
+        let status = try JSONDecoder().decode(LiveStatus.self, from: Data(reply(5).1.utf8))
+        XCTAssertEqual(status.oscIgnored, 3, "malformed, unknown address, wrong types; a refused name is not ignored")
+        XCTAssertEqual(status.server, server.name)
+        XCTAssertEqual(reply(6).0, "/fxhost/param")
+        XCTAssertEqual(reply(6).1, "amp gain -6.0")
+
+        XCTAssertTrue(run.waitForRuns(path("take.wav"), count: 2, lastAtLeast: 24_000), run.stderr)
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+        let runs = LiveRunTests.runs(of: try Audio.read(path("take.wav")).channels[0])
+        XCTAssertEqual(runs.count, 2, "full level, then -6 dB: \(runs.map { ($0.value, $0.count) })")
+        guard runs.count == 2 else { return }
+        XCTAssertEqual(runs[0].value, 0.5)
+        XCTAssertEqual(runs[1].value, 0.5 * 0.501187, accuracy: 1e-6)
+    }
+
+    /// A port in use, or an `--osc` that is no port, stops the run before
+    /// any sound, with a sentence (no JACK server is needed to see it).
+    func testABadOrBusyOSCPortIsRefusedBeforeTheRun() throws {
+        let folder = try Tools.temporaryFolder()
+        try Self.writeAmpPatch(folder)
+        let patch = folder.appendingPathComponent("amp.yaml").path
+        let bad = try Tools.run(Tools.fxhost, ["run", patch, "--osc", "localhost:nine"])
+        XCTAssertNotEqual(bad.status, 0)
+        XCTAssertTrue(bad.stderr.contains("--osc takes PORT or HOST:PORT"), bad.stderr)
+
+        let holder = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(holder) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var size = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(holder, $0, size) == 0 && getsockname(holder, $0, &size) == 0
+            }
+        }
+        XCTAssertTrue(bound)
+        let port = UInt16(bigEndian: address.sin_port)
+        let busy = try Tools.run(Tools.fxhost, ["run", patch, "--server", "fxhost-no-such-server", "--osc", "\(port)"])
+        XCTAssertEqual(busy.status, 1, busy.stderr)
+        XCTAssertTrue(busy.stderr.contains("--osc: cannot listen on UDP 127.0.0.1:\(port) (Address already in use)"),
+                      busy.stderr)
+    }
+
+    /// Messages built and replies read by python-osc; a plain UDP socket
+    /// carries them so the replies come back to it. Prints each reply as a
+    /// JSON array: the address, then the arguments.
+    private static let pythonClient = """
+        import json, socket, subprocess, sys
+        from pythonosc.osc_message import OscMessage
+        from pythonosc.osc_message_builder import OscMessageBuilder
+        fxhost = ("127.0.0.1", int(sys.argv[1]))
+        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        sock.settimeout(30)
+        sock.bind(("127.0.0.1", 0))
+        def send(address, *arguments):
+            builder = OscMessageBuilder(address=address)
+            for argument in arguments:
+                builder.add_arg(argument)
+            sock.sendto(builder.build().dgram, fxhost)
+        def reply():
+            message = OscMessage(sock.recvfrom(65536)[0])
+            print(json.dumps([message.address] + list(message.params)), flush=True)
+        send("/fxhost/subscribe")
+        sock.sendto(b"/fxhost/set\\0,ss", fxhost)  # cut short inside its type tags
+        reply()
+        send("/fxhost/volume", -6.0)
+        reply()
+        send("/fxhost/bypass", "amp", "on")
+        reply()
+        send("/fxhost/set", "amp", "gian", -6.0)
+        reply()
+        send("/fxhost/set", "amp", "gain", -6.0)
+        reply()
+        send("/fxhost/status")
+        reply()
+        # A change from another client (another source) reaches this subscriber too; the
+        # same value, so the level stays put whenever the realtime thread takes it.
+        subprocess.run(["oscsend", "127.0.0.1", sys.argv[1], "/fxhost/set", "ssf", "amp", "gain", "-6"], check=True)
+        reply()
+        """
+
+    static func writeAmpPatch(_ folder: URL) throws {
+        try Audio.constant([0.5], frames: 48_000 * 8).write(folder.appendingPathComponent("dc.wav").path)
+        try """
+        fxhost: 1
+        nodes:
+          dc: { file: dc.wav }
+          amp: { plugin: http://lv2plug.in/plugins/eg-amp, params: { gain: 0 } }
+          main: { output: 1 }
+        chain: [dc, amp, main]
+        taps:
+          - { at: amp, file: take.wav }
+        """.write(toFile: folder.appendingPathComponent("amp.yaml").path, atomically: true, encoding: .utf8)
+    }
+
+    /// A UDP port of 127.0.0.1 no one holds now: the kernel picks it.
+    static func freeUDPPort() throws -> UInt16 {
+        let probe = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(probe) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var size = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let found = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(probe, $0, size) == 0 && getsockname(probe, $0, &size) == 0
+            }
+        }
+        guard found else { throw POSIXError(.EADDRNOTAVAIL) }
+        return UInt16(bigEndian: address.sin_port)
+    }
+}
