@@ -10,36 +10,11 @@ import XCTest
 /// from a loopback client through eg-amp and back, so the level heard is
 /// the gain set, by arithmetic (dB to linear), whoever asked for it.
 final class ControlDispatcherTests: XCTestCase {
-    private struct Rig {
-        let server: JackServerProcess
-        let loopback: LoopbackClient
-        let session: LiveSession
-        let dispatcher: ControlDispatcher
-        let folder: URL
-
-        var level: Float? { loopback.latestFrame?.first }
+    private func makeRig(_ name: String = #function) throws -> AmpRig {
+        try AmpRig(bufferFrames: 256, folderName: name)
     }
 
-    private func makeRig() throws -> Rig {
-        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
-        let loopback = try LoopbackClient(server: server.name, constant: 1, channels: 1, capacity: 48_000 * 120)
-        let provider = LV2UnitProvider(catalog: PluginCatalog(world: LV2World()))
-        let graph = AudioGraph()
-        let input = try graph.addInput("in", channels: 1, ports: ["loopback:source"])
-        let amp = try graph.addUnit("amp", provider.makeUnit("http://lv2plug.in/plugins/eg-amp"))
-        let main = try graph.addOutput("main", channels: 1, ports: ["loopback:record_1"])
-        try graph.connect(input, to: amp)
-        try graph.connect(amp, to: main)
-        let session = try LiveSession(graph: graph, options: LiveSession.Options(server: server))
-        try session.start()
-        try session.connectPorts()
-        let rig = Rig(server: server, loopback: loopback, session: session,
-                      dispatcher: ControlDispatcher(session: session), folder: try temporaryFolder())
-        XCTAssertTrue(eventually(within: 60) { rig.level == 1 }, "eg-amp at 0 dB passes the constant 1")
-        return rig
-    }
-
-    private func hears(_ rig: Rig, decibels: Double) -> Bool {
+    private func hears(_ rig: AmpRig, decibels: Double) -> Bool {
         eventually(within: 60) { abs((rig.level ?? 0) - Float(Decibels.toLinear(decibels))) < 1e-6 }
     }
 
