@@ -33,7 +33,7 @@ final class LiveRunTests: XCTestCase {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
         let folder = try Tools.temporaryFolder()
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-        try writeAmpPatch(folder, seconds: 8)
+        try Self.writeAmpPatch(folder, seconds: 8)
         let run = try LiveRun(["run", path("amp.yaml"), "--server", server.name, "--quiet"], console: true)
         XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 0.7))
         run.type("set amp gian 3")
@@ -65,7 +65,7 @@ final class LiveRunTests: XCTestCase {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
         let folder = try Tools.temporaryFolder()
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-        try writeAmpPatch(folder, seconds: 8)
+        try Self.writeAmpPatch(folder, seconds: 8)
         let run = try LiveRun(["run", path("amp.yaml"), "--server", server.name, "--quiet"], console: true)
         XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 0.5))
         run.type("tap main \(path("whole.wav"))")
@@ -97,7 +97,7 @@ final class LiveRunTests: XCTestCase {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
         let folder = try Tools.temporaryFolder()
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-        try writeAmpPatch(folder, seconds: 8)
+        try Self.writeAmpPatch(folder, seconds: 8)
         let bundle = folder.appendingPathComponent("lv2/quiet-amp.lv2")
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
         let preset = """
@@ -135,7 +135,7 @@ final class LiveRunTests: XCTestCase {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
         let folder = try Tools.temporaryFolder()
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-        try writeAmpPatch(folder, seconds: 10)
+        try Self.writeAmpPatch(folder, seconds: 10)
         let run = try LiveRun(["run", path("amp.yaml"), "--server", server.name, "--quiet",
                                "--tap", "main=\(path("take.flac"))"])
         // The files exist from just before the client starts: at most this much audio can be in them.
@@ -164,7 +164,7 @@ final class LiveRunTests: XCTestCase {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
         let folder = try Tools.temporaryFolder()
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-        try writeAmpPatch(folder, seconds: 10)
+        try Self.writeAmpPatch(folder, seconds: 10)
         let run = try LiveRun(["run", path("amp.yaml"), "--server", server.name, "--quiet"])
         XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 1))
         server.stop()
@@ -184,7 +184,7 @@ final class LiveRunTests: XCTestCase {
         let name = server!.name
         let folder = try Tools.temporaryFolder()
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-        try writeAmpPatch(folder, seconds: 10)
+        try Self.writeAmpPatch(folder, seconds: 10)
         let run = try LiveRun(["run", path("amp.yaml"), "--server", name, "--reconnect", "--json"])
         XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 0.5))
         server!.stop()
@@ -210,7 +210,7 @@ final class LiveRunTests: XCTestCase {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
         let folder = try Tools.temporaryFolder()
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-        try writeAmpPatch(folder, seconds: 10)
+        try Self.writeAmpPatch(folder, seconds: 10)
         let run = try LiveRun(["run", path("amp.yaml"), "--server", server.name, "--reconnect", "--duration", "30s"])
         XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 0.5))
         server.stop()
@@ -223,7 +223,7 @@ final class LiveRunTests: XCTestCase {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
         let folder = try Tools.temporaryFolder()
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-        try writeAmpPatch(folder, seconds: 10)
+        try Self.writeAmpPatch(folder, seconds: 10)
         for signal in [SIGINT, SIGTERM, SIGHUP] {
             try? FileManager.default.removeItem(atPath: path("take.wav"))
             let run = try LiveRun(["run", path("amp.yaml"), "--server", server.name, "--json"])
@@ -241,7 +241,7 @@ final class LiveRunTests: XCTestCase {
 
     func testWithoutAServerItSaysSoInOneSentence() throws {
         let folder = try Tools.temporaryFolder()
-        try writeAmpPatch(folder, seconds: 1)
+        try Self.writeAmpPatch(folder, seconds: 1)
         let missing = JackServerProcess.uniqueName(prefix: "fxhost-absent")
         let result = try Tools.run(Tools.fxhost, ["run", folder.appendingPathComponent("amp.yaml").path,
                                                   "--server", missing])
@@ -255,7 +255,7 @@ final class LiveRunTests: XCTestCase {
     // MARK: Helpers
 
     /// A constant 0.5 through eg-amp (0 dB) to a mono output, the amp tapped to take.wav.
-    private func writeAmpPatch(_ folder: URL, seconds: Int) throws {
+    static func writeAmpPatch(_ folder: URL, seconds: Int) throws {
         try Audio.constant([0.5], frames: 48_000 * seconds).write(folder.appendingPathComponent("dc.wav").path)
         try """
         fxhost: 1

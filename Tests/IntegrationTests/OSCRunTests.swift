@@ -13,7 +13,7 @@ final class OSCRunTests: XCTestCase {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
         let folder = try Tools.temporaryFolder()
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-        try Self.writeAmpPatch(folder)
+        try LiveRunTests.writeAmpPatch(folder, seconds: 8)
         let port = try Self.freeUDPPort()
         let run = try LiveRun(["run", path("amp.yaml"), "--server", server.name, "--quiet", "--osc", "\(port)"],
                               console: true)
@@ -25,11 +25,7 @@ final class OSCRunTests: XCTestCase {
         XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
         XCTAssertTrue(run.stdout.contains("amp:gain = -6.0"), "the console echoes an OSC change: \(run.stdout)")
 
-        let runs = LiveRunTests.runs(of: try Audio.read(path("take.wav")).channels[0])
-        XCTAssertEqual(runs.count, 2, "full level, then -6 dB: \(runs.map { ($0.value, $0.count) })")
-        guard runs.count == 2 else { return }
-        XCTAssertEqual(runs[0].value, 0.5)
-        XCTAssertEqual(runs[1].value, 0.5 * 0.501187, accuracy: 1e-6)
+        try assertFullLevelThenMinusSixDecibels(path("take.wav"))
     }
 
     /// python-osc sends a malformed packet, an unknown address, wrong types
@@ -42,7 +38,7 @@ final class OSCRunTests: XCTestCase {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
         let folder = try Tools.temporaryFolder()
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-        try Self.writeAmpPatch(folder)
+        try LiveRunTests.writeAmpPatch(folder, seconds: 8)
         let port = try Self.freeUDPPort()
         let run = try LiveRun(["run", path("amp.yaml"), "--server", server.name, "--quiet", "--osc", "\(port)"],
                               console: true)
@@ -77,18 +73,14 @@ final class OSCRunTests: XCTestCase {
         XCTAssertTrue(run.waitForRuns(path("take.wav"), count: 2, lastAtLeast: 24_000), run.stderr)
         run.type("quit")
         XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
-        let runs = LiveRunTests.runs(of: try Audio.read(path("take.wav")).channels[0])
-        XCTAssertEqual(runs.count, 2, "full level, then -6 dB: \(runs.map { ($0.value, $0.count) })")
-        guard runs.count == 2 else { return }
-        XCTAssertEqual(runs[0].value, 0.5)
-        XCTAssertEqual(runs[1].value, 0.5 * 0.501187, accuracy: 1e-6)
+        try assertFullLevelThenMinusSixDecibels(path("take.wav"))
     }
 
     /// A port in use, or an `--osc` that is no port, stops the run before
     /// any sound, with a sentence (no JACK server is needed to see it).
     func testABadOrBusyOSCPortIsRefusedBeforeTheRun() throws {
         let folder = try Tools.temporaryFolder()
-        try Self.writeAmpPatch(folder)
+        try LiveRunTests.writeAmpPatch(folder, seconds: 8)
         let patch = folder.appendingPathComponent("amp.yaml").path
         let bad = try Tools.run(Tools.fxhost, ["run", patch, "--osc", "localhost:nine"])
         XCTAssertNotEqual(bad.status, 0)
@@ -151,18 +143,15 @@ final class OSCRunTests: XCTestCase {
         reply()
         """
 
-    static func writeAmpPatch(_ folder: URL) throws {
-        try Audio.constant([0.5], frames: 48_000 * 8).write(folder.appendingPathComponent("dc.wav").path)
-        try """
-        fxhost: 1
-        nodes:
-          dc: { file: dc.wav }
-          amp: { plugin: http://lv2plug.in/plugins/eg-amp, params: { gain: 0 } }
-          main: { output: 1 }
-        chain: [dc, amp, main]
-        taps:
-          - { at: amp, file: take.wav }
-        """.write(toFile: folder.appendingPathComponent("amp.yaml").path, atomically: true, encoding: .utf8)
+    /// The take of the amp patch (a constant 0.5): full level, then the
+    /// OSC set's -6 dB (×0.501187), and nothing else.
+    private func assertFullLevelThenMinusSixDecibels(_ take: String, file: StaticString = #filePath,
+                                                     line: UInt = #line) throws {
+        let runs = LiveRunTests.runs(of: try Audio.read(take).channels[0])
+        XCTAssertEqual(runs.count, 2, "full level, then -6 dB: \(runs.map { ($0.value, $0.count) })", file: file, line: line)
+        guard runs.count == 2 else { return }
+        XCTAssertEqual(runs[0].value, 0.5, file: file, line: line)
+        XCTAssertEqual(runs[1].value, 0.5 * 0.501187, accuracy: 1e-6, file: file, line: line)
     }
 
     /// A UDP port of 127.0.0.1 no one holds now: the kernel picks it.

@@ -264,7 +264,12 @@ package struct RenderWorkers: @unchecked Sendable {
                 spins += 1
             }
             guard let block = joined else {
-                spinUntil = mayRejoin ? sleep() : sleepUntilTheNextBlock()
+                if mayRejoin {
+                    sleep()
+                    spinUntil = 0
+                } else {
+                    spinUntil = sleepUntilTheNextBlock()
+                }
                 mayRejoin = true
                 continue
             }
@@ -277,7 +282,8 @@ package struct RenderWorkers: @unchecked Sendable {
             if allClaimed {
                 mayRejoin = false
             } else {
-                spinUntil = sleep()
+                sleep()
+                spinUntil = 0
                 mayRejoin = true
             }
         }
@@ -292,17 +298,16 @@ package struct RenderWorkers: @unchecked Sendable {
         return spins & 63 != 0 || MonotonicClock.nanoseconds() < deadline
     }
 
-    /// Sleeps until signalled. Returns 0: no spinning after it beyond the usual.
-    @discardableResult
-    private func sleep() -> Int {
+    /// Sleeps until signalled.
+    private func sleep() {
         state.pointee.sleepers.wrappingAdd(1, ordering: .acquiringAndReleasing)
         state.pointee.wake.wait()
-        return 0
     }
 
     /// Between blocks that come at a steady pace (JACK's cycles): sleeps
     /// until a little before the next is due, unless signalled first, and
-    /// returns until when to spin for it. Otherwise an ordinary sleep.
+    /// returns until when to spin for it (0: no longer than usual, after an
+    /// ordinary sleep).
     private func sleepUntilTheNextBlock() -> Int {
         let period = state.pointee.period.load(ordering: .relaxed)
         let due = state.pointee.lastOpen.load(ordering: .relaxed) &+ period
@@ -310,7 +315,10 @@ package struct RenderWorkers: @unchecked Sendable {
         // wake-up latency on a busy machine).
         let margin = max(period / 8, 150_000)
         let now = MonotonicClock.nanoseconds()
-        guard period > 0, period < 200_000_000, due - margin > now + 50_000 else { return sleep() }
+        guard period > 0, period < 200_000_000, due - margin > now + 50_000 else {
+            sleep()
+            return 0
+        }
         state.pointee.sleepers.wrappingAdd(1, ordering: .acquiringAndReleasing)
         if state.pointee.wake.wait(untilMonotonic: due - margin) { return 0 }
         // Timed out: take this worker off the sleepers, unless an owner
