@@ -10,14 +10,9 @@ final class OSCRunTests: XCTestCase {
     /// `/fxhost/set amp gain f -6` from `oscsend` scales eg-amp's output by
     /// 10^(-6/20) = ×0.501187, measured on a tap of the amp.
     func testOscsendSetChangesTheTappedLevel() throws {
-        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
-        let folder = try Tools.temporaryFolder()
+        let (server, folder, port, run) = try startAmpRun()
+        defer { withExtendedLifetime(server) {} }  // the server runs until the test ends
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-        try LiveRunTests.writeAmpPatch(folder, seconds: 8)
-        let port = try Self.freeUDPPort()
-        let run = try LiveRun(["run", path("amp.yaml"), "--server", server.name, "--quiet", "--osc", "\(port)"],
-                              console: true)
-        XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 0.7), run.stderr)
         let sent = try Tools.run("oscsend", ["127.0.0.1", "\(port)", "/fxhost/set", "ssf", "amp", "gain", "-6"])
         XCTAssertEqual(sent.status, 0, "oscsend (liblo-tools) must be installed: \(sent.stderr)")
         XCTAssertTrue(run.waitForRuns(path("take.wav"), count: 2, lastAtLeast: 24_000), run.stderr)
@@ -35,14 +30,8 @@ final class OSCRunTests: XCTestCase {
     /// status JSON with the ignored messages counted, and a set sent by
     /// another client (oscsend) reaches the subscriber as well.
     func testPythonOSCErrorsAreAnsweredAndTheRunGoesOn() throws {
-        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
-        let folder = try Tools.temporaryFolder()
+        let (server, folder, port, run) = try startAmpRun()
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-        try LiveRunTests.writeAmpPatch(folder, seconds: 8)
-        let port = try Self.freeUDPPort()
-        let run = try LiveRun(["run", path("amp.yaml"), "--server", server.name, "--quiet", "--osc", "\(port)"],
-                              console: true)
-        XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 0.7), run.stderr)
         let client = try Tools.run("python3", ["-c", Self.pythonClient, "\(port)"])
         XCTAssertEqual(client.status, 0, "python-osc (scripts/install-deps.sh) must be installed: \(client.stderr)")
         let replies = client.stdout.split(separator: "\n").compactMap {
@@ -142,6 +131,21 @@ final class OSCRunTests: XCTestCase {
         subprocess.run(["oscsend", "127.0.0.1", sys.argv[1], "/fxhost/set", "ssf", "amp", "gain", "-6"], check=True)
         reply()
         """
+
+    /// `fxhost run --osc PORT` of the amp patch on a private server, its tap
+    /// already recording.
+    private func startAmpRun(testName: String = #function) throws
+        -> (server: JackServerProcess, folder: URL, port: UInt16, run: LiveRun) {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder(testName)
+        try LiveRunTests.writeAmpPatch(folder, seconds: 8)
+        let port = try Self.freeUDPPort()
+        let take = folder.appendingPathComponent("take.wav").path
+        let run = try LiveRun(["run", folder.appendingPathComponent("amp.yaml").path, "--server", server.name,
+                               "--quiet", "--osc", "\(port)"], console: true)
+        XCTAssertTrue(run.waitForTap(take, seconds: 0.7), run.stderr)
+        return (server, folder, port, run)
+    }
 
     /// The take of the amp patch (a constant 0.5): full level, then the
     /// OSC set's -6 dB (×0.501187), and nothing else.
