@@ -48,6 +48,8 @@ public final class LiveSession {
 
     let options: Options
     private var players: [String: LiveFilePlayer] = [:]
+    /// Input control values as last set, by node and symbol.
+    var parameterRecord = LiveParameterValues()
     /// Taps recording (or paused) now, by file.
     private(set) var recorders: [String: TapRecorder] = [:]
     /// The node each tap file records.
@@ -88,6 +90,7 @@ public final class LiveSession {
             throw .graph(error)
         }
         (engine, inputs, outputs) = try Self.makeEngine(client: client, plan: plan, threads: options.threads)
+        parameterRecord.follow(self.graph)
         peaks = .allocate(capacity: max(outputs.count, 1))
         for index in 0..<max(outputs.count, 1) { (peaks + index).initialize(to: Atomic(0)) }
         maximumPeaks = [Float](repeating: 0, count: outputs.count)
@@ -314,6 +317,7 @@ public final class LiveSession {
         snapshot.bounce = bounceStatus
         snapshot.threads = engine.threads
         snapshot.workerTasks = engine.tasksRunByWorkers
+        snapshot.parameters = parameterRecord.byNode
         return snapshot
     }
 
@@ -403,6 +407,7 @@ public final class LiveSession {
         }
         graph = newGraph
         plan = newPlan
+        parameterRecord.follow(newGraph)
         let kept = Set(newPlan.taps.map(\.file))
         for (file, recorder) in recorders.sorted(by: { $0.key < $1.key }) where !kept.contains(file) {
             recorders[file] = nil
