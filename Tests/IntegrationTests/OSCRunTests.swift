@@ -68,17 +68,19 @@ final class OSCRunTests: XCTestCase {
     /// A subscriber that asks for 20 meters a second (python-osc) hears the
     /// output's peak in dBFS: the constant 0.5 at 20·log10(0.5) = -6.0206,
     /// then -6 dB lower after a set, then -inf once the file has ended; and
-    /// hears a tap paused and resumed (its seconds standing still between).
-    func testSubscribersHearMetersAndTapPauses() throws {
-        let (server, _, port, run) = try startAmpRun(seconds: 3)
+    /// hears a tap paused and resumed (its seconds standing still between),
+    /// and a bounce it asked for start and finish: 3 s of the constant at -6 dB.
+    func testSubscribersHearMetersTapPausesAndBounces() throws {
+        let (server, folder, port, run) = try startAmpRun(seconds: 3)
         defer { withExtendedLifetime(server) {} }
-        let client = try Tools.run("python3", ["-c", Self.meterClient, "\(port)"])
+        let bounce = folder.appendingPathComponent("bounce.wav").path
+        let client = try Tools.run("python3", ["-c", Self.meterClient, "\(port)", bounce])
         XCTAssertEqual(client.status, 0, "python-osc (scripts/install-deps.sh) must be installed: \(client.stderr)")
         let lines = client.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
         XCTAssertEqual(lines.map { $0.first ?? "" },
                        ["/fxhost/meters", "/fxhost/param", "/fxhost/meters", "/fxhost/tap/pause", "/fxhost/tap/resume",
-                        "/fxhost/meters"], client.stdout)
-        guard lines.count == 6, lines.allSatisfy({ $0.count >= 3 }) else { return }
+                        "/fxhost/meters", "/fxhost/bounce/started", "/fxhost/bounce/finished"], client.stdout)
+        guard lines.count == 8, lines.allSatisfy({ $0.count >= 2 }) else { return }
         XCTAssertEqual(lines[0][1], "main")
         XCTAssertEqual(Double(lines[0][2]) ?? 0, 20 * log10(0.5), accuracy: 1e-4, "the constant at full level")
         XCTAssertEqual(Array(lines[1][1...]), ["amp", "gain", "-6.0"])
@@ -90,6 +92,12 @@ final class OSCRunTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(resumed, paused)
         XCTAssertLessThan(resumed - paused, 0.1, "a paused tap records nothing (at most the block under way)")
         XCTAssertEqual(lines[5][2], "-inf", "silence once the file has ended")
+        XCTAssertEqual(Array(lines[6][1...]), [bounce])
+        XCTAssertEqual(lines[7].last, bounce)
+        XCTAssertGreaterThanOrEqual(Double(lines[7][1]) ?? 0, 3, "the file's 3 s, then the tail")
+        let bounced = try Audio.read(bounce).channels[0]
+        XCTAssertEqual(LiveRunTests.runs(of: bounced).first?.count, 48_000 * 3)
+        XCTAssertEqual(bounced.first ?? 0, 0.5 * 0.501187, accuracy: 1e-6, "the file at the gain set")
         run.type("quit")
         XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
     }
@@ -195,6 +203,9 @@ final class OSCRunTests: XCTestCase {
         send("/fxhost/tap/resume", "amp")
         wait_for("/fxhost/tap/resume")
         wait_for("/fxhost/meters", lambda p: p[0] == "main" and p[1] == float("-inf"))
+        send("/fxhost/bounce", sys.argv[2])
+        wait_for("/fxhost/bounce/started")
+        wait_for("/fxhost/bounce/finished")
         send("/fxhost/unsubscribe")
         """
 
