@@ -48,6 +48,8 @@ public final class LiveSession {
 
     let options: Options
     private var players: [String: LiveFilePlayer] = [:]
+    /// Input control values as last set, by node and symbol.
+    var parameterRecord = LiveParameterValues()
     /// Taps recording (or paused) now, by file.
     private(set) var recorders: [String: TapRecorder] = [:]
     /// The node each tap file records.
@@ -56,7 +58,8 @@ public final class LiveSession {
     private var stoppedTaps: [LiveStatus.Tap] = []
     /// One peak per output channel, written by the realtime thread.
     private let peaks: UnsafeMutablePointer<Atomic<UInt32>>
-    private var maximumPeaks: [Float]
+    /// The status's peaks and meters', each since its own last look.
+    private var peakReaders: OutputPeakReaders
     /// Frames, xruns and swaps of the engines before a reconnect (frames
     /// the engine ran silent through a bounce taken off).
     var earlierFrames = 0
@@ -88,9 +91,10 @@ public final class LiveSession {
             throw .graph(error)
         }
         (engine, inputs, outputs) = try Self.makeEngine(client: client, plan: plan, threads: options.threads)
+        parameterRecord.follow(self.graph)
         peaks = .allocate(capacity: max(outputs.count, 1))
         for index in 0..<max(outputs.count, 1) { (peaks + index).initialize(to: Atomic(0)) }
-        maximumPeaks = [Float](repeating: 0, count: outputs.count)
+        peakReaders = OutputPeakReaders(channels: outputs.count)
         for source in plan.sources {
             guard case .file(let file) = source.kind else { continue }
             players[source.node] = try LiveFilePlayer(node: source.node, source: file, sampleRate: client.sampleRate)
@@ -281,20 +285,16 @@ public final class LiveSession {
     /// A snapshot; output peaks are those since the previous call.
     public func status() -> LiveStatus {
         let statistics = engine.statistics
+        let recent = peakReaders.take(.status, from: peaks)
         var outputStatus: [LiveStatus.Output] = []
         var index = 0
         for output in plan.outputs {
-            var peakDecibels: [Double?] = [], maximumDecibels: [Double?] = []
-            for _ in output.channels {
-                let peak = Float(bitPattern: peaks[index].exchange(0, ordering: .relaxed))
-                maximumPeaks[index] = max(maximumPeaks[index], peak)
-                peakDecibels.append(LiveStatus.decibels(peak))
-                maximumDecibels.append(LiveStatus.decibels(maximumPeaks[index]))
-                index += 1
-            }
+            let channels = index..<index + output.channels.count
             outputStatus.append(LiveStatus.Output(node: output.node,
                                                   ports: outputs.filter { $0.node == output.node }.map(\.port.name),
-                                                  peakDecibels: peakDecibels, maximumDecibels: maximumDecibels))
+                                                  peakDecibels: channels.map { LiveStatus.decibels(recent[$0]) },
+                                                  maximumDecibels: channels.map { LiveStatus.decibels(peakReaders.maximum[$0]) }))
+            index = channels.upperBound
         }
         let rate = Double(format.sampleRate)
         var snapshot = LiveStatus(
@@ -314,7 +314,28 @@ public final class LiveSession {
         snapshot.bounce = bounceStatus
         snapshot.threads = engine.threads
         snapshot.workerTasks = engine.tasksRunByWorkers
+        snapshot.parameters = parameterRecord.byNode
         return snapshot
+    }
+
+    // MARK: Meters
+
+    /// A reader of output peaks at its own pace (an OSC subscriber's
+    /// meters), apart from the status's.
+    package func addMeterReader() -> OutputPeakReaders.Reader { peakReaders.addReader() }
+
+    package func removeMeterReader(_ reader: OutputPeakReaders.Reader) { peakReaders.removeReader(reader) }
+
+    /// Each output node's peak per channel in dBFS (-infinity: silence)
+    /// since `reader` last looked.
+    package func meters(_ reader: OutputPeakReaders.Reader) -> [(node: String, decibels: [Double])] {
+        let recent = peakReaders.take(reader, from: peaks)
+        var index = 0
+        return plan.outputs.map { output in
+            let channels = index..<index + output.channels.count
+            index = channels.upperBound
+            return (output.node, channels.map { Decibels.peak(fromLinear: Double(recent[$0])) })
+        }
     }
 
     /// Taps stopped so far, then those recording.
@@ -403,6 +424,7 @@ public final class LiveSession {
         }
         graph = newGraph
         plan = newPlan
+        parameterRecord.follow(newGraph)
         let kept = Set(newPlan.taps.map(\.file))
         for (file, recorder) in recorders.sorted(by: { $0.key < $1.key }) where !kept.contains(file) {
             recorders[file] = nil

@@ -177,6 +177,7 @@ struct RunCommand: ParsableCommand {
             } catch {
                 Terminal.warning(error.description)
             }
+            osc?.sendMeters(from: session)
             if statusLine && Date().timeIntervalSince(lastStatus) >= 0.2 {
                 lastStatus = Date()
                 Terminal.statusLine(LiveStatusLine.text(session.status()))
