@@ -25,6 +25,10 @@ public final class LiveSession {
         /// another on its own core would stall the cycle). `fxhost run
         /// --threads` defaults to the number of cores.
         public var threads = 1
+        /// The patch's `midi-control:` and `scenes:`. Declared, the session
+        /// registers a MIDI input port, `midi_control`, connected to its
+        /// `inputs` (see LiveSession+MIDI).
+        package var midiControl = MIDIControl()
 
         public init() {}
     }
@@ -50,6 +54,8 @@ public final class LiveSession {
     private var players: [String: LiveFilePlayer] = [:]
     /// Input control values as last set, by node and symbol.
     var parameterRecord = LiveParameterValues()
+    /// MIDI mappings and scenes, learning, and what recent MIDI tables mean.
+    var midi = LiveMIDIState()
     /// Taps recording (or paused) now, by file.
     private(set) var recorders: [String: TapRecorder] = [:]
     /// The node each tap file records.
@@ -90,7 +96,8 @@ public final class LiveSession {
         } catch {
             throw .graph(error)
         }
-        (engine, inputs, outputs) = try Self.makeEngine(client: client, plan: plan, threads: options.threads)
+        (engine, inputs, outputs) = try Self.makeEngine(client: client, plan: plan, threads: options.threads,
+                                                         midiInput: options.midiControl.isDeclared)
         parameterRecord.follow(self.graph)
         peaks = .allocate(capacity: max(outputs.count, 1))
         for index in 0..<max(outputs.count, 1) { (peaks + index).initialize(to: Atomic(0)) }
@@ -100,6 +107,7 @@ public final class LiveSession {
             players[source.node] = try LiveFilePlayer(node: source.node, source: file, sampleRate: client.sampleRate)
         }
         try openRecorders(for: plan)
+        midi.control = options.midiControl
         do {
             try engine.publish(makeProgram(for: plan))
             reportLatency(of: plan)
@@ -120,7 +128,7 @@ public final class LiveSession {
     }
 
     /// Registers the plan's ports on `client` and installs the callbacks.
-    private static func makeEngine(client: JackClient, plan: RenderPlan, threads: Int) throws(LiveSessionError)
+    private static func makeEngine(client: JackClient, plan: RenderPlan, threads: Int, midiInput: Bool) throws(LiveSessionError)
         -> (LiveEngine, [Port], [Port]) {
         var inputNames: [(node: String, channel: Int, name: String)] = []
         for source in plan.sources {
@@ -131,7 +139,8 @@ public final class LiveSession {
         let engine: LiveEngine
         do {
             engine = try LiveEngine(client: client, inputs: inputNames.map(\.name), outputs: outputNames.map(\.name),
-                                    threads: min(threads, RenderWorkerPool.availableCores))
+                                    threads: min(threads, RenderWorkerPool.availableCores),
+                                    midiInput: midiInput ? midiPortName : nil)
         } catch {
             throw .jack(error)
         }
@@ -167,7 +176,8 @@ public final class LiveSession {
             format = newFormat
         }
         let previous = engine.statistics
-        (engine, inputs, outputs) = try Self.makeEngine(client: client, plan: plan, threads: options.threads)
+        (engine, inputs, outputs) = try Self.makeEngine(client: client, plan: plan, threads: options.threads,
+                                                         midiInput: options.midiControl.isDeclared)
         earlierFrames += previous.frames
         earlierXruns += previous.xruns
         earlierSwaps += previous.programSwaps
@@ -223,6 +233,9 @@ public final class LiveSession {
             for output in plan.outputs {
                 let ports = outputs.filter { $0.node == output.node }
                 for (spec, port) in zip(output.ports, ports) { try client.connect(port.port.name, to: spec) }
+            }
+            if let midiPort = engine.midiPort {
+                for spec in midi.control.inputs { try client.connectMIDI(spec, to: midiPort.name) }
             }
         } catch {
             throw .jack(error)
@@ -355,7 +368,9 @@ public final class LiveSession {
 
     /// A program for `plan` over this session's players, recorders and meters.
     func makeProgram(for plan: RenderPlan) -> LiveProgram {
-        LivePlanOwner.makeProgram(for: plan, players: players, recorders: recorders, peaks: peaks)
+        var live = LivePlanOwner.makeProgram(for: plan, players: players, recorders: recorders, peaks: peaks)
+        attachMIDI(to: &live, plan: plan)
+        return live
     }
 
     /// Opens (and, when running, starts) a recorder for every tap of `plan`

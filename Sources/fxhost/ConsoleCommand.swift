@@ -26,13 +26,17 @@ enum ConsoleCommand: Equatable {
                                     (a range of the timeline in seconds), then play on;
                                     the outputs are silent meanwhile and live plugins keep their state
           bounce cancel             stop a bounce under way (no file is kept)
+          learn NODE PARAM          map the next MIDI controller that moves to PARAM (or `bypass`)
+          unlearn NODE PARAM        remove the MIDI mappings of PARAM
+          map                       list the MIDI mappings and scenes
+          scene NAME                switch to a scene: all its values and bypasses in one block
           status [--json]           levels, DSP load, xruns, taps (time, recording or paused), bounce progress
           help                      this list
           quit                      finalise every tap and exit
         """
 
     static let names = ["set", "bypass", "preset", "tap", "untap", "connect", "disconnect", "bounce", "status", "help",
-                        "quit"]
+                        "quit", "learn", "unlearn", "map", "scene"]
 
     /// nil for a blank line or a comment.
     static func parse(_ line: String) throws(CommandLineError) -> ConsoleCommand? {
@@ -83,6 +87,15 @@ enum ConsoleCommand: Equatable {
         case "status":
             guard arguments.isEmpty || arguments == ["--json"] else { throw CommandLineError("usage: status [--json]") }
             return arguments.isEmpty ? .control(.status) : .statusAsJSON
+        case "learn", "unlearn":
+            let (node, parameter) = try nodeAndParameter(arguments, usage: "\(name) NODE PARAM")
+            return .control(name == "learn" ? .learn(node: node, parameter: parameter) : .unlearn(node: node, parameter: parameter))
+        case "map":
+            try expect(0...0, "map")
+            return .control(.mappings)
+        case "scene":
+            try expect(1...1, "scene NAME")
+            return .control(.scene(arguments[0]))
         case "help", "?":
             return .help
         case "quit", "exit":
@@ -91,6 +104,16 @@ enum ConsoleCommand: Equatable {
             let hint = Suggestion.didYouMean(name, in: names).map { " (\($0))" } ?? "; type `help` for the list"
             throw CommandLineError("there is no command `\(name)`\(hint)")
         }
+    }
+
+    /// `NODE PARAM` or `NODE:PARAM`.
+    static func nodeAndParameter(_ arguments: [String], usage: String) throws(CommandLineError) -> (String, String) {
+        if arguments.count == 2 { return (arguments[0], arguments[1]) }
+        if arguments.count == 1, let colon = arguments[0].firstIndex(of: ":"),
+           colon != arguments[0].startIndex, colon != arguments[0].index(before: arguments[0].endIndex) {
+            return (String(arguments[0][..<colon]), String(arguments[0][arguments[0].index(after: colon)...]))
+        }
+        throw CommandLineError("usage: \(usage)")
     }
 
     /// `bounce FILE [--from S] [--to S]` or `bounce cancel`.

@@ -200,6 +200,8 @@ final class OSCFrontEnd: Sendable {
                               + bounced.files.map { .string($0) })
         case .bounceFailed(let reason):
             return OSCMessage("/fxhost/bounce/failed", [.string(reason)])
+        case .learning, .mapped, .unmapped, .sceneApplied:
+            return nil
         }
     }
 }

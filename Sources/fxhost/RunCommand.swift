@@ -116,6 +116,7 @@ struct RunCommand: ParsableCommand {
         options.clientName = clientName
         options.server = server ?? ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"]
         options.threads = threads ?? RenderWorkerPool.availableCores
+        options.midiControl = patch.midiControl
         // Front ends on threads of their own (OSC, later MIDI and a file watcher) post here.
         let inbox = ControlInbox()
         // Bound before the session starts, so a port in use stops the run before any sound.
@@ -165,6 +166,7 @@ struct RunCommand: ParsableCommand {
             if signals.wait(seconds: 0.02) { return .signal }
             if let reason = stopRequested() { return reason }
             dispatcher.finishBounce()  // announced: the console echoes it
+            dispatcher.pollMIDI()  // what controllers changed, announced as from `.midi`
             if session.serverHasShutDown {
                 guard reconnect else { return .serverShutDown }
                 if statusLine { Terminal.statusLine("") }

@@ -24,6 +24,14 @@ package struct ControlChange: Equatable, Sendable {
         /// The bounce failed or was cancelled (`reason`: one sentence) and
         /// live playing has resumed; no file is kept.
         case bounceFailed(reason: String)
+        /// `learn`: the next controller that moves will be mapped to `parameter` (or `bypass`).
+        case learning(node: String, parameter: String)
+        /// A mapping `learn` made when a controller moved.
+        case mapped(MIDIMapping)
+        /// `unlearn`: no controller moves `parameter` (or `bypass`) any more.
+        case unmapped(node: String, parameter: String)
+        /// A scene was switched to; its values and bypasses follow as changes of their own.
+        case sceneApplied(String)
     }
 
     /// A tap at the moment of the change.

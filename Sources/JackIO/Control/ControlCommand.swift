@@ -17,6 +17,13 @@ package enum ControlCommand: Equatable, Sendable {
     /// Seconds of the timeline; `to` nil: to the end of the sources, then the tail.
     case bounce(file: String, from: Double, to: Double?)
     case cancelBounce
+    /// Maps the next MIDI controller that moves to the parameter (or `bypass`).
+    case learn(node: String, parameter: String)
+    case unlearn(node: String, parameter: String)
+    /// The MIDI mappings: the dispatcher answers with `ControlResult.mappings`.
+    case mappings
+    /// Switches every value and bypass of a scene at one block boundary.
+    case scene(String)
     /// A snapshot of the session: the dispatcher answers with `ControlResult.status`.
     case status
     /// Ends the run: the dispatcher only answers `ControlResult.quit`; the

@@ -58,6 +58,8 @@ package final class ControlDispatcher {
                 return .status(status)
             case .quit:
                 return .quit
+            case .mappings:
+                return .mappings(session.midiControl, learning: session.midiLearning, port: session.midiPortFullName)
             default:
                 kinds = try perform(command)
             }
@@ -127,12 +129,20 @@ package final class ControlDispatcher {
         case .cancelBounce:
             try session.cancelBounce()
             return []
-        case .status, .quit:
+        case .learn(let node, let parameter):
+            try session.learn(node: node, parameter: parameter)
+            return [.learning(node: node, parameter: parameter)]
+        case .unlearn(let node, let parameter):
+            try session.unlearn(node: node, parameter: parameter)
+            return [.unmapped(node: node, parameter: parameter)]
+        case .scene(let name):
+            return try session.applyScene(name)
+        case .status, .quit, .mappings:
             return []
         }
     }
 
-    private func announce(_ changes: [ControlChange]) {
+    func announce(_ changes: [ControlChange]) {
         for change in changes {
             for (_, listener) in listeners { listener(change) }
         }

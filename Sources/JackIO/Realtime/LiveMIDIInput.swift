@@ -23,8 +23,9 @@ func applyMIDIControl(_ state: UnsafeMutablePointer<LiveEngineState>, frames: UI
     guard let slot = state.pointee.current else { return }
     let table = slot.pointee.midi
     let learning = state.pointee.midiLearning.load(ordering: .relaxed)
-    let rampSteps = max(1, (Int(MIDIRamps.rampSeconds * Double(state.pointee.sampleRate.load(ordering: .relaxed)))
-                            + Int(frames) - 1) / max(Int(frames), 1))
+    // Blocks in `MIDIRamps.rampSeconds` (20 ms: a fiftieth of the rate), at least one.
+    let rampFrames = state.pointee.sampleRate.load(ordering: .relaxed) / 50
+    let rampSteps = max(1, (rampFrames + Int(frames) - 1) / max(Int(frames), 1))
     var event = jack_midi_event_t()
     for index in 0..<count {
         let read = _unsafePerformance { jack_midi_event_get(&event, buffer, index) }
@@ -63,7 +64,7 @@ private func applyController(_ controller: UInt8, channel: UInt8, value: Int, ta
             let on: UInt8 = scaled != 0 ? 1 : 0
             flag.pointee = on
             state.pointee.midiActivity.push(MIDIActivity(kind: .bypass, generation: table.generation, index: entry.mapping,
-                                                         value: Float(on), controller: controller, channel: channel))
+                                                         value: on != 0 ? 1 : 0, controller: controller, channel: channel))
         } else if let target = entry.value {
             if entry.smoothed {
                 state.pointee.midiRamps.start(target, goal: scaled, steps: rampSteps)

@@ -24,6 +24,16 @@ package struct MIDIActivity {
     package var value: Float
     package var controller: UInt8
     package var channel: UInt8
+
+    @_noLocks
+    package init(kind: Kind, generation: Int32, index: Int32, value: Float, controller: UInt8, channel: UInt8) {
+        self.kind = kind
+        self.generation = generation
+        self.index = index
+        self.value = value
+        self.controller = controller
+        self.channel = channel
+    }
 }
 
 /// Called by: the realtime thread pushes; one control thread drains.

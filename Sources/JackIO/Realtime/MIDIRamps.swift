@@ -24,7 +24,8 @@ package struct MIDIRamps: ~Copyable {
         var written: Float
     }
 
-    /// About the time a hardware multi-effect takes to glide a knob's step.
+    /// About the time a hardware multi-effect takes to glide a knob's step
+    /// (`applyMIDIControl` divides the rate by 50).
     package static let rampSeconds = 0.02
     private let ramps: UnsafeMutableBufferPointer<Ramp>
 
