@@ -27,6 +27,8 @@ struct LiveMIDIState {
     var generation: Int32 = 0
     /// The last few tables' meanings, by generation.
     var resolutions: [Int32: Resolution] = [:]
+    /// Changes taken from the realtime thread and recorded, not yet announced.
+    var undelivered: [ControlChange.Kind] = []
     /// How many tables back a report may come from and still be announced.
     static let keptResolutions: Int32 = 8
 }

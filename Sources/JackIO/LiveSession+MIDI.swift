@@ -105,8 +105,17 @@ extension LiveSession {
     /// returns the changes to announce: the latest value per parameter and
     /// bypass per node in this drain, so a sweep does not flood listeners.
     package func drainMIDI() -> [ControlChange.Kind] {
+        absorbMIDIActivity()
+        defer { midi.undelivered = [] }
+        return midi.undelivered
+    }
+
+    /// Takes and records what the realtime thread applied, keeping the
+    /// changes for the next `drainMIDI`. Every graph edit starts with this
+    /// (`rewrite`), so the graph it compiles has every bypass a controller set.
+    func absorbMIDIActivity() {
         let reports = engine.takeMIDIActivity()
-        guard !reports.isEmpty else { return [] }
+        guard !reports.isEmpty else { return }
         var order: [String] = []
         var latest: [String: ControlChange.Kind] = [:]
         func keep(_ key: String, _ change: ControlChange.Kind) {
@@ -154,7 +163,7 @@ extension LiveSession {
                 break
             }
         }
-        return changes
+        midi.undelivered += changes
     }
 
     /// The mapping a `learn` makes of the controller that moved (replacing

@@ -492,7 +492,11 @@ public final class LiveSession {
 
     // MARK: Edits helpers
 
-    func rewrite() -> GraphRewrite { GraphRewrite(of: graph) }
+    /// An edit of the graph as it stands, bypasses a MIDI controller set included.
+    func rewrite() -> GraphRewrite {
+        absorbMIDIActivity()
+        return GraphRewrite(of: graph)
+    }
 
     /// A bypass toggled live goes into the graph, the one place bypass state
     /// is kept, so every plan compiled from now on starts with it (the

@@ -28,7 +28,8 @@ struct MIDIRig {
 
     /// Starts it with `control` (declared: a MIDI port is registered) and
     /// waits until the level is `trimDecibels`'s (amp at 0 dB).
-    init(control: MIDIControl, trimDecibels: Double = 0, bufferFrames: Int = 128) throws {
+    /// `connect` false: the session's ports are left for the test to connect.
+    init(control: MIDIControl, trimDecibels: Double = 0, bufferFrames: Int = 128, connect: Bool = true) throws {
         server = try JackServerProcess(sampleRate: 48_000, bufferFrames: bufferFrames)
         loopback = try LoopbackClient(server: server.name, constant: 1, channels: 1, capacity: 48_000 * 120)
         let provider = LV2UnitProvider(catalog: PluginCatalog(world: LV2World()))
@@ -48,7 +49,12 @@ struct MIDIRig {
         options.midiControl = declared
         session = try LiveSession(graph: graph, options: options)
         try session.start()
-        try session.connectPorts()
+        if connect {
+            try session.connectPorts()
+        } else {
+            try session.client.connect("loopback:source", to: "\(session.client.name):in")
+            try session.client.connect("\(session.client.name):main", to: "loopback:record_1")
+        }
         dispatcher = ControlDispatcher(session: session)
         let heard = ChangeLog()
         dispatcher.addListener { heard.changes.append($0) }
