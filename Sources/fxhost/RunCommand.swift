@@ -25,6 +25,12 @@ struct RunCommand: ParsableCommand {
               disconnect vox verb      status --json        quit
               bounce mix.wav           bounce cancel        bounce a.flac --from 30 --to 45
               tap pause drive          tap resume drive
+              learn amp gain           unlearn amp gain     map        scene lead
+
+            A patch's midi-control: section adds a JACK MIDI input, fxhost:midi_control, connected \
+            to its input: ports: mapped controllers move parameters in the block they arrive in, \
+            program changes switch scenes: whole in one block, and `learn NODE PARAM` maps the next \
+            controller that moves (docs/live.md).
 
             --osc PORT takes the same commands as OSC over UDP on 127.0.0.1 (--osc HOST:PORT \
             elsewhere), such as `oscsend localhost 9000 /fxhost/set ssf amp gain -6`; errors come \
