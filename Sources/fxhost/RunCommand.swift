@@ -157,6 +157,7 @@ struct RunCommand: ParsableCommand {
         let limit = durationSeconds
         let started = Date()
         var lastStatus = Date.distantPast
+        var lastMIDIPoll = Date.distantPast
         defer { if statusLine { Terminal.statusLine("") } }
         // --duration and the console's `quit` end the run even while it waits for a server.
         func stopRequested() -> StopReason? {
@@ -172,7 +173,12 @@ struct RunCommand: ParsableCommand {
             if signals.wait(seconds: 0.02) { return .signal }
             if let reason = stopRequested() { return reason }
             dispatcher.finishBounce()  // announced: the console echoes it
-            dispatcher.pollMIDI()  // what controllers changed, announced as from `.midi`
+            // What controllers changed, announced as from `.midi`: ten times a
+            // second, the latest value per parameter, so a sweep is a few lines.
+            if Date().timeIntervalSince(lastMIDIPoll) >= 0.1 {
+                lastMIDIPoll = Date()
+                dispatcher.pollMIDI()
+            }
             if session.serverHasShutDown {
                 guard reconnect else { return .serverShutDown }
                 if statusLine { Terminal.statusLine("") }
