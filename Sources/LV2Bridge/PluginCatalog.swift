@@ -247,7 +247,7 @@ struct PluginReader {
     }
 
     /// Presets with their labels; each preset resource is loaded so its label is known.
-    private func readPresets() -> [PresetDescription] {
+    func readPresets() -> [PresetDescription] {
         guard let related = lilv_plugin_get_related(plugin, nodes.preset) else { return [] }
         defer { lilv_nodes_free(related) }
         var result: [PresetDescription] = []
