@@ -78,6 +78,19 @@ extension LiveSession {
         }
     }
 
+    /// Saves `node`'s whole state, with its parameters as last set, as LV2
+    /// preset `name` in `~/.lv2/fxhost-NAME.lv2` (replacing one saved there
+    /// before), where `preset` and other hosts find it; returns the bundle.
+    /// The plugin saves beside its `run()`, as LV2 allows: nothing goes silent.
+    package func savePreset(node: String, name: String) throws(LiveSessionError) -> String {
+        let unit = try unit(named: node)
+        do {
+            return try unit.savePreset(name, portValues: parameterValues(node: node))
+        } catch {
+            throw .unit(node: node, error)
+        }
+    }
+
     /// Starts recording `reference` (a node, or `node:N`) to `file`; the
     /// format follows the extension. The tap starts at a block boundary.
     package func startTap(_ reference: PortReference, file: String) throws(LiveSessionError) {

@@ -15,6 +15,7 @@ enum ConsoleCommand: Equatable {
           set NODE PARAM VALUE      change a plugin parameter (checked against its range)
           bypass NODE on|off        pass a plugin node's input straight through, or not
           preset NODE NAME          apply an LV2 preset by label or URI
+          preset save NODE NAME     save the plugin's state as LV2 preset NAME (~/.lv2/fxhost-NAME.lv2)
           tap NODE[:PORT] FILE      start recording a node's output, or one channel (N) or port (symbol)
           tap pause NODE[:PORT]     pause recording; the file continues where it left off on resume
           tap resume NODE[:PORT]    record again after a pause
@@ -59,6 +60,12 @@ enum ConsoleCommand: Equatable {
             }
             return .control(.bypass(node: arguments[0], on: on))
         case "preset":
+            // `preset save X NAME` wins, as `tap pause` does: a preset of a node
+            // named `save` is applied by the node's other name, or with its URI.
+            if arguments.first?.lowercased() == "save" {
+                guard arguments.count >= 3 else { throw CommandLineError("usage: preset save NODE NAME") }
+                return .control(.savePreset(node: arguments[1], name: arguments.dropFirst(2).joined(separator: " ")))
+            }
             guard arguments.count >= 2 else { throw CommandLineError("usage: preset NODE NAME") }
             return .control(.preset(node: arguments[0], name: arguments.dropFirst().joined(separator: " ")))
         case "tap":

@@ -24,6 +24,8 @@ enum ConsoleEcho {
             return "\(node) \(on ? "bypassed" : "active")"
         case .presetApplied(let node, let name):
             return "\(node): preset \"\(name)\" applied"
+        case .presetSaved(let node, let name, let bundle):
+            return "\(node): preset \"\(name)\" saved in \(bundle)"
         case .tapStarted(let reference, let file):
             return "tap \(reference) → \(file): recording"
         case .tapStopped(let tap):

@@ -181,6 +181,8 @@ final class OSCFrontEnd: Sendable {
             return OSCMessage("/fxhost/bypass", [.string(node), .int(on ? 1 : 0)])
         case .presetApplied(let node, let name):
             return OSCMessage("/fxhost/preset", [.string(node), .string(name)])
+        case .presetSaved(let node, let name, let bundle):
+            return OSCMessage("/fxhost/preset/save", [.string(node), .string(name), .string(bundle)])
         case .tapStarted(let reference, let file):
             return OSCMessage("/fxhost/tap", [.string(reference.description), .string(file)])
         case .tapStopped(let take):

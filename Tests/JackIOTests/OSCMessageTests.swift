@@ -74,6 +74,8 @@ final class OSCMessageTests: XCTestCase {
         XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/bounce", [.string("a.flac"), .float(30), .int(45)])),
                        .control(.bounce(file: "a.flac", from: 30, to: 45)))
         XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/bounce/cancel")), .control(.cancelBounce))
+        XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/preset/save", [.string("amp"), .string("Minus Six")])),
+                       .control(.savePreset(node: "amp", name: "Minus Six")))
     }
 
     func testWrongMessagesAreRefusedWithWhatWasExpected() {

@@ -10,6 +10,8 @@ package struct ControlChange: Equatable, Sendable {
         case parameter(node: String, parameter: String, value: Float)
         case bypass(node: String, on: Bool)
         case presetApplied(node: String, name: String)
+        /// `bundle`: the folder written.
+        case presetSaved(node: String, name: String, bundle: String)
         case tapStarted(PortReference, file: String)
         case tapPaused(Take)
         case tapResumed(Take)

@@ -8,6 +8,8 @@ package enum ControlCommand: Equatable, Sendable {
     case set(node: String, parameter: String, value: ParameterValue)
     case bypass(node: String, on: Bool)
     case preset(node: String, name: String)
+    /// Saves the node's state as an LV2 preset bundle in `~/.lv2`.
+    case savePreset(node: String, name: String)
     case tap(PortReference, file: String)
     case untap(PortReference)
     case pauseTap(PortReference)

@@ -105,6 +105,9 @@ package final class ControlDispatcher {
         case .preset(let node, let name):
             try session.applyPreset(node: node, name: name)
             return [.presetApplied(node: node, name: name)]
+        case .savePreset(let node, let name):
+            let bundle = try session.savePreset(node: node, name: name)
+            return [.presetSaved(node: node, name: name, bundle: bundle)]
         case .tap(let reference, let file):
             try session.startTap(reference, file: file)
             return [.tapStarted(reference, file: file)]

@@ -17,6 +17,7 @@ package enum OSCRequest: Equatable, Sendable {
         ("/fxhost/set", "s:node s:param f|i|s:value"),
         ("/fxhost/bypass", "s:node i:on"),
         ("/fxhost/preset", "s:node s:preset"),
+        ("/fxhost/preset/save", "s:node s:name"),
         ("/fxhost/tap", "s:node[:port] s:file"),
         ("/fxhost/untap", "s:node[:port]"),
         ("/fxhost/tap/pause", "s:node[:port]"),
@@ -83,6 +84,9 @@ package enum OSCRequest: Equatable, Sendable {
         case "/fxhost/preset":
             let names = try strings(2)
             self = .control(.preset(node: names[0], name: names[1]))
+        case "/fxhost/preset/save":
+            let names = try strings(2)
+            self = .control(.savePreset(node: names[0], name: names[1]))
         case "/fxhost/tap":
             let names = try strings(2)
             self = .control(.tap(try port(names[0]), file: names[1]))
