@@ -6,8 +6,9 @@ import HostCore
 /// subscribers, `status`).
 ///
 /// Runs on the thread that owns the session (the run loop's): a front end
-/// that reads on a thread of its own (the console, OSC, MIDI) hands its
-/// commands to that thread. Parameters and bypass still reach the realtime
+/// that reads on a thread of its own (the console, OSC) hands its commands
+/// to that thread. MIDI controllers are applied by the realtime thread
+/// itself and announced from here by `pollMIDI`. Parameters and bypass still reach the realtime
 /// thread through the session's lock-free command queue, and edits through
 /// a new plan; nothing here runs on the realtime thread. Listeners are
 /// called in the order they were added, on that thread, once the change is
