@@ -80,6 +80,11 @@ package final class LV2Unit: ProcessingUnit {
         controls[Int(parameterPorts[symbol]!)] = number
     }
 
+    package var enabledControl: UnsafeMutablePointer<Float>? {
+        plugin.ports.first { $0.designation == .enabled && $0.direction == .input && $0.kind == .control }
+            .map { controls + Int($0.index) }
+    }
+
     package func controlPointer(symbol: String) -> UnsafeMutablePointer<Float>? {
         parameterPorts[symbol].map { controls + Int($0) }
     }
