@@ -11,6 +11,11 @@ final class LV2Instance {
 
     let instance: UnsafeMutablePointer<LilvInstance>
     let kernel: ProcessorKernel
+    /// Every atom port's buffer: an input holds an empty sequence after the
+    /// reset before each run, for the block's events to be appended
+    /// (`lv2_atom_sequence_append_event`, within `capacity` bytes of body);
+    /// an output, what the plugin wrote in its last run.
+    let atomPorts: [AtomPortBuffer]
     /// The null-terminated feature array this instance was made with (for state restore).
     let features: UnsafePointer<UnsafePointer<LV2_Feature>?>
     private let arena: CArena
@@ -53,6 +58,7 @@ final class LV2Instance {
         let handle = lilv_instance_get_handle(instance)
         let connect = descriptor.pointee.connect_port!
         var resets: [MemoryReset] = []
+        var atomPorts: [AtomPortBuffer] = []
         var mainInputs: [UInt32] = [], mainOutputs: [UInt32] = []
         for port in description.ports {
             let data: UnsafeMutableRawPointer?
@@ -77,12 +83,15 @@ final class LV2Instance {
                 let reset = Self.makeAtomBuffer(port, arena: arena, urids: urids)
                 resets.append(reset)
                 data = reset.destination
+                atomPorts.append(AtomPortBuffer(port: port, sequence: reset.destination.assumingMemoryBound(to: LV2_Atom_Sequence.self),
+                                                capacity: UInt32(Self.atomBufferBytes(port) - MemoryLayout<LV2_Atom>.size)))
             case (.other, _):
                 data = nil // only optional ones get here: the unit refuses the rest
             }
             connect(handle, port.index, data)
         }
         for reset in resets { reset.destination.copyMemory(from: reset.source, byteCount: reset.byteCount) }
+        self.atomPorts = atomPorts
 
         kernel = ProcessorKernel(
             handle: handle, run: descriptor.pointee.run!, connect: connect,

@@ -169,6 +169,7 @@ struct ProgramBuilder {
                 connections.append((kernel.handle, kernel.connect, port, buffer))
             }
             runOps += kernel.beforeRun.map { .reset($0) }
+            runOps += kernel.fillBeforeRun.map { .hook($0) }
             runOps.append(.run(kernel.handle, kernel.run, reads: kernelInputs, writes: kernelOutputs))
             if let hook = kernel.afterRun { runOps.append(.hook(hook)) }
         }
