@@ -18,6 +18,8 @@ final class LV2Instance {
     let atomPorts: [AtomPortBuffer]
     /// The null-terminated feature array this instance was made with (for state restore).
     let features: UnsafePointer<UnsafePointer<LV2_Feature>?>
+    /// Patch messages in and out, when the plugin has message parameters.
+    let messages: PatchMessagePort?
     private let arena: CArena
     private let worker: LV2Worker?
     private let outputControls: UnsafeMutablePointer<Float>
@@ -92,11 +94,16 @@ final class LV2Instance {
         }
         for reset in resets { reset.destination.copyMemory(from: reset.source, byteCount: reset.byteCount) }
         self.atomPorts = atomPorts
+        messages = PatchMessagePort.make(context, atomPorts: atomPorts, worker: worker)
 
+        // The message port's fill hook comes first of the hooks that fill
+        // atom inputs (patch messages, then time, then graph MIDI); its
+        // after-run hook delivers the worker's responses, then reads notify.
         kernel = ProcessorKernel(
             handle: handle, run: descriptor.pointee.run!, connect: connect,
             inputPorts: mainInputs, outputPorts: mainOutputs, beforeRun: resets,
-            afterRun: worker?.afterRunHook)
+            fillBeforeRun: messages.map { [$0.fillHook] } ?? [],
+            afterRun: messages?.afterRunHook ?? worker?.afterRunHook)
 
         let workerInterface = lilv_instance_get_extension_data(instance, LV2URI.workerInterface)?
             .assumingMemoryBound(to: LV2_Worker_Interface.self)
@@ -234,6 +241,11 @@ final class LV2Instance {
             option(LV2URI.nominalBlockLength, arena.store(maxBlock), type: intType, size: 4),
             option(LV2URI.sequenceSize, arena.store(Int32(sequenceBytes)), type: intType, size: 4),
         ]
+        // A plugin that starts threads of its own (x42's convolvers) makes
+        // them SCHED_FIFO unless told: without realtime rights (offline, or
+        // a user not allowed it) they would fail to start, and it stays silent.
+        let policy = ThreadPolicy.forPluginThreads(live: context.format.mode == .live)
+        options.append(option(LV2URI.threadSchedulingPolicy, arena.store(policy), type: intType, size: 4))
         if minBlock == maxBlock {
             options.append(option(LV2URI.fixedBlockLength, arena.store(maxBlock), type: intType, size: 4))
         }

@@ -34,6 +34,8 @@ package final class LV2Unit: ProcessingUnit {
     private var earlier: EarlierInstances?
     /// The last preset with plugin state, restored into instances made later.
     private var presetState: OpaquePointer?
+    /// Message parameters as set and reported (`LV2Unit+Properties`).
+    var propertyRecord = PropertyRecord()
     /// Set while `presetParameterValues` reads a preset: port values land here, not in `controls`.
     private var collectedPresetValues: [String: Float]?
 
@@ -112,6 +114,7 @@ package final class LV2Unit: ProcessingUnit {
         presetState = nil
         if lilv_state_get_num_properties(state) > 0 {
             for instance in instances { instance.restore(state) }
+            propertyRecord.forgetSent()
             presetState = state
         } else {
             lilv_state_free(state)
@@ -199,6 +202,7 @@ package final class LV2Unit: ProcessingUnit {
             if reportsLatency { measureLatency(instance, frames: format.maxBlockFrames) }
             instance.loadDefaultStateIfRequested(context)
             if let presetState { instance.restore(presetState) }
+            sendRecordedProperties(to: instance)
             try instance.startWorker()
             instances.append(instance)
         }

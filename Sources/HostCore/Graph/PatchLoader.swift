@@ -97,7 +97,7 @@ public struct PatchLoader {
             }
             for setting in spec.parameters {
                 do {
-                    try unit.setParameter(setting.symbol, to: setting.value)
+                    try unit.setParameter(setting.symbol, to: setting.value, relativeTo: folder)
                 } catch {
                     throw GraphError("node `\(name)`: \(error.message)", at: setting.location ?? location,
                                      suggestion: error.suggestion)

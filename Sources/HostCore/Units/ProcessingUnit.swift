@@ -54,9 +54,41 @@ public protocol ProcessingUnit: AnyObject {
     /// (by symbol), as a preset named `label` that `applyPreset` (and other
     /// hosts) can load; returns where it was written.
     func savePreset(_ label: String, portValues: [String: Float]) throws(UnitError) -> String
+
+    /// Message parameters (LV2 `patch:writable`: a file, a sample, a gain
+    /// the plugin takes as a message, not a control port). `name` is the
+    /// property's short name, label or URI; an input control's symbol wins
+    /// over a property's short name (its URI always means the property).
+    func isMessageParameter(_ name: String) -> Bool
+    /// Sends a message parameter's value to every instance (and those made
+    /// later); a relative path is taken from `folder` (nil: the working
+    /// directory) and must exist. Returns the value as sent, as text.
+    func setMessageParameter(_ name: String, to value: ParameterValue, relativeTo folder: String?) throws(UnitError) -> String
+    /// Every message parameter's latest value (as set, or as the plugin last
+    /// reported it) by short name, as text.
+    func messageParameterValues() -> [String: String]
 }
 
 extension ProcessingUnit {
+    public func isMessageParameter(_ name: String) -> Bool { false }
+
+    public func setMessageParameter(_ name: String, to value: ParameterValue,
+                                    relativeTo folder: String?) throws(UnitError) -> String {
+        throw UnitError("`\(displayName)` has no parameter `\(name)`")
+    }
+
+    public func messageParameterValues() -> [String: String] { [:] }
+
+    /// `setParameter`, or `setMessageParameter` for a message parameter:
+    /// what a patch's `params:` and `--chain` do.
+    public func setParameter(_ name: String, to value: ParameterValue, relativeTo folder: String?) throws(UnitError) {
+        if isMessageParameter(name) {
+            _ = try setMessageParameter(name, to: value, relativeTo: folder)
+        } else {
+            try setParameter(name, to: value)
+        }
+    }
+
     public var enabledControl: UnsafeMutablePointer<Float>? { nil }
 
     public func controlPointer(symbol: String) -> UnsafeMutablePointer<Float>? { nil }

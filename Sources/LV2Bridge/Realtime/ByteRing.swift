@@ -47,6 +47,17 @@ struct ByteRing {
         return length
     }
 
+    /// The size of the oldest message without taking it, or nil when the
+    /// ring is empty (a consumer that may not have room for it yet).
+    @_noLocks
+    func nextSize() -> UInt32? {
+        let span = ring.readable()
+        guard span.count >= 4 else { return nil }
+        var length: UInt32 = 0
+        withUnsafeMutableBytes(of: &length) { Self.copy(from: span, at: 0, count: 4, into: $0.baseAddress!) }
+        return length
+    }
+
     /// Copies `count` bytes into the span from byte `offset` on.
     @_noLocks
     private static func copy(from source: UnsafeRawPointer, count: Int, into span: SPSCRingSpan, at offset: Int) {

@@ -1,0 +1,94 @@
+import HostCore
+
+/// Message parameters: values a plugin takes as `patch:Set` messages on its
+/// control atom input (`patch:writable`), and reports on its notify output.
+/// The host forges each message here, on the control thread, and hands it to
+/// every instance's `PatchMessagePort`, whose hook appends it at frame 0 of
+/// the next block; a plugin that loads a file does so on its worker.
+extension LV2Unit {
+    package func isMessageParameter(_ name: String) -> Bool {
+        parameterPorts[name] == nil && property(named: name) != nil
+    }
+
+    /// By URI, short name (`ir`) or label, in that order.
+    func property(named name: String) -> PropertyDescription? {
+        plugin.properties.first { $0.uri == name }
+            ?? plugin.properties.first { $0.shortName == name }
+            ?? plugin.properties.first { $0.label.lowercased() == name.lowercased() }
+    }
+
+    package func setMessageParameter(_ name: String, to value: ParameterValue,
+                                     relativeTo folder: String?) throws(UnitError) -> String {
+        guard let property = property(named: name) else {
+            throw UnitError("`\(displayName)` has no parameter `\(name)`",
+                            suggestion: Suggestion.didYouMean(name, in: parameters.map(\.symbol) + plugin.properties.map(\.shortName)))
+        }
+        guard messagePortCount > 0 || instances.isEmpty else {
+            throw UnitError("`\(displayName)` has no atom input to send `\(property.shortName)` to")
+        }
+        let checked = try PropertyRules.check(value, for: property, relativeTo: folder)
+        let message = forge.set(property: property.uri, to: checked)
+        for instance in instances {
+            guard instance.messages?.send(message) ?? false else {
+                throw UnitError("`\(displayName)` has too many messages waiting; try again when it has played a block")
+            }
+        }
+        propertyRecord.recordSent(property.uri, checked)
+        return checked.text
+    }
+
+    package func messageParameterValues() -> [String: String] {
+        takeNotifications()
+        var values: [String: String] = [:]
+        for property in plugin.properties {
+            if let value = propertyRecord.current[property.uri] { values[property.shortName] = value.text }
+        }
+        return values
+    }
+
+    /// The latest value of each property by URI, typed (for tests and `save`).
+    package func messageParameterValuesByURI() -> [String: PropertyValue] {
+        takeNotifications()
+        return propertyRecord.current
+    }
+
+    /// What the plugin itself last reported of each property, by URI.
+    package func reportedMessageParameterValues() -> [String: PropertyValue] {
+        takeNotifications()
+        return propertyRecord.reported
+    }
+
+    /// Asks every instance to report all its properties (`patch:Get`); the
+    /// answers arrive with the next blocks' notify output.
+    package func requestMessageParameterValues() {
+        let message = forge.get()
+        for instance in instances { _ = instance.messages?.send(message) }
+    }
+
+    /// A new instance gets every value set so far, as messages for its first block.
+    func sendRecordedProperties(to instance: LV2Instance) {
+        for (property, value) in propertyRecord.sent {
+            _ = instance.messages?.send(forge.set(property: property, to: value))
+        }
+    }
+
+    /// What the plugin reported since the last look (the first instance
+    /// speaks for all: they get the same messages).
+    private func takeNotifications() {
+        let decoder = PatchMessageDecoder(urids: world.urids)
+        for (index, instance) in instances.enumerated() {
+            guard let port = instance.messages else { continue }
+            let messages = port.takeNotifications()
+            guard index == 0 else { continue }
+            for message in messages {
+                for (property, value) in decoder.values(in: message) { propertyRecord.recordReported(property, value) }
+            }
+        }
+    }
+
+    private var messagePortCount: Int { instances.filter { $0.messages != nil }.count }
+
+    private var forge: PatchMessageForge {
+        PatchMessageForge(urids: world.urids, map: world.uridFeatures.map)
+    }
+}
