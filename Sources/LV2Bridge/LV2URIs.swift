@@ -61,6 +61,9 @@ enum LV2URI {
     static let sampleRate = "http://lv2plug.in/ns/ext/parameters#sampleRate"
     /// Ardour's options for the threads a plugin starts itself (zita-convolver's, in x42's convolvers).
     static let threadSchedulingPolicy = "http://ardour.org/lv2/threads/#schedPolicy"
+    static let stateInterface = "http://lv2plug.in/ns/ext/state#interface"
+    static let stateMapPath = "http://lv2plug.in/ns/ext/state#mapPath"
+    static let stateFreePath = "http://lv2plug.in/ns/ext/state#freePath"
     static let loadDefaultState = "http://lv2plug.in/ns/ext/state#loadDefaultState"
     static let workerSchedule = "http://lv2plug.in/ns/ext/worker#schedule"
     static let workerInterface = "http://lv2plug.in/ns/ext/worker#interface"

@@ -27,10 +27,9 @@ extension LV2Unit {
             throw UnitError("`\(displayName)` has no atom input to send `\(property.shortName)` to")
         }
         let checked = try PropertyRules.check(value, for: property, relativeTo: folder)
-        let message = forge.set(property: property.uri, to: checked)
         for instance in instances {
-            guard instance.messages?.send(message) ?? false else {
-                throw UnitError("`\(displayName)` has too many messages waiting; try again when it has played a block")
+            guard deliver(property.uri, checked, to: instance) else {
+                throw UnitError("`\(displayName)` did not take `\(property.shortName)` (too many messages waiting, or its state refused it)")
             }
         }
         propertyRecord.recordSent(property.uri, checked)
@@ -67,9 +66,30 @@ extension LV2Unit {
 
     /// A new instance gets every value set so far, as messages for its first block.
     func sendRecordedProperties(to instance: LV2Instance) {
-        for (property, value) in propertyRecord.sent {
-            _ = instance.messages?.send(forge.set(property: property, to: value))
+        for (property, value) in propertyRecord.sent { _ = deliver(property, value, to: instance) }
+    }
+
+    package func messageParameterNeedsSilence(_ name: String) -> Bool {
+        guard let property = property(named: name) else { return false }
+        return takesThroughState(property.uri)
+    }
+
+    /// x42's convolvers as Debian 12 ships them (x42-plugins 20221119) drop
+    /// an `atom:Path` in `patch:Set` before loading it (fixed upstream in
+    /// June 2023, zconvo.lv2 4137093), but load the same file from their
+    /// state: their file goes through `restore()`, which must not overlap
+    /// `run()`, so a live session sets it while the plugin is silent.
+    private func takesThroughState(_ property: String) -> Bool {
+        plugin.uri.hasPrefix("http://gareus.org/oss/lv2/zeroconvolv#")
+            && plugin.properties.first { $0.uri == property }?.valueType == .path
+    }
+
+    private func deliver(_ property: String, _ value: PropertyValue, to instance: LV2Instance) -> Bool {
+        if takesThroughState(property) {
+            return StatePropertyRestore(property: world.urids.map(property), value: value, urids: world.urids)?
+                .restore(into: instance) ?? false
         }
+        return instance.messages?.send(forge.set(property: property, to: value)) ?? false
     }
 
     /// What the plugin reported since the last look (the first instance

@@ -203,6 +203,9 @@ package final class LV2Unit: ProcessingUnit {
             instance.loadDefaultStateIfRequested(context)
             if let presetState { instance.restore(presetState) }
             sendRecordedProperties(to: instance)
+            if format.mode == .offline && reportsLatency && !propertyRecord.sent.isEmpty {
+                settleLatency(instance, frames: format.maxBlockFrames)
+            }
             try instance.startWorker()
             instances.append(instance)
         }
@@ -231,6 +234,24 @@ package final class LV2Unit: ProcessingUnit {
         for reset in kernel.beforeRun { reset.destination.copyMemory(from: reset.source, byteCount: reset.byteCount) }
         kernel.run(kernel.handle, UInt32(max(frames, 1)))
         if let hook = kernel.afterRun { hook.function(hook.context) }
+        instance.reset()
+    }
+
+    /// Offline, a file a message parameter names is loaded by the time
+    /// the plugin's first run returns (the worker runs at once), and may
+    /// change its latency (x42's convolver: the convolution's partition).
+    /// So the instance takes its messages and writes its latency in two
+    /// runs on silence, then is reset as after the first probe; the file
+    /// stays loaded. Live, the worker loads later and the plan keeps the
+    /// latency measured before.
+    private func settleLatency(_ instance: LV2Instance, frames: Int) {
+        let kernel = instance.kernel
+        for _ in 0..<2 {
+            for reset in kernel.beforeRun { reset.destination.copyMemory(from: reset.source, byteCount: reset.byteCount) }
+            for hook in kernel.fillBeforeRun { hook.function(hook.context) }
+            kernel.run(kernel.handle, UInt32(max(frames, 1)))
+            if let hook = kernel.afterRun { hook.function(hook.context) }
+        }
         instance.reset()
     }
 

@@ -67,6 +67,10 @@ public protocol ProcessingUnit: AnyObject {
     /// Every message parameter's latest value (as set, or as the plugin last
     /// reported it) by short name, as text.
     func messageParameterValues() -> [String: String]
+    /// True when setting this message parameter must not overlap the
+    /// unit's run (it goes through plugin state): a live host sets it
+    /// while the unit is silent.
+    func messageParameterNeedsSilence(_ name: String) -> Bool
 }
 
 extension ProcessingUnit {
@@ -78,6 +82,8 @@ extension ProcessingUnit {
     }
 
     public func messageParameterValues() -> [String: String] { [:] }
+
+    public func messageParameterNeedsSilence(_ name: String) -> Bool { false }
 
     /// `setParameter`, or `setMessageParameter` for a message parameter:
     /// what a patch's `params:` and `--chain` do.
