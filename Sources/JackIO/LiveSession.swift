@@ -328,6 +328,7 @@ public final class LiveSession {
         snapshot.threads = engine.threads
         snapshot.workerTasks = engine.tasksRunByWorkers
         snapshot.parameters = parameterRecord.byNode
+        snapshot.properties = messageParameterValues()
         return snapshot
     }
 

@@ -86,6 +86,10 @@ public struct LiveStatus: Codable, Sendable {
     /// Every plugin node's input control values, by node and symbol, as last
     /// set (by the patch, a command, a preset or a MIDI controller).
     public var parameters: [String: [String: Float]] = [:]
+    /// Every plugin node's message parameters (`patch:writable`: a file, a
+    /// sample), by node and short name, as text: as last set, or as the
+    /// plugin last reported them on its notify output.
+    public var properties: [String: [String: String]] = [:]
     /// OSC messages ignored so far (unreadable, unknown address, wrong
     /// argument types); nil when `fxhost run` has no `--osc` (left out of the JSON).
     public var oscIgnored: Int? = nil

@@ -20,6 +20,8 @@ enum ConsoleEcho {
         switch kind {
         case .parameter(let node, let parameter, let value):
             return "\(node):\(parameter) = \(value)"
+        case .property(let node, let property, let value):
+            return "\(node):\(property) = \(value)"
         case .bypass(let node, let on):
             return "\(node) \(on ? "bypassed" : "active")"
         case .presetApplied(let node, let name):

@@ -177,6 +177,8 @@ final class OSCFrontEnd: Sendable {
         switch change.kind {
         case .parameter(let node, let parameter, let value):
             return OSCMessage("/fxhost/param", [.string(node), .string(parameter), .float(value)])
+        case .property(let node, let property, let value):
+            return OSCMessage("/fxhost/property", [.string(node), .string(property), .string(value)])
         case .bypass(let node, let on):
             return OSCMessage("/fxhost/bypass", [.string(node), .int(on ? 1 : 0)])
         case .presetApplied(let node, let name):

@@ -80,7 +80,7 @@ enum ChainSyntax {
             throw GraphError("expected `symbol=value` after plugin `\(plugin)`, got `\(token.text)`", at: location(token.column))
         }
         let symbol = String(parts[0]), valueText = String(parts[1])
-        guard PatchValueSyntax.isSymbol(symbol) else {
+        guard PatchValueSyntax.isParameterName(symbol) else {
             throw GraphError("`\(symbol)` is not a port symbol; symbols contain only letters, digits and `_`", at: location(token.column))
         }
         guard !given.contains(where: { $0.symbol == symbol }) else {

@@ -151,7 +151,7 @@ struct PatchDocumentReader {
     private func readParameters(_ node: Node, node name: String) throws(GraphError) -> [ParameterSetting] {
         var settings: [ParameterSetting] = []
         for entry in try yaml.entries(of: node, what: "`params` of node `\(name)`") {
-            guard PatchValueSyntax.isSymbol(entry.key) else {
+            guard PatchValueSyntax.isParameterName(entry.key) else {
                 throw GraphError("`\(entry.key)` is not a port symbol; symbols contain only letters, digits and `_`",
                                  at: yaml.location(entry.keyNode))
             }

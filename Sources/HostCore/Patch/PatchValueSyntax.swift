@@ -63,6 +63,16 @@ package enum PatchValueSyntax {
         return text.unicodeScalars.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || $0 == "_" }
     }
 
+    /// What `params:` and `--chain` accept as a parameter's name: a port
+    /// symbol (or a message parameter's short name, which has its form), or
+    /// a message parameter's full URI (`scheme:…`, no spaces).
+    package static func isParameterName(_ text: some StringProtocol) -> Bool {
+        if isSymbol(text) { return true }
+        guard let colon = text.firstIndex(of: ":"), colon != text.startIndex,
+              isSymbol(text[..<colon]), text.index(after: colon) != text.endIndex else { return false }
+        return !text.contains(where: { $0.isWhitespace || $0 == "=" })
+    }
+
     package static let nodeNameRule = "node names start with a letter or `_` and contain only letters, digits, `_` and `-`"
 
     /// Parses `node`, `node:N` or `node:symbol`. On failure, says why in one clause.

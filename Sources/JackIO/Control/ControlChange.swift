@@ -8,6 +8,8 @@ package struct ControlChange: Equatable, Sendable {
     package enum Kind: Equatable, Sendable {
         /// `value` as stored, after the parameter's range check.
         case parameter(node: String, parameter: String, value: Float)
+        /// A message parameter (a file, a sample) set to `value`, as sent (a path made absolute).
+        case property(node: String, property: String, value: String)
         case bypass(node: String, on: Bool)
         case presetApplied(node: String, name: String)
         /// `bundle`: the folder written.

@@ -97,6 +97,9 @@ package final class ControlDispatcher {
 
     private func perform(_ command: ControlCommand) throws(LiveSessionError) -> [ControlChange.Kind] {
         switch command {
+        case .set(let node, let parameter, let value) where session.isMessageParameter(node: node, name: parameter):
+            let sent = try session.setMessageParameter(node: node, name: parameter, value: value)
+            return [.property(node: node, property: parameter, value: sent)]
         case .set(let node, let parameter, let value):
             let stored = try session.setParameter(node: node, symbol: parameter, value: value)
             return [.parameter(node: node, parameter: parameter, value: stored)]
