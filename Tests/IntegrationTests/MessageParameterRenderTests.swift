@@ -1,0 +1,87 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Message parameters set from a patch and from `--chain`, rendered
+/// offline. Oracle: x42's IR convolver with an impulse response that is a
+/// single 0.5 at frame 480 must give its input ×0.5, exactly 480 frames
+/// late, once its own latency is compensated (arithmetic on the input).
+final class MessageParameterRenderTests: XCTestCase {
+    private static let convolver = "http://gareus.org/oss/lv2/zeroconvolv#CfgMono"
+
+    /// A mono impulse response: `value` at `frame`, zeros around it.
+    static func writeImpulse(_ path: String, at frame: Int, value: Float, frames: Int = 1024) throws {
+        var impulse = [Float](repeating: 0, count: frames)
+        impulse[frame] = value
+        try Audio(channels: [impulse]).write(path)
+    }
+
+    /// Every frame of `output` is `gain` × the input `delay` frames earlier.
+    static func assertDelayedCopy(_ output: [Float], of input: [Float], delay: Int, gain: Float,
+                                  file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertGreaterThanOrEqual(output.count, input.count, file: file, line: line)
+        var worst: (frame: Int, error: Float) = (0, 0)
+        for frame in 0..<output.count {
+            let source = frame - delay
+            let expected = source >= 0 && source < input.count ? gain * input[source] : 0
+            let error = abs(output[frame] - expected)
+            if error > worst.error { worst = (frame, error) }
+        }
+        XCTAssertLessThan(worst.error, 1e-5, "worst at frame \(worst.frame)", file: file, line: line)
+    }
+
+    func testTheConvolverFromAPatchDelaysByTheImpulsesFrameAndScalesByItsValue() throws {
+        let folder = try Tools.temporaryFolder()
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        try FileManager.default.createDirectory(atPath: path("irs"), withIntermediateDirectories: true)
+        try Self.writeImpulse(path("irs/cab.wav"), at: 480, value: 0.5)
+        let input = Audio.noise(channels: 1, frames: 24_000, amplitude: 0.5, seed: 3)
+        try input.write(path("in.wav"))
+        // The path is relative to the patch's folder, not the working directory.
+        try """
+        fxhost: 1
+        nodes:
+          src: { file: in.wav }
+          cab:
+            plugin: "\(Self.convolver)"
+            params: { ir: irs/cab.wav }
+          out: { output: 1 }
+        chain: [src, cab, out]
+        """.write(toFile: path("cab.yaml"), atomically: true, encoding: .utf8)
+        try Tools.fxhost(["render", path("cab.yaml"), "-o", path("out.wav"), "--tail", "0", "--quiet"])
+        let output = try Audio.read(path("out.wav")).channels[0]
+        Self.assertDelayedCopy(output, of: input.channels[0], delay: 480, gain: 0.5)
+    }
+
+    func testTheConvolverFromAChainTakesItsFileByTheFullURIToo() throws {
+        let folder = try Tools.temporaryFolder()
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        try Self.writeImpulse(path("ir.wav"), at: 100, value: 0.25)
+        let input = Audio.noise(channels: 1, frames: 12_000, amplitude: 0.5, seed: 4)
+        try input.write(path("in.wav"))
+        for name in ["ir", "http://gareus.org/oss/lv2/zeroconvolv#ir"] {
+            try Tools.fxhost(["render", "--chain", "\(Self.convolver) \(name)=\(path("ir.wav"))",
+                              "-i", path("in.wav"), "-o", path("out.wav"), "--tail", "0", "--quiet"])
+            let output = try Audio.read(path("out.wav")).channels[0]
+            Self.assertDelayedCopy(output, of: input.channels[0], delay: 100, gain: 0.25)
+        }
+    }
+
+    func testAMissingFileIsRefusedAtItsPlaceInThePatch() throws {
+        let folder = try Tools.temporaryFolder()
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        try """
+        fxhost: 1
+        nodes:
+          src: { input: 1 }
+          cab:
+            plugin: "\(Self.convolver)"
+            params: { ir: nowhere.wav }
+          out: { output: 1 }
+        chain: [src, cab, out]
+        """.write(toFile: path("cab.yaml"), atomically: true, encoding: .utf8)
+        let result = try Tools.run(Tools.fxhost, ["check", path("cab.yaml")])
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertEqual(result.stderr, "fxhost: error: \(path("cab.yaml")):6:15: node `cab`: `ir` takes a file path, and \(path("nowhere.wav")) does not exist\n")
+    }
+}
