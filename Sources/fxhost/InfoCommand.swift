@@ -53,7 +53,7 @@ struct InfoCommand: ParsableCommand {
         }
         let writable = description.properties.filter(\.isWritable)
         if !writable.isEmpty {
-            print("\nMessage parameters (patch:writable; fxhost cannot set them yet):")
+            print("\nMessage parameters (patch:writable; set them like parameters, by name):")
             let width = writable.map(\.shortName.count).max() ?? 0
             for property in writable {
                 print("  " + property.shortName.padding(toLength: width, withPad: " ", startingAt: 0) + "  "

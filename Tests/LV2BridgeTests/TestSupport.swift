@@ -25,7 +25,7 @@ enum Installed {
 }
 
 /// Drives one kernel the way a plan does: its own input/output buffers,
-/// memory resets before each run, the after-run hook after it.
+/// memory resets and the fill hooks before each run, the after-run hook after it.
 final class KernelDriver {
     let kernel: ProcessorKernel
     let maxBlock: Int
@@ -46,12 +46,15 @@ final class KernelDriver {
         for buffer in inputs + outputs { buffer.deallocate() }
     }
 
-    /// Runs one block: `fill(channel, buffer)` writes the inputs first.
-    func runBlock(frames: Int, fill: (Int, UnsafeMutablePointer<Float>) -> Void) {
+    /// Runs one block: `fill(channel, buffer)` writes the inputs first;
+    /// `events` runs after the fill hooks (to append events of its own).
+    func runBlock(frames: Int, events: () -> Void = {}, fill: (Int, UnsafeMutablePointer<Float>) -> Void) {
         for (channel, buffer) in inputs.enumerated() { fill(channel, buffer) }
         for reset in kernel.beforeRun {
             reset.destination.copyMemory(from: reset.source, byteCount: reset.byteCount)
         }
+        for hook in kernel.fillBeforeRun { hook.function(hook.context) }
+        events()
         kernel.run(kernel.handle, UInt32(frames))
         if let hook = kernel.afterRun { hook.function(hook.context) }
     }

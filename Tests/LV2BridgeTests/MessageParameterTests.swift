@@ -1,0 +1,101 @@
+import CLilv
+import Foundation
+import HostCore
+@testable import LV2Bridge
+import TestSupport
+import XCTest
+
+/// Message parameters (`patch:writable`) sent as `patch:Set` and read back
+/// from the plugin's notify output. Oracles: what eg-params itself reports
+/// when asked (`patch:Get`), the samples of the file eg-sampler plays, and
+/// the arithmetic of a single-impulse response through x42's convolver.
+final class MessageParameterTests: XCTestCase {
+    private let format = RenderFormat(sampleRate: 48_000, maxBlockFrames: 256, mode: .offline)
+
+    func testEgParamsReportsBackEveryTypeItWasSet() throws {
+        let folder = try makeScratchFolder(prefix: "messages-params")
+        let file = folder.appendingPathComponent("notes.txt").path
+        try "x".write(toFile: file, atomically: true, encoding: .utf8)
+        let unit = try Installed.unit("http://lv2plug.in/plugins/eg-params")
+        let driver = KernelDriver(try unit.prepareInstances(count: 1, format: format).kernels[0], maxBlock: 256)
+        let settings: [(String, ParameterValue, PropertyValue)] = [
+            ("int", .number(-7), .int(-7)),
+            ("long", .number(1_234_567_890_123), .long(1_234_567_890_123)),
+            ("float", .number(0.75), .float(0.75)),
+            ("double", .number(0.125), .double(0.125)),
+            ("bool", .toggle(true), .bool(true)),
+            ("string", .label("fxhost was here"), .string("fxhost was here")),
+            ("path", .label(file), .path(file)),
+        ]
+        for (name, value, _) in settings { try unit.setParameter(name, to: value, relativeTo: nil) }
+        driver.runBlock(frames: 256) { _, _ in }
+        unit.requestMessageParameterValues()
+        driver.runBlock(frames: 256) { _, _ in }
+        let reported = unit.reportedMessageParameterValues()
+        for (name, _, expected) in settings {
+            XCTAssertEqual(reported["http://lv2plug.in/plugins/eg-params#\(name)"], expected, name)
+        }
+        XCTAssertEqual(unit.messageParameterValues()["int"], "-7")
+        XCTAssertEqual(unit.messageParameterValues()["path"], file)
+    }
+
+    func testWrongValuesAreRefusedWithASentence() throws {
+        let unit = try Installed.unit("http://lv2plug.in/plugins/eg-params")
+        func refusal(_ name: String, _ value: ParameterValue) -> String {
+            do {
+                try unit.setParameter(name, to: value, relativeTo: "/tmp")
+                return "accepted"
+            } catch {
+                return error.message
+            }
+        }
+        XCTAssertEqual(refusal("int", .number(2.5)), "`int` takes whole numbers, not 2.5")
+        XCTAssertEqual(refusal("float", .label("loud")), "`float` takes a number, not \"loud\"")
+        XCTAssertEqual(refusal("bool", .number(3)), "`bool` is true or false (or 1/0), not 3")
+        XCTAssertEqual(refusal("path", .label("no-such-file.wav")), "`path` takes a file path, and /tmp/no-such-file.wav does not exist")
+        XCTAssertEqual(refusal("path", .number(1)), "`path` takes a file path, not 1")
+        XCTAssertEqual(refusal("lfo", .number(0.5)), "`lfo` is reported by the plugin (patch:readable), not set by the host")
+        XCTAssertEqual(refusal("nope", .number(1)), "`Example Parameters` has no parameter `nope`")
+        let sampler = try Installed.unit("http://lv2plug.in/plugins/eg-sampler")
+        XCTAssertThrowsError(try sampler.setParameter("gain", to: .number(30), relativeTo: nil)) { error in
+            XCTAssertEqual((error as? UnitError)?.message, "`gain` is 30, outside its range -20…20")
+        }
+    }
+
+    /// eg-sampler given a file by `sample` plays that file's samples from
+    /// the frame of a note-on.
+    func testEgSamplerPlaysTheFileItWasGiven() throws {
+        let folder = try makeScratchFolder(prefix: "messages-sampler")
+        let path = folder.appendingPathComponent("ramp.wav").path
+        let ramp = (0..<1000).map { Float($0) / 2000 }
+        try Audio(channels: [ramp]).write(path)
+        let unit = try Installed.unit("http://lv2plug.in/plugins/eg-sampler")
+        try unit.setParameter("sample", to: .label(path), relativeTo: nil)
+        let driver = KernelDriver(try unit.prepareInstances(count: 1, format: format).kernels[0], maxBlock: 256)
+        driver.runBlock(frames: 256) { _, _ in }  // takes the message; its worker loads the file
+        XCTAssertEqual(unit.reportedMessageParameterValues()["http://lv2plug.in/plugins/eg-sampler#sample"], .path(path))
+
+        let control = try XCTUnwrap(unit.instances[0].atomPorts.first { $0.port.direction == .input })
+        let midiType = unit.world.urids.map("http://lv2plug.in/ns/ext/midi#MidiEvent")
+        var played: [Float] = []
+        for block in 0..<5 {
+            driver.runBlock(frames: 256, events: { if block == 0 { Self.appendNoteOn(to: control, type: midiType) } }) { _, _ in }
+            played += Array(UnsafeBufferPointer(start: driver.outputs[0], count: 256))
+        }
+        // eg-sampler stops on the file's last frame rather than after it.
+        let differing = (0..<999).first { played[$0] != ramp[$0] }
+        XCTAssertNil(differing, "the file's samples from the note-on on, first difference at \(differing ?? 0)")
+        XCTAssertTrue(played.dropFirst(999).allSatisfy { $0 == 0 }, "the file ends, and so does the sound")
+    }
+
+    /// A note-on (middle C) at frame 0, after the fill hooks' events.
+    private static func appendNoteOn(to port: AtomPortBuffer, type: LV2_URID) {
+        let event = UnsafeMutableRawPointer.allocate(byteCount: 24, alignment: 8)
+        defer { event.deallocate() }
+        event.storeBytes(of: Int64(0), as: Int64.self)
+        event.storeBytes(of: UInt32(3), toByteOffset: 8, as: UInt32.self)
+        event.storeBytes(of: type, toByteOffset: 12, as: UInt32.self)
+        for (index, byte) in [UInt8(0x90), 60, 100].enumerated() { event.storeBytes(of: byte, toByteOffset: 16 + index, as: UInt8.self) }
+        _ = lv2_atom_sequence_append_event(port.sequence, port.capacity, event.assumingMemoryBound(to: LV2_Atom_Event.self))
+    }
+}
