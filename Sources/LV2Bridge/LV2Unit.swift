@@ -203,7 +203,7 @@ package final class LV2Unit: ProcessingUnit {
             instance.loadDefaultStateIfRequested(context)
             if let presetState { instance.restore(presetState) }
             sendRecordedProperties(to: instance)
-            if format.mode == .offline && reportsLatency && !propertyRecord.sent.isEmpty {
+            if format.mode == .offline && reportsLatency && (!propertyRecord.sent.isEmpty || presetState != nil) {
                 settleLatency(instance, frames: format.maxBlockFrames)
             }
             try instance.startWorker()
@@ -237,7 +237,7 @@ package final class LV2Unit: ProcessingUnit {
         instance.reset()
     }
 
-    /// Offline, a file a message parameter names is loaded by the time
+    /// Offline, a file a message parameter (or a preset's state) names is loaded by the time
     /// the plugin's first run returns (the worker runs at once), and may
     /// change its latency (x42's convolver: the convolution's partition).
     /// So the instance takes its messages and writes its latency in two
