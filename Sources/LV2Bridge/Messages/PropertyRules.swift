@@ -107,11 +107,11 @@ enum PropertyRules {
         return value.description
     }
 
-    /// `path` made absolute against `folder` (or the working directory), `~` expanded.
+    /// `path` made absolute against `folder` (or the working directory);
+    /// `~` is not expanded, as for every other path in a patch.
     static func absolute(_ path: String, in folder: String?) -> String {
-        let expanded = (path as NSString).expandingTildeInPath
-        if expanded.hasPrefix("/") { return URL(fileURLWithPath: expanded).standardizedFileURL.path }
+        if path.hasPrefix("/") { return URL(fileURLWithPath: path).standardizedFileURL.path }
         let base = folder ?? FileManager.default.currentDirectoryPath
-        return URL(fileURLWithPath: base).appendingPathComponent(expanded).standardizedFileURL.path
+        return URL(fileURLWithPath: base).appendingPathComponent(path).standardizedFileURL.path
     }
 }
