@@ -62,9 +62,10 @@ enum LV2URI {
     /// Ardour's options for the threads a plugin starts itself (zita-convolver's, in x42's convolvers).
     static let threadSchedulingPolicy = "http://ardour.org/lv2/threads/#schedPolicy"
     static let stateInterface = "http://lv2plug.in/ns/ext/state#interface"
-    static let stateMapPath = "http://lv2plug.in/ns/ext/state#mapPath"
-    static let stateFreePath = "http://lv2plug.in/ns/ext/state#freePath"
     static let loadDefaultState = "http://lv2plug.in/ns/ext/state#loadDefaultState"
+    static let stateMapPath = "http://lv2plug.in/ns/ext/state#mapPath"
+    static let stateMakePath = "http://lv2plug.in/ns/ext/state#makePath"
+    static let stateFreePath = "http://lv2plug.in/ns/ext/state#freePath"
     static let workerSchedule = "http://lv2plug.in/ns/ext/worker#schedule"
     static let workerInterface = "http://lv2plug.in/ns/ext/worker#interface"
     static let log = "http://lv2plug.in/ns/ext/log#log"
@@ -90,6 +91,6 @@ enum LV2URI {
     /// Features the host provides, or accepts because they only describe the plugin.
     static let supportedFeatures: Set<String> = [
         uridMap, uridUnmap, options, boundedBlockLength, loadDefaultState, workerSchedule, log,
-        isLive, inPlaceBroken, hardRTCapable,
+        isLive, inPlaceBroken, hardRTCapable, stateMapPath, stateMakePath, stateFreePath,
     ]
 }

@@ -36,6 +36,10 @@ package final class LV2Unit: ProcessingUnit {
     private var presetState: OpaquePointer?
     /// Message parameters as set and reported (`LV2Unit+Properties`).
     var propertyRecord = PropertyRecord()
+    /// Files the plugin creates (`state:makePath`); copied into a preset
+    /// bundle when saved, removed with the unit. Made on first use.
+    let scratchFolder = FileManager.default.temporaryDirectory
+        .appendingPathComponent("fxhost-scratch-\(UUID().uuidString)").path
     /// Set while `presetParameterValues` reads a preset: port values land here, not in `controls`.
     private var collectedPresetValues: [String: Float]?
 
@@ -73,6 +77,7 @@ package final class LV2Unit: ProcessingUnit {
 
     deinit {
         if let presetState { lilv_state_free(presetState) }
+        try? FileManager.default.removeItem(atPath: scratchFolder)
     }
 
     // MARK: Parameters
@@ -193,7 +198,7 @@ package final class LV2Unit: ProcessingUnit {
         let context = InstanceContext(
             world: world, plugin: lilvPlugin, description: plugin, format: format,
             memory: SharedPortMemory(unit: memory, format: formatMemory),
-            log: log)
+            log: log, scratchFolder: scratchFolder)
         while instances.count < count {
             let instance = try LV2Instance(context)
             // The latency probe ends in a reset that drops pending worker

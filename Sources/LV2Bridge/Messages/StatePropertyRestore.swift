@@ -32,8 +32,7 @@ struct StatePropertyRestore {
         }
     }
 
-    /// Calls the plugin's `restore()` with this one property, a
-    /// `state:mapPath` that leaves absolute paths as they are, and the
+    /// Calls the plugin's `restore()` with this one property and the
     /// instance's features; false when the plugin has no state interface
     /// or refuses.
     func restore(into instance: LV2Instance) -> Bool {
@@ -44,42 +43,19 @@ struct StatePropertyRestore {
         bytes.withUnsafeBytes { value.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
         var context = Context(key: key, type: type, value: value, size: bytes.count)
 
-        var mapPath = LV2_State_Map_Path(handle: nil, abstract_path: { _, path in
-            path.flatMap { strdup($0) }
-        }, absolute_path: { _, path in
-            path.flatMap { strdup($0) }
-        })
-        var freePath = LV2_State_Free_Path(handle: nil, free_path: { _, path in free(path) })
-        let mapURI = strdup(LV2URI.stateMapPath), freeURI = strdup(LV2URI.stateFreePath)
-        defer { free(mapURI); free(freeURI) }
-        return withUnsafeMutablePointer(to: &mapPath) { mapPath in
-            withUnsafeMutablePointer(to: &freePath) { freePath in
-                var mapFeature = LV2_Feature(URI: mapURI, data: UnsafeMutableRawPointer(mapPath))
-                var freeFeature = LV2_Feature(URI: freeURI, data: UnsafeMutableRawPointer(freePath))
-                return withUnsafePointer(to: &mapFeature) { mapFeature in
-                    withUnsafePointer(to: &freeFeature) { freeFeature in
-                        var features: [UnsafePointer<LV2_Feature>?] = [mapFeature, freeFeature]
-                        var index = 0
-                        while let feature = instance.features[index] {
-                            features.append(feature)
-                            index += 1
-                        }
-                        features.append(nil)
-                        return withUnsafeMutablePointer(to: &context) { context in
-                            let status = restore(lilv_instance_get_handle(instance.instance), { handle, key, size, type, flags in
-                                guard let context = handle?.assumingMemoryBound(to: Context.self),
-                                      key == context.pointee.key else { return nil }
-                                size?.pointee = context.pointee.size
-                                type?.pointee = context.pointee.type
-                                flags?.pointee = UInt32(LV2_STATE_IS_POD.rawValue | LV2_STATE_IS_PORTABLE.rawValue)
-                                return UnsafeRawPointer(context.pointee.value)
-                            }, UnsafeMutableRawPointer(context), UInt32(LV2_STATE_IS_POD.rawValue | LV2_STATE_IS_PORTABLE.rawValue),
-                                                 features)
-                            return status == LV2_STATE_SUCCESS
-                        }
-                    }
-                }
-            }
+        // The instance's features hold the host's state:mapPath (absolute
+        // paths as they are) and its worker, through which the plugin loads.
+        return withUnsafeMutablePointer(to: &context) { context in
+            let status = restore(lilv_instance_get_handle(instance.instance), { handle, key, size, type, flags in
+                guard let context = handle?.assumingMemoryBound(to: Context.self),
+                      key == context.pointee.key else { return nil }
+                size?.pointee = context.pointee.size
+                type?.pointee = context.pointee.type
+                flags?.pointee = UInt32(LV2_STATE_IS_POD.rawValue | LV2_STATE_IS_PORTABLE.rawValue)
+                return UnsafeRawPointer(context.pointee.value)
+            }, UnsafeMutableRawPointer(context), UInt32(LV2_STATE_IS_POD.rawValue | LV2_STATE_IS_PORTABLE.rawValue),
+                                 instance.features)
+            return status == LV2_STATE_SUCCESS
         }
     }
 }
