@@ -125,6 +125,12 @@ final class LV2Instance {
         lilv_instance_free(instance)
     }
 
+    /// Runs `body` with the worker answering at once (live, before its
+    /// thread starts; offline it always does).
+    func withSynchronousWorker(_ body: () -> Void) {
+        if let worker { worker.synchronously(body) } else { body() }
+    }
+
     /// Live, starts the worker thread; call once the instance is ready to run.
     func startWorker() throws(UnitError) { try worker?.start() }
 

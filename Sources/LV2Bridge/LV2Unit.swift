@@ -208,7 +208,7 @@ package final class LV2Unit: ProcessingUnit {
             instance.loadDefaultStateIfRequested(context)
             if let presetState { instance.restore(presetState) }
             sendRecordedProperties(to: instance)
-            if format.mode == .offline && reportsLatency && (!propertyRecord.sent.isEmpty || presetState != nil) {
+            if reportsLatency && (!propertyRecord.sent.isEmpty || presetState != nil) {
                 settleLatency(instance, frames: format.maxBlockFrames)
             }
             try instance.startWorker()
@@ -242,20 +242,23 @@ package final class LV2Unit: ProcessingUnit {
         instance.reset()
     }
 
-    /// Offline, a file a message parameter (or a preset's state) names is loaded by the time
-    /// the plugin's first run returns (the worker runs at once), and may
-    /// change its latency (x42's convolver: the convolution's partition).
-    /// So the instance takes its messages and writes its latency in two
-    /// runs on silence, then is reset as after the first probe; the file
-    /// stays loaded. Live, the worker loads later and the plan keeps the
-    /// latency measured before.
+    /// A file a message parameter (or a preset's state) names may change
+    /// the plugin's latency once loaded (x42's convolver: the convolution's
+    /// partition), and a plan must know it before the first block. So the
+    /// instance takes its messages and loads its files (the worker answering
+    /// at once, live too: its thread has not started) in two runs on
+    /// silence, writing its latency, then is reset as after the first
+    /// probe; the files stay loaded. A file set later, live, may change the
+    /// latency after the plan was made.
     private func settleLatency(_ instance: LV2Instance, frames: Int) {
         let kernel = instance.kernel
-        for _ in 0..<2 {
-            for reset in kernel.beforeRun { reset.destination.copyMemory(from: reset.source, byteCount: reset.byteCount) }
-            for hook in kernel.fillBeforeRun { hook.function(hook.context) }
-            kernel.run(kernel.handle, UInt32(max(frames, 1)))
-            if let hook = kernel.afterRun { hook.function(hook.context) }
+        instance.withSynchronousWorker {
+            for _ in 0..<2 {
+                for reset in kernel.beforeRun { reset.destination.copyMemory(from: reset.source, byteCount: reset.byteCount) }
+                for hook in kernel.fillBeforeRun { hook.function(hook.context) }
+                kernel.run(kernel.handle, UInt32(max(frames, 1)))
+                if let hook = kernel.afterRun { hook.function(hook.context) }
+            }
         }
         instance.reset()
     }

@@ -69,6 +69,24 @@ final class LV2Worker {
         while state.pointee.responses.take(into: state.pointee.responseBuffer) != nil {}
     }
 
+    /// Before the thread starts, runs `body` with the worker answering at
+    /// once, as offline: requests already queued are worked first, and
+    /// those `body` makes are worked as they come. For an instance that must
+    /// load its files before it plays (`LV2Unit.settleLatency`).
+    func synchronously(_ body: () -> Void) {
+        guard thread == nil, state.pointee.live else { return body() }
+        state.pointee.live = false
+        defer { state.pointee.live = true }
+        if let work = state.pointee.interface?.pointee.work {
+            while let size = state.pointee.requests.take(into: state.pointee.requestBuffer) {
+                _ = work(state.pointee.plugin, { context, size, data in
+                    LV2Worker.respond(context!.assumingMemoryBound(to: State.self), size: size, data: data)
+                }, UnsafeMutableRawPointer(state), size, UnsafeRawPointer(state.pointee.requestBuffer))
+            }
+        }
+        body()
+    }
+
     /// Live, starts the worker thread (once). Until then requests wait in the ring.
     func start() throws(UnitError) {
         guard thread == nil, state.pointee.live, state.pointee.interface != nil else { return }

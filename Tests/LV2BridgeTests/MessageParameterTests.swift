@@ -128,11 +128,25 @@ final class ConvolverPresetTests: XCTestCase {
         try assertConvolves(restored, delay: 480, gain: 0.5)
     }
 
+    /// Live, the worker's thread answers later, but an instance is made
+    /// with its file loaded all the same (the worker answers at once until
+    /// its thread starts), so a live plan knows the latency too.
+    func testALiveInstanceStartsWithItsFileAndItsLatency() throws {
+        let folder = try makeScratchFolder(prefix: "messages-conv-live")
+        var impulse = [Float](repeating: 0, count: 1024)
+        impulse[300] = 0.5
+        let irPath = folder.appendingPathComponent("cab.wav").path
+        try Audio(channels: [impulse]).write(irPath)
+        let unit = try Installed.unit(Self.convolver)
+        try unit.setParameter("ir", to: .label(irPath), relativeTo: nil)
+        try assertConvolves(unit, delay: 300, gain: 0.5, mode: .live)
+    }
+
     /// Runs noise through one instance and checks every frame after the
     /// first blocks against the arithmetic.
-    private func assertConvolves(_ unit: LV2Unit, delay: Int, gain: Float,
+    private func assertConvolves(_ unit: LV2Unit, delay: Int, gain: Float, mode: RenderMode = .offline,
                                  file: StaticString = #filePath, line: UInt = #line) throws {
-        let prepared = try unit.prepareInstances(count: 1, format: format)
+        let prepared = try unit.prepareInstances(count: 1, format: RenderFormat(sampleRate: 48_000, maxBlockFrames: 256, mode: mode))
         let driver = KernelDriver(prepared.kernels[0], maxBlock: 256)
         var noise = Noise()
         var input: [Float] = [], output: [Float] = []
