@@ -326,6 +326,28 @@ final class PatchParserErrorTests: XCTestCase {
             """), "p.yaml:5:15: `dri-ve` is not a port symbol; symbols contain only letters, digits and `_`")
     }
 
+    /// A message parameter may be named by its full URI (quoted: it has a `:`);
+    /// a URI with a space is still no name.
+    func testParameterNamedByAURI() throws {
+        let patch = try PatchParser.parse(text: """
+            fxhost: 1
+            nodes:
+              cab:
+                plugin: zeroconvolv#CfgMono
+                params: { "http://gareus.org/oss/lv2/zeroconvolv#ir": irs/cab.wav }
+            """, path: "p.yaml")
+        guard case .plugin(let spec) = patch.nodes[0].kind else { return XCTFail("a plugin node") }
+        XCTAssertEqual(spec.parameters.map(\.symbol), ["http://gareus.org/oss/lv2/zeroconvolv#ir"])
+        XCTAssertEqual(spec.parameters.map(\.value), [.label("irs/cab.wav")])
+        XCTAssertEqual(patchFailure("""
+            fxhost: 1
+            nodes:
+              d:
+                plugin: mda/Overdrive
+                params: { "urn:x y": 1 }
+            """), "p.yaml:5:15: `urn:x y` is not a port symbol; symbols contain only letters, digits and `_`")
+    }
+
     func testBypassNotABoolean() {
         XCTAssertEqual(patchFailure("""
             fxhost: 1
