@@ -83,6 +83,12 @@ package final class LV2Unit: ProcessingUnit {
     // MARK: Parameters
 
     package func setParameter(_ symbol: String, to value: ParameterValue) throws(UnitError) {
+        // A message parameter too (a path from the working directory), for
+        // callers that know no patch folder.
+        if isMessageParameter(symbol) {
+            _ = try setMessageParameter(symbol, to: value, relativeTo: nil)
+            return
+        }
         let number = try checkedValue(symbol, value) // throws for an unknown symbol first
         controls[Int(parameterPorts[symbol]!)] = number
     }
