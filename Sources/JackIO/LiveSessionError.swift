@@ -25,6 +25,10 @@ public enum LiveSessionError: Error, CustomStringConvertible, UserFacingError {
     case nothingToBounce
     case bounce(FreewheelError)
     case render(RenderError)
+    /// `save` without a file in a run that loaded none (`--chain`).
+    case saveNeedsFile
+    /// The patch could not be written (`reason`: what failed, and why).
+    case save(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -66,6 +70,10 @@ public enum LiveSessionError: Error, CustomStringConvertible, UserFacingError {
             return error.description
         case .render(let error):
             return error.description
+        case .saveNeedsFile:
+            return "this run plays a --chain, not a patch file, so `save` needs a file to write: `save FILE.yaml`"
+        case .save(let path, let reason):
+            return "cannot save the patch to `\(path)`: \(reason); the file is as it was"
         }
     }
 

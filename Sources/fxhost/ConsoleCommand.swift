@@ -26,12 +26,13 @@ enum ConsoleCommand: Equatable {
                                     (a range of the timeline in seconds), then play on;
                                     the outputs are silent meanwhile and live plugins keep their state
           bounce cancel             stop a bounce under way (no file is kept)
+          save [FILE]               write the running state as a patch: over the loaded file (its comments kept), or to FILE
           status [--json]           levels, DSP load, xruns, taps (time, recording or paused), bounce progress
           help                      this list
           quit                      finalise every tap and exit
         """
 
-    static let names = ["set", "bypass", "preset", "tap", "untap", "connect", "disconnect", "bounce", "status", "help",
+    static let names = ["set", "bypass", "preset", "tap", "untap", "connect", "disconnect", "bounce", "save", "status", "help",
                         "quit"]
 
     /// nil for a blank line or a comment.
@@ -80,6 +81,9 @@ enum ConsoleCommand: Equatable {
             return .control(.disconnect(from: try port(arguments[0]), to: try port(arguments[1])))
         case "bounce":
             return .control(try bounce(arguments))
+        case "save":
+            try expect(0...1, "save [FILE]")
+            return .control(.save(file: arguments.first))
         case "status":
             guard arguments.isEmpty || arguments == ["--json"] else { throw CommandLineError("usage: status [--json]") }
             return arguments.isEmpty ? .control(.status) : .statusAsJSON

@@ -155,6 +155,8 @@ final class OSCFrontEnd: Sendable {
             return OSCMessage("/fxhost/disconnect", [.string(from.description), .string(to.description)])
         case .tapPaused, .tapResumed, .bounceStarted, .bounceFinished, .bounceFailed:
             return nil
+        case .saved, .patchReloaded, .patchRefused:  // the lead wires /fxhost/save and what subscribers get
+            return nil
         }
     }
 }

@@ -24,6 +24,16 @@ package struct ControlChange: Equatable, Sendable {
         /// The bounce failed or was cancelled (`reason`: one sentence) and
         /// live playing has resumed; no file is kept.
         case bounceFailed(reason: String)
+        /// The running state was written to `file` (`save`).
+        case saved(file: String)
+        /// A reload of the patch file (`--watch`) swapped in a new graph:
+        /// nodes added and removed (a node whose plugin changed is both),
+        /// and whether the connections changed. Its value changes are
+        /// announced as `.parameter`, `.presetApplied` and `.bypass`.
+        case patchReloaded(added: [String], removed: [String], rewired: Bool)
+        /// A reload refused (`reason`: one sentence with `file:line:column`);
+        /// the running graph plays on unchanged.
+        case patchRefused(reason: String)
     }
 
     /// A tap at the moment of the change.

@@ -17,6 +17,12 @@ package enum ControlCommand: Equatable, Sendable {
     /// Seconds of the timeline; `to` nil: to the end of the sources, then the tail.
     case bounce(file: String, from: Double, to: Double?)
     case cancelBounce
+    /// Writes the running state as a patch to `file`, or over the patch
+    /// file the run loaded (nil): values, bypass, wiring, taps.
+    case save(file: String?)
+    /// The patch file's new text (`--watch`): the difference with the
+    /// running graph is applied, or the text refused.
+    case reload(text: String)
     /// A snapshot of the session: the dispatcher answers with `ControlResult.status`.
     case status
     /// Ends the run: the dispatcher only answers `ControlResult.quit`; the
