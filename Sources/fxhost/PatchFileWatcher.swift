@@ -11,9 +11,11 @@ import Synchronization
 /// inotify watches the file's folder, not the file: editors that save by
 /// writing a temporary file and renaming it over the patch replace the
 /// file (a watch on it would follow the old one), while a plain write
-/// modifies it in place; both name the patch in a folder event. A burst of
-/// events (an editor's truncate, writes, close, rename) is taken as one
-/// change once the folder has been quiet for `settleSeconds`. The text is
+/// modifies it in place; both name the patch in a folder event (events
+/// naming other files, such as a tap recording beside the patch, are read
+/// and ignored). A burst of events (an editor's truncate, writes, close,
+/// rename) is taken as one change once none has named the patch for
+/// `settleSeconds`. The text is
 /// read here, off the run loop; a text equal to the last one posted is not
 /// posted again.
 final class PatchFileWatcher: Sendable {
@@ -61,8 +63,14 @@ final class PatchFileWatcher: Sendable {
         while !stopping.load(ordering: .relaxed) {
             // Woken five times a second to see whether the run has ended.
             guard wait(seconds: 0.2), takeEvents(naming: name) else { continue }
-            // The burst goes on while events keep coming.
-            while wait(seconds: Self.settleSeconds) { _ = takeEvents(naming: name) }
+            // The burst goes on while events naming the file keep coming
+            // (other files in the folder, a tap being written, do not count).
+            var lastEvent = Date()
+            while Date().timeIntervalSince(lastEvent) < Self.settleSeconds {
+                if wait(seconds: Self.settleSeconds - Date().timeIntervalSince(lastEvent)), takeEvents(naming: name) {
+                    lastEvent = Date()
+                }
+            }
             // Unreadable (between an editor's unlink and rename): the next event brings it.
             guard let text = try? PatchFileReader.read(path: path), text != lastPosted else { continue }
             lastPosted = text
@@ -76,7 +84,7 @@ final class PatchFileWatcher: Sendable {
     /// Whether events are waiting, within `seconds`.
     private func wait(seconds: Double) -> Bool {
         var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        return poll(&poller, 1, Int32(seconds * 1000)) > 0
+        return poll(&poller, 1, Int32(max(1, seconds * 1000))) > 0
     }
 
     /// Reads the waiting events; whether one of them names the patch file.
