@@ -12,23 +12,24 @@ import HostCore
 /// thread runs its kernels when applying a preset that restores plugin
 /// state (LV2 state restore must not overlap run()).
 package final class LV2Unit: ProcessingUnit {
-    package let plugin: PluginDescription
+    /// Its presets grow when one is saved (`savePreset`).
+    package internal(set) var plugin: PluginDescription
     package let displayName: String
     package let inputPorts: [AudioPortInfo]
     package let outputPorts: [AudioPortInfo]
     package let parameters: [ParameterInfo]
 
-    private let world: LV2World
-    private let lilvPlugin: OpaquePointer
+    let world: LV2World
+    let lilvPlugin: OpaquePointer
     /// Input control values by port index, shared by every instance.
-    private var controls: UnsafeMutablePointer<Float> { memory.controls }
+    var controls: UnsafeMutablePointer<Float> { memory.controls }
     private var log: UnsafeMutablePointer<LV2_Log_Log>? { memory.log }
     private let memory: UnitMemory
-    private let parameterPorts: [String: UInt32]
+    let parameterPorts: [String: UInt32]
     private var format: RenderFormat?
     /// Memory of the current format's instances (silence, scratch, freewheeling).
     private var formatMemory: FormatMemory?
-    private var instances: [LV2Instance] = []
+    private(set) var instances: [LV2Instance] = []
     /// The instances of the format before this one, to take up again.
     private var earlier: EarlierInstances?
     /// The last preset with plugin state, restored into instances made later.

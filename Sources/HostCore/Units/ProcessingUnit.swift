@@ -44,6 +44,10 @@ public protocol ProcessingUnit: AnyObject {
     /// them, and whether it also carries plugin state (which only
     /// `applyPreset` restores, between runs). nil when the unit cannot tell.
     func presetParameterValues(_ name: String) throws(UnitError) -> (values: [String: Float], carriesState: Bool)?
+    /// Saves the unit's whole state, with `portValues` as its parameters
+    /// (by symbol), as a preset named `label` that `applyPreset` (and other
+    /// hosts) can load; returns where it was written.
+    func savePreset(_ label: String, portValues: [String: Float]) throws(UnitError) -> String
 }
 
 extension ProcessingUnit {
@@ -55,5 +59,9 @@ extension ProcessingUnit {
 
     public func presetParameterValues(_ name: String) throws(UnitError) -> (values: [String: Float], carriesState: Bool)? {
         nil
+    }
+
+    public func savePreset(_ label: String, portValues: [String: Float]) throws(UnitError) -> String {
+        throw UnitError("`\(displayName)` cannot save presets")
     }
 }

@@ -26,6 +26,10 @@ extension LivePatchFile {
                 if case .graph(let error) = error { return [.patchRefused(reason: error.description)] }
                 throw error
             }
+            // A node whose plugin changed keeps its name: its recorded values are the new unit's.
+            for node in plan.added where plan.removed.contains(node) {
+                if case .unit(let unit, _)? = graph.node(named: node)?.kind { session.parameterRecord.reread(node, from: unit) }
+            }
             changes.append(.patchReloaded(added: plan.added, removed: plan.removed, rewired: plan.rewired))
         }
         for (node, preset) in plan.presets {
