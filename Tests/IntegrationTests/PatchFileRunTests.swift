@@ -75,7 +75,8 @@ final class PatchFileRunTests: XCTestCase {
         let run = try LiveRun(["run", patch, "--server", server.name, "--quiet", "--watch"], console: true)
         XCTAssertTrue(run.waitForTap(take, seconds: 0.5))
         let inserted = Self.constantPatch
-            .replacingOccurrences(of: "  main: { output: 1 }", with: "  trim: { plugin: \(Self.amp), params: { gain: -6 } }\n  main: { output: 1 }")
+            // First among the nodes: every other node's line moves down.
+            .replacingOccurrences(of: "nodes:\n", with: "nodes:\n  trim: { plugin: \(Self.amp), params: { gain: -6 } }\n")
             .replacingOccurrences(of: "chain: [dc, amp, main]", with: "chain: [dc, amp, trim, main]")
         try inserted.write(toFile: patch, atomically: false, encoding: .utf8)
         XCTAssertTrue(run.waitForRuns(take, count: 2, lastAtLeast: 24_000), run.stderr)

@@ -89,7 +89,9 @@ struct ReloadPlan {
                 if case .gain(decibels)? = current?.kind {} else { replaced(declaration.name, existed: current != nil) }
                 nodes.append((declaration.name, .gain(decibels: decibels), declaration.location))
             case .input, .output, .file:
-                guard let current, before?.kind == declaration.kind else { throw Self.fixed(declaration.name, at: declaration.location) }
+                guard let current, let before, Self.sameEndpoint(before.kind, declaration.kind) else {
+                    throw Self.fixed(declaration.name, at: declaration.location)
+                }
                 nodes.append((declaration.name, current.kind, declaration.location))
             }
         }
@@ -183,9 +185,17 @@ struct ReloadPlan {
         return taps
     }
 
+    /// The same input, output or file source, wherever it is written.
+    private static func sameEndpoint(_ a: NodeKind, _ b: NodeKind) -> Bool {
+        guard case .file(var first) = a, case .file(var second) = b else { return a == b }
+        first.pathLocation = nil
+        second.pathLocation = nil
+        return first == second
+    }
+
     private static func fixed(_ node: String, at location: SourceLocation?) -> GraphError {
         GraphError("node `\(node)`: live inputs, outputs and file sources cannot be added, removed or changed while fxhost"
-                   + " runs (their JACK ports and disk streams are made at start); the running patch plays on unchanged",
+                   + " runs (their JACK ports and disk streams are made at start)",
                    at: location, suggestion: "restart `fxhost run` to take this change")
     }
 
