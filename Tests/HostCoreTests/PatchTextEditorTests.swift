@@ -106,4 +106,19 @@ final class PatchTextEditorTests: XCTestCase {
         XCTAssertEqual(PatchTextEditor.edit(flow, path: "p.yaml", to: patch),
                        "fxhost: 1\nnodes:\n  a: { input: 1 }\n  b: { output: 1 }\nconnect:\n  - a -> b\n")
     }
+
+    /// A file with a byte-order mark and CRLF line ends keeps both; a quoted
+    /// label is replaced whole, quotes included.
+    func testLineEndsAByteOrderMarkAndQuotedValuesSurvive() throws {
+        let original = "\u{FEFF}fxhost: 1\r\nnodes:\r\n  a: { input: 1 }\r\n"
+            + "  f: { plugin: x, params: { mode: \"Low pass\" } }  # filter\r\n"
+            + "  b: { output: 1 }\r\nchain: [a, f, b]\r\n"
+        var patch = try PatchParser.parse(text: original, path: "p.yaml")
+        setPlugin(&patch, "f") {
+            $0.parameters[0].value = .number(2)
+            $0.bypass = true
+        }
+        XCTAssertEqual(PatchTextEditor.edit(original, path: "p.yaml", to: patch),
+                       original.replacingOccurrences(of: "{ mode: \"Low pass\" } }", with: "{ mode: 2 }, bypass: true }"))
+    }
 }
