@@ -22,6 +22,8 @@ final class PatchFileWatcher: Sendable {
     let path: String
     private let inbox: ControlInbox
     private let descriptor: Int32
+    /// The text the run loaded: a change is a text other than the last one.
+    private let loadedText: String?
     private let stopping = Atomic<Bool>(false)
     private let thread = Mutex<PosixThread?>(nil)
     /// Quiet time that ends a burst of events.
@@ -29,8 +31,9 @@ final class PatchFileWatcher: Sendable {
 
     /// Starts watching the folder at once, so no change made after this
     /// returns is missed.
-    init(path: String, inbox: ControlInbox) throws(CommandLineError) {
+    init(path: String, loadedText: String?, inbox: ControlInbox) throws(CommandLineError) {
         self.path = path
+        self.loadedText = loadedText
         self.inbox = inbox
         descriptor = inotify_init1(Int32(IN_CLOEXEC) | Int32(IN_NONBLOCK))
         guard descriptor >= 0 else {
@@ -59,7 +62,7 @@ final class PatchFileWatcher: Sendable {
 
     private func watch() {
         let name = URL(fileURLWithPath: path).lastPathComponent
-        var lastPosted = try? PatchFileReader.read(path: path)
+        var lastPosted = loadedText
         while !stopping.load(ordering: .relaxed) {
             // Woken five times a second to see whether the run has ended.
             guard wait(seconds: 0.2), takeEvents(naming: name) else { continue }
