@@ -51,6 +51,9 @@ enum LV2URI {
     static let sequenceSize = "http://lv2plug.in/ns/ext/buf-size#sequenceSize"
     static let sampleRate = "http://lv2plug.in/ns/ext/parameters#sampleRate"
     static let loadDefaultState = "http://lv2plug.in/ns/ext/state#loadDefaultState"
+    static let stateMapPath = "http://lv2plug.in/ns/ext/state#mapPath"
+    static let stateMakePath = "http://lv2plug.in/ns/ext/state#makePath"
+    static let stateFreePath = "http://lv2plug.in/ns/ext/state#freePath"
     static let workerSchedule = "http://lv2plug.in/ns/ext/worker#schedule"
     static let workerInterface = "http://lv2plug.in/ns/ext/worker#interface"
     static let log = "http://lv2plug.in/ns/ext/log#log"
@@ -76,6 +79,6 @@ enum LV2URI {
     /// Features the host provides, or accepts because they only describe the plugin.
     static let supportedFeatures: Set<String> = [
         uridMap, uridUnmap, options, boundedBlockLength, loadDefaultState, workerSchedule, log,
-        isLive, inPlaceBroken, hardRTCapable,
+        isLive, inPlaceBroken, hardRTCapable, stateMapPath, stateMakePath, stateFreePath,
     ]
 }

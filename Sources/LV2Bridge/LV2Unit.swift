@@ -34,6 +34,10 @@ package final class LV2Unit: ProcessingUnit {
     private var earlier: EarlierInstances?
     /// The last preset with plugin state, restored into instances made later.
     private var presetState: OpaquePointer?
+    /// Files the plugin creates (`state:makePath`); copied into a preset
+    /// bundle when saved, removed with the unit. Made on first use.
+    let scratchFolder = FileManager.default.temporaryDirectory
+        .appendingPathComponent("fxhost-scratch-\(UUID().uuidString)").path
     /// Set while `presetParameterValues` reads a preset: port values land here, not in `controls`.
     private var collectedPresetValues: [String: Float]?
 
@@ -71,6 +75,7 @@ package final class LV2Unit: ProcessingUnit {
 
     deinit {
         if let presetState { lilv_state_free(presetState) }
+        try? FileManager.default.removeItem(atPath: scratchFolder)
     }
 
     // MARK: Parameters
@@ -78,6 +83,11 @@ package final class LV2Unit: ProcessingUnit {
     package func setParameter(_ symbol: String, to value: ParameterValue) throws(UnitError) {
         let number = try checkedValue(symbol, value) // throws for an unknown symbol first
         controls[Int(parameterPorts[symbol]!)] = number
+    }
+
+    package var enabledControl: UnsafeMutablePointer<Float>? {
+        plugin.ports.first { $0.designation == .enabled && $0.direction == .input && $0.kind == .control }
+            .map { controls + Int($0.index) }
     }
 
     package func controlPointer(symbol: String) -> UnsafeMutablePointer<Float>? {
@@ -185,7 +195,7 @@ package final class LV2Unit: ProcessingUnit {
         let context = InstanceContext(
             world: world, plugin: lilvPlugin, description: plugin, format: format,
             memory: SharedPortMemory(unit: memory, format: formatMemory),
-            log: log)
+            log: log, scratchFolder: scratchFolder)
         while instances.count < count {
             let instance = try LV2Instance(context)
             // The latency probe ends in a reset that drops pending worker

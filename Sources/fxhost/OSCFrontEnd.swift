@@ -202,8 +202,15 @@ final class OSCFrontEnd: Sendable {
                               + bounced.files.map { .string($0) })
         case .bounceFailed(let reason):
             return OSCMessage("/fxhost/bounce/failed", [.string(reason)])
-        case .learning, .mapped, .unmapped, .sceneApplied:
-            return nil
+        case .sceneApplied(let name):
+            return OSCMessage("/fxhost/scene", [.string(name)])
+        case .learning(let node, let parameter):
+            return OSCMessage("/fxhost/learn", [.string(node), .string(parameter)])
+        case .unmapped(let node, let parameter):
+            return OSCMessage("/fxhost/unlearn", [.string(node), .string(parameter)])
+        case .mapped(let mapping):
+            // What learn made: the parameter, then the mapping as the patch writes it.
+            return OSCMessage("/fxhost/mapped", [.string(mapping.destination), .string(mapping.description)])
         case .saved, .patchReloaded, .patchRefused:  // the lead wires /fxhost/save and what subscribers get
             return nil
         }

@@ -102,6 +102,31 @@ final class OSCRunTests: XCTestCase {
         XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
     }
 
+    /// `/fxhost/scene s quiet` from `oscsend` switches the patch's scene:
+    /// eg-amp to -20 dB, ×0.1 on the tap; the console echoes it.
+    func testOscsendSwitchesAScene() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        defer { withExtendedLifetime(server) {} }
+        let folder = try Tools.temporaryFolder()
+        try LiveRunTests.writeAmpPatch(folder, seconds: 8)
+        let patch = folder.appendingPathComponent("amp.yaml").path
+        try (String(contentsOfFile: patch, encoding: .utf8) + "\nscenes:\n  quiet: { amp: { gain: -20 } }\n")
+            .write(toFile: patch, atomically: true, encoding: .utf8)
+        let port = try Self.freeUDPPort()
+        let take = folder.appendingPathComponent("take.wav").path
+        let run = try LiveRun(["run", patch, "--server", server.name, "--quiet", "--osc", "\(port)"], console: true)
+        XCTAssertTrue(run.waitForTap(take, seconds: 0.5), run.stderr)
+        let sent = try Tools.run("oscsend", ["127.0.0.1", "\(port)", "/fxhost/scene", "s", "quiet"])
+        XCTAssertEqual(sent.status, 0, sent.stderr)
+        XCTAssertTrue(run.waitForRuns(take, count: 2, lastAtLeast: 24_000), run.stderr)
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("scene quiet"), run.stdout)
+        let runs = LiveRunTests.runs(of: try Audio.read(take).channels[0])
+        XCTAssertEqual(runs.map(\.value).first, 0.5)
+        XCTAssertEqual(runs.last?.value ?? 0, 0.05, accuracy: 1e-6, "-20 dB: ×0.1")
+    }
+
     /// A port in use, or an `--osc` that is no port, stops the run before
     /// any sound, with a sentence (no JACK server is needed to see it).
     func testABadOrBusyOSCPortIsRefusedBeforeTheRun() throws {

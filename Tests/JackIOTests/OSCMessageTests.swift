@@ -74,6 +74,11 @@ final class OSCMessageTests: XCTestCase {
         XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/bounce", [.string("a.flac"), .float(30), .int(45)])),
                        .control(.bounce(file: "a.flac", from: 30, to: 45)))
         XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/bounce/cancel")), .control(.cancelBounce))
+        XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/scene", [.string("lead")])), .control(.scene("lead")))
+        XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/learn", [.string("wah"), .string("freq")])),
+                       .control(.learn(node: "wah", parameter: "freq")))
+        XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/unlearn", [.string("wah"), .string("freq")])),
+                       .control(.unlearn(node: "wah", parameter: "freq")))
         XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/preset/save", [.string("amp"), .string("Minus Six")])),
                        .control(.savePreset(node: "amp", name: "Minus Six")))
     }
@@ -96,7 +101,6 @@ final class OSCMessageTests: XCTestCase {
                        "/fxhost/subscribe: the meter rate is from 0 (no meters) to 50 per second, not -1")
         XCTAssertEqual(sentence(OSCMessage("/fxhost/bounce", [.string("a.wav"), .float(40), .float(30)])),
                        "/fxhost/bounce: the end must come after the start, and the start may not be negative")
-        XCTAssertEqual(sentence(OSCMessage("/fxhost/scene", [.string("lead")])),
-                       "/fxhost/scene is not available yet: scenes and saving are still to come")
+        XCTAssertEqual(sentence(OSCMessage("/fxhost/scene", [.int(2)])), "/fxhost/scene takes s:scene, not arguments of types `i`")
     }
 }

@@ -24,6 +24,9 @@ package enum OSCRequest: Equatable, Sendable {
         ("/fxhost/tap/resume", "s:node[:port]"),
         ("/fxhost/connect", "s:from s:to [f:gain-dB]"),
         ("/fxhost/disconnect", "s:from s:to"),
+        ("/fxhost/scene", "s:scene"),
+        ("/fxhost/learn", "s:node s:param"),
+        ("/fxhost/unlearn", "s:node s:param"),
         ("/fxhost/bounce", "s:file [f:from-seconds [f:to-seconds]]"),
         ("/fxhost/bounce/cancel", "no arguments"),
         ("/fxhost/status", "no arguments"),
@@ -96,6 +99,14 @@ package enum OSCRequest: Equatable, Sendable {
             self = .control(.pauseTap(try port(try strings(1)[0])))
         case "/fxhost/tap/resume":
             self = .control(.resumeTap(try port(try strings(1)[0])))
+        case "/fxhost/scene":
+            self = .control(.scene(try strings(1)[0]))
+        case "/fxhost/learn":
+            let names = try strings(2)
+            self = .control(.learn(node: names[0], parameter: names[1]))
+        case "/fxhost/unlearn":
+            let names = try strings(2)
+            self = .control(.unlearn(node: names[0], parameter: names[1]))
         case "/fxhost/bounce":
             let file = try strings(1, extra: 0...2)[0]
             let from = arguments.count > 1 ? try number(arguments[1]) : 0
@@ -128,8 +139,8 @@ package enum OSCRequest: Equatable, Sendable {
         case "/fxhost/unsubscribe":
             _ = try strings(0)
             self = .unsubscribe
-        case "/fxhost/scene", "/fxhost/save":
-            throw .notYet("\(message.address) is not available yet: scenes and saving are still to come")
+        case "/fxhost/save":
+            throw .notYet("/fxhost/save is not available yet")
         default:
             if Self.addresses.contains(where: { $0.address == message.address }) { throw expected() }
             throw .unknownAddress("unknown OSC address `\(message.address)`; fxhost answers "
