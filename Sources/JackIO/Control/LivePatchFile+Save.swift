@@ -18,7 +18,7 @@ extension LivePatchFile {
         } else {
             newText = PatchWriter.text(of: state, extraSections: sections)
         }
-        try Self.writeAtomically(newText, to: target)
+        try Self.writeAtomically(newText, to: Self.realPath(target))
         if target == path, let saved = try? PatchParser.parse(text: newText, path: target) {
             remember(saved, text: newText)
         }

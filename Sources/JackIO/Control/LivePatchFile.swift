@@ -50,4 +50,10 @@ package final class LivePatchFile {
         URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
             .standardizedFileURL.path
     }
+
+    /// A file itself, symbolic links resolved: `save` renames over the file
+    /// a link leads to (not the link), and `--watch` watches its folder.
+    package static func realPath(_ path: String) -> String {
+        URL(fileURLWithPath: absolute(path)).resolvingSymlinksInPath().path
+    }
 }
