@@ -144,7 +144,8 @@ struct RunCommand: ParsableCommand {
             try provider.makeUnit(reference)
         }
         // Watching before the session starts: no edit made after start-up is missed.
-        let watcher = try watch ? PatchFileWatcher(path: LivePatchFile.realPath(patchFile.path!), loadedText: text, inbox: inbox) : nil
+        let watcher = try watch
+            ? PatchFileWatcher(path: LivePatchFile.realPath(patchFile.path!), loadedText: text, inbox: inbox) : nil
         let session = try LiveSession(graph: graph, options: options)
         try session.start()
         if !noConnect { try session.connectPorts() }
