@@ -11,7 +11,11 @@ extension LivePatchFile {
     package func save(_ session: LiveSession, to file: String?) throws(LiveSessionError) -> String {
         guard let target = file.map(Self.absolute) ?? path else { throw .saveNeedsFile }
         let state = runningPatch(session, writingInto: Self.folder(of: target))
-        let sections = extraSections.compactMap { $0() }
+        var sections = extraSections.compactMap { $0() }
+        // Mappings `learn` made (or `unlearn` removed); the file's section as written otherwise.
+        if let midi = MIDIControlSection.section(session.midiControl, unlessSameAs: patch.midiControl) {
+            sections.append(midi)
+        }
         let newText: String
         if let text, let path {
             newText = PatchTextEditor.edit(text, path: path, to: state, extraSections: sections)
