@@ -10,6 +10,10 @@ extension LV2Unit {
         parameterPorts[name] == nil && property(named: name) != nil
     }
 
+    package func messageParameterShortName(_ name: String) -> String? {
+        isMessageParameter(name) ? property(named: name)?.shortName : nil
+    }
+
     /// By URI, short name (`ir`) or label, in that order.
     func property(named name: String) -> PropertyDescription? {
         plugin.properties.first { $0.uri == name }
@@ -34,6 +38,24 @@ extension LV2Unit {
         }
         propertyRecord.recordSent(property.uri, checked)
         return checked.text
+    }
+
+    package func checkedMessageParameter(_ name: String, _ value: ParameterValue,
+                                         relativeTo folder: String?) throws(UnitError) -> String {
+        guard let property = property(named: name) else {
+            throw UnitError("`\(displayName)` has no parameter `\(name)`",
+                            suggestion: Suggestion.didYouMean(name, in: parameters.map(\.symbol) + plugin.properties.map(\.shortName)))
+        }
+        return try PropertyRules.check(value, for: property, relativeTo: folder).text
+    }
+
+    package func messageParametersSet() -> [MessageParameterSetting] {
+        propertyRecord.sent.compactMap { sent in
+            guard let property = plugin.properties.first(where: { $0.uri == sent.property }) else { return nil }
+            let isPath: Bool
+            if case .path = sent.value { isPath = true } else { isPath = false }
+            return MessageParameterSetting(name: property.shortName, value: sent.value.parameterValue, isPath: isPath)
+        }
     }
 
     package func messageParameterValues() -> [String: String] {

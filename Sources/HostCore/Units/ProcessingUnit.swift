@@ -60,6 +60,8 @@ public protocol ProcessingUnit: AnyObject {
     /// property's short name, label or URI; an input control's symbol wins
     /// over a property's short name (its URI always means the property).
     func isMessageParameter(_ name: String) -> Bool
+    /// The short name of the message parameter `name` means (nil: none, or a control port).
+    func messageParameterShortName(_ name: String) -> String?
     /// Sends a message parameter's value to every instance (and those made
     /// later); a relative path is taken from `folder` (nil: the working
     /// directory) and must exist. Returns the value as sent, as text.
@@ -71,10 +73,17 @@ public protocol ProcessingUnit: AnyObject {
     /// unit's run (it goes through plugin state): a live host sets it
     /// while the unit is silent.
     func messageParameterNeedsSilence(_ name: String) -> Bool
+    /// `setMessageParameter`'s checks without sending: the value as it
+    /// would be sent, as text (a path made absolute).
+    func checkedMessageParameter(_ name: String, _ value: ParameterValue, relativeTo folder: String?) throws(UnitError) -> String
+    /// The message parameters the host has set, in the order first set (what `save` writes).
+    func messageParametersSet() -> [MessageParameterSetting]
 }
 
 extension ProcessingUnit {
     public func isMessageParameter(_ name: String) -> Bool { false }
+
+    public func messageParameterShortName(_ name: String) -> String? { nil }
 
     public func setMessageParameter(_ name: String, to value: ParameterValue,
                                     relativeTo folder: String?) throws(UnitError) -> String {
@@ -84,6 +93,13 @@ extension ProcessingUnit {
     public func messageParameterValues() -> [String: String] { [:] }
 
     public func messageParameterNeedsSilence(_ name: String) -> Bool { false }
+
+    public func checkedMessageParameter(_ name: String, _ value: ParameterValue,
+                                        relativeTo folder: String?) throws(UnitError) -> String {
+        throw UnitError("`\(displayName)` has no parameter `\(name)`")
+    }
+
+    public func messageParametersSet() -> [MessageParameterSetting] { [] }
 
     /// `setParameter`, or `setMessageParameter` for a message parameter:
     /// what a patch's `params:` and `--chain` do.
