@@ -12,7 +12,7 @@ enum ConsoleCommand: Equatable {
 
     static let usage = """
         commands:
-          set NODE PARAM VALUE      change a plugin parameter (checked against its range)
+          set NODE PARAM VALUE      change a plugin parameter (checked against its range) or message parameter (a file: set cab ir cab.wav)
           bypass NODE on|off        pass a plugin node's input straight through, or not
           preset NODE NAME          apply an LV2 preset by label or URI
           preset save NODE NAME     save the plugin's state as LV2 preset NAME (~/.lv2/fxhost-NAME.lv2)
