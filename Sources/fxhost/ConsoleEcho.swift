@@ -56,6 +56,10 @@ enum ConsoleEcho {
             return "unmapped \(node):\(parameter)"
         case .sceneApplied(let name):
             return "scene \(name)"
+        case .tempo(let beatsPerMinute):
+            return "tempo \(NumberText.format(beatsPerMinute)) bpm"
+        case .transport(let rolling):
+            return "transport \(rolling ? "rolling" : "stopped")"
         }
     }
 

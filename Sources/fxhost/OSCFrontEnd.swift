@@ -204,6 +204,8 @@ final class OSCFrontEnd: Sendable {
             return OSCMessage("/fxhost/bounce/failed", [.string(reason)])
         case .sceneApplied(let name):
             return OSCMessage("/fxhost/scene", [.string(name)])
+        case .tempo, .transport:
+            return nil  // not on OSC yet (the tempo and transport helper left OSC to the lead)
         case .learning(let node, let parameter):
             return OSCMessage("/fxhost/learn", [.string(node), .string(parameter)])
         case .unmapped(let node, let parameter):

@@ -11,6 +11,7 @@ package struct Tempo: Sendable, Equatable {
     package static let beatsPerBarRange = 1...64
     package static let beatUnits = [1, 2, 4, 8, 16, 32, 64]
 
+    @inlinable @_noLocks
     package init(beatsPerMinute: Double = 120, beatsPerBar: Int = 4, beatUnit: Int = 4) {
         self.beatsPerMinute = beatsPerMinute
         self.beatsPerBar = beatsPerBar

@@ -34,6 +34,10 @@ package struct ControlChange: Equatable, Sendable {
         case unmapped(node: String, parameter: String)
         /// A scene was switched to; its values and bypasses follow as changes of their own.
         case sceneApplied(String)
+        /// The host's own transport plays at this tempo (beats per minute).
+        case tempo(Double)
+        /// The transport was started (true) or stopped.
+        case transport(rolling: Bool)
     }
 
     /// A tap at the moment of the change.

@@ -26,6 +26,10 @@ package enum ControlCommand: Equatable, Sendable {
     case mappings
     /// Switches every value and bypass of a scene at one block boundary.
     case scene(String)
+    /// The tempo of the host's own transport, in beats per minute.
+    case tempo(Double)
+    /// Starts (true) or stops the transport plugins that take the host's time follow.
+    case transport(rolling: Bool)
     /// A snapshot of the session: the dispatcher answers with `ControlResult.status`.
     case status
     /// Ends the run: the dispatcher only answers `ControlResult.quit`; the

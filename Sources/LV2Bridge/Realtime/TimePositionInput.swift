@@ -47,14 +47,26 @@ struct TimePositionInput {
     }
 
     /// The kernel hook: `fill` on the context.
-    static let hook: KernelHookFunction = { context in
-        fill(context!.assumingMemoryBound(to: TimePositionInput.self))
-    }
+    static let hook: KernelHookFunction = { context in fill(context: context) }
 
     /// The plan's connection to its transport cell (`ProcessorKernel.transportConnections`).
-    static let connect: KernelConnectFunction = { handle, _, data in
-        handle!.assumingMemoryBound(to: TimePositionInput.self).pointee.transport =
-            data.map { UnsafePointer($0.assumingMemoryBound(to: TransportPosition.self)) }
+    static let connect: KernelConnectFunction = { handle, _, data in connectTransport(handle, data) }
+
+    @_noLocks
+    static func fill(context: UnsafeMutableRawPointer?) {
+        guard let context else { return }
+        fill(context.assumingMemoryBound(to: TimePositionInput.self))
+    }
+
+    @_noLocks
+    static func connectTransport(_ handle: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
+        guard let handle else { return }
+        let input = handle.assumingMemoryBound(to: TimePositionInput.self)
+        if let data {
+            input.pointee.transport = UnsafePointer(data.assumingMemoryBound(to: TransportPosition.self))
+        } else {
+            input.pointee.transport = nil
+        }
     }
 
     @_noLocks
