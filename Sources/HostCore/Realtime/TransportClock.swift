@@ -12,7 +12,7 @@ package struct TransportClock: Sendable {
     /// The transport frame the next `position(advancingBy:)` reports. (The
     /// three are set through the methods below, which keep the beats in step.)
     package var frame: Int64
-    package let sampleRate: Double
+    package var sampleRate: Double
     // Internal and usable from inlinable code: the realtime thread of
     // another module (JackIO) runs these methods, which must be inlinable.
     @usableFromInline var anchorFrame: Int64 = 0
@@ -65,6 +65,14 @@ package struct TransportClock: Sendable {
                 || newTempo.beatUnit != tempo.beatUnit else { return }
         anchor()
         tempo = newTempo
+    }
+
+    /// A new sample rate (live, JACK's changed): the beats go on from here.
+    @inlinable @_noLocks
+    package mutating func setSampleRate(_ rate: Double) {
+        guard rate != sampleRate, rate > 0 else { return }
+        anchor()
+        sampleRate = rate
     }
 
     @inlinable @_noLocks

@@ -37,7 +37,8 @@ func runLiveCycle(_ state: UnsafeMutablePointer<LiveEngineState>, frameCount: In
         let meters = slot.pointee.meters
         let workers = state.pointee.workers
         let blockLimit = max(program.maxBlockFrames, 1)
-        var position = state.pointee.transport.position(frames: frameCount)
+        var position = state.pointee.transport.position(
+            frames: frameCount, sampleRate: state.pointee.sampleRate.load(ordering: .relaxed))
         var offset = 0
         while offset < frameCount {
             let chunk = min(blockLimit, frameCount - offset)

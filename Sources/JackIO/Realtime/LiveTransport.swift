@@ -46,10 +46,10 @@ struct LiveTransport: ~Copyable {
 
     static func meterCode(_ tempo: Tempo) -> Int { tempo.beatsPerBar * 256 + tempo.beatUnit }
 
-    /// This cycle's position (at its first frame), `frames` long.
+    /// This cycle's position (at its first frame), `frames` long, at `sampleRate`.
     @_noLocks
-    mutating func position(frames: Int) -> TransportPosition {
-        var position = jackPosition() ?? ownPosition(frames: frames)
+    mutating func position(frames: Int, sampleRate: Int) -> TransportPosition {
+        var position = jackPosition() ?? ownPosition(frames: frames, sampleRate: sampleRate)
         let expectedFrame = previous.frame + (previous.speed != 0 ? previousFrames : 0)
         let jumped = generation == 0 || position.frame != expectedFrame || position.speed != previous.speed
             || position.beatsPerMinute != previous.beatsPerMinute || position.beatsPerBar != previous.beatsPerBar
@@ -87,7 +87,8 @@ struct LiveTransport: ~Copyable {
 
     /// The host's own clock, after the control thread's requests.
     @_noLocks
-    private mutating func ownPosition(frames: Int) -> TransportPosition {
+    private mutating func ownPosition(frames: Int, sampleRate: Int) -> TransportPosition {
+        clock.setSampleRate(Double(sampleRate))
         let meter = requestedMeter.load(ordering: .relaxed)
         clock.setTempo(Tempo(beatsPerMinute: Double(bitPattern: requestedTempo.load(ordering: .relaxed)),
                              beatsPerBar: meter / 256, beatUnit: meter % 256))
