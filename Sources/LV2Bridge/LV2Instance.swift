@@ -64,6 +64,9 @@ final class LV2Instance {
         let connect = descriptor.pointee.connect_port!
         var resets: [MemoryReset] = []
         var atomPorts: [AtomPortBuffer] = []
+        // The host's time for a plugin that takes it (its first time:Position input and its tempo controls).
+        let timeInput = description.ports.contains { $0.takesTimePosition || $0.isDrivenByTransport }
+            ? TimePositionInput.make(sequence: nil, capacity: 0, arena: arena, urids: urids, map: map) : nil
         var mainInputs: [UInt32] = [], mainOutputs: [UInt32] = []
         for port in description.ports {
             let data: UnsafeMutableRawPointer?
@@ -80,6 +83,9 @@ final class LV2Instance {
                 data = UnsafeMutableRawPointer(context.memory.scratch)
             case (.control, .input) where port.designation == .freeWheeling:
                 data = UnsafeMutableRawPointer(context.memory.format.freeWheeling)
+            case (.control, .input) where port.isDrivenByTransport:
+                data = UnsafeMutableRawPointer(port.designation == .speed ? timeInput!.pointee.speed
+                                               : timeInput!.pointee.beatsPerMinute)
             case (.control, .input):
                 data = UnsafeMutableRawPointer(context.memory.controls + Int(port.index))
             case (.control, .output):
@@ -88,8 +94,13 @@ final class LV2Instance {
                 let reset = Self.makeAtomBuffer(port, arena: arena, urids: urids)
                 resets.append(reset)
                 data = reset.destination
-                atomPorts.append(AtomPortBuffer(port: port, sequence: reset.destination.assumingMemoryBound(to: LV2_Atom_Sequence.self),
-                                                capacity: UInt32(Self.atomBufferBytes(port) - MemoryLayout<LV2_Atom>.size)))
+                let buffer = AtomPortBuffer(port: port, sequence: reset.destination.assumingMemoryBound(to: LV2_Atom_Sequence.self),
+                                            capacity: UInt32(Self.atomBufferBytes(port) - MemoryLayout<LV2_Atom>.size))
+                atomPorts.append(buffer)
+                if port.takesTimePosition, let timeInput, timeInput.pointee.sequence == nil {
+                    timeInput.pointee.sequence = buffer.sequence
+                    timeInput.pointee.capacity = buffer.capacity
+                }
             case (.other, _):
                 data = nil // only optional ones get here: the unit refuses the rest
             }
@@ -98,10 +109,17 @@ final class LV2Instance {
         for reset in resets { reset.destination.copyMemory(from: reset.source, byteCount: reset.byteCount) }
         self.atomPorts = atomPorts
 
-        kernel = ProcessorKernel(
+        // Frame-0 events in time order: a unit's own messages first, then its time.
+        let timeHooks = timeInput.map { [KernelHook(function: TimePositionInput.hook, context: UnsafeMutableRawPointer($0))] } ?? []
+        var kernel = ProcessorKernel(
             handle: handle, run: descriptor.pointee.run!, connect: connect,
             inputPorts: mainInputs, outputPorts: mainOutputs, beforeRun: resets,
-            afterRun: worker?.afterRunHook)
+            fillBeforeRun: timeHooks, afterRun: worker?.afterRunHook)
+        if let timeInput {
+            kernel.transportConnections = [PortConnection(handle: UnsafeMutableRawPointer(timeInput),
+                                                          connect: TimePositionInput.connect, port: 0, data: nil)]
+        }
+        self.kernel = kernel
 
         let workerInterface = lilv_instance_get_extension_data(instance, LV2URI.workerInterface)?
             .assumingMemoryBound(to: LV2_Worker_Interface.self)

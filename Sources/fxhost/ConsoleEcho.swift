@@ -68,6 +68,10 @@ enum ConsoleEcho {
             return "patch file reloaded" + (parts.isEmpty ? " (taps changed)" : ": " + parts.joined(separator: "; "))
         case .patchRefused(let reason):
             return reason + " (the file's change is refused: the running patch plays on unchanged)"
+        case .tempo(let beatsPerMinute):
+            return "tempo \(NumberText.format(beatsPerMinute)) bpm"
+        case .transport(let rolling):
+            return "transport \(rolling ? "rolling" : "stopped")"
         }
     }
 

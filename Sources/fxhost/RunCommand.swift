@@ -135,6 +135,7 @@ struct RunCommand: ParsableCommand {
         options.server = server ?? ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"]
         options.threads = threads ?? RenderWorkerPool.availableCores
         options.midiControl = patch.midiControl
+        options.tempo = patch.tempo
         // Front ends on threads of their own (OSC, later MIDI and a file watcher) post here.
         let inbox = ControlInbox()
         // Bound before the session starts, so a port in use stops the run before any sound.
