@@ -10,8 +10,7 @@ enum ConsoleEcho {
         case .bounceFailed(let reason):
             Terminal.error(reason + "; playing live again")
         default:
-            print(text(change.kind))
-            fflush(stdout)  // a pipe or file buffers it otherwise
+            Terminal.output(text(change.kind))
         }
     }
 

@@ -138,24 +138,23 @@ struct RunCommand: ParsableCommand {
 
     private func runLoop(_ session: LiveSession, signals: BlockedStopSignals, inbox: ControlInbox,
                          osc: OSCFrontEnd?) -> StopReason {
-        let console = ConsoleReader.standardInputIsConsole ? ConsoleReader() : nil
-        console?.start()
+        let console = LiveConsole(showsStatus: !quiet && Terminal.standardErrorIsTerminal)
+        console.start()
+        defer { console.finish() }
         let dispatcher = ControlDispatcher(session: session)
         let interpreter = ConsoleInterpreter(dispatcher: dispatcher)
         if let osc {
             dispatcher.addListener(osc.announce)
             dispatcher.amendStatus = { $0.oscIgnored = osc.ignored }
         }
-        let statusLine = !quiet && Terminal.standardErrorIsTerminal
         let limit = durationSeconds
         let started = Date()
         var lastStatus = Date.distantPast
-        defer { if statusLine { Terminal.statusLine("") } }
         // --duration and the console's `quit` end the run even while it waits for a server.
         func stopRequested() -> StopReason? {
             if let limit, Date().timeIntervalSince(started) >= limit { return .duration }
-            for line in console?.takeLines() ?? [] {
-                if statusLine { Terminal.statusLine("") }
+            for line in console.takeLines() {
+                console.clearStatus()
                 if interpreter.execute(line) == .quit { return .quit }
             }
             if inbox.deliver(to: dispatcher) { return .quit }
@@ -167,7 +166,7 @@ struct RunCommand: ParsableCommand {
             dispatcher.finishBounce()  // announced: the console echoes it
             if session.serverHasShutDown {
                 guard reconnect else { return .serverShutDown }
-                if statusLine { Terminal.statusLine("") }
+                console.clearStatus()
                 Terminal.warning("the JACK server shut down; waiting for it to return (--reconnect)")
                 if let reason = waitForServer(session, signals: signals, stopRequested: stopRequested) { return reason }
                 continue
@@ -177,9 +176,11 @@ struct RunCommand: ParsableCommand {
             } catch {
                 Terminal.warning(error.description)
             }
-            if statusLine && Date().timeIntervalSince(lastStatus) >= 0.2 {
+            if Date().timeIntervalSince(lastStatus) >= 0.2 {
                 lastStatus = Date()
-                Terminal.statusLine(LiveStatusLine.text(session.status()))
+                // Only when shown: a look at the status resets the peaks `status` reports.
+                if console.showsStatus { console.show(session.status()) }
+                console.offerCompletions(from: session)
             }
         }
     }
