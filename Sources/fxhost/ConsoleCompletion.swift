@@ -41,7 +41,7 @@ struct ConsoleCompletion: Equatable {
             return finish(range: start..<cursor, typed: typed, names: names, quoted: false, quoteSpaces: false)
         }
         if isFileArgument(command: command, earlier: earlier) {
-            return files(current, cursor: cursor, folders: folders)
+            return files(current, cursor: cursor, folders: folders, besides: command == "bounce" ? ["cancel"] : [])
         }
         let names = Set(names(after: earlier, source: source)).filter { $0.hasPrefix(current.text) }.sorted()
         return finish(range: current.start..<cursor, typed: current.text, names: names, quoted: current.quoted,
@@ -66,8 +66,6 @@ struct ConsoleCompletion: Equatable {
             return ["pause", "resume"] + nodes
         case ("tap", 2), ("untap", 1), ("connect", 1), ("connect", 2), ("disconnect", 1), ("disconnect", 2):
             return nodes
-        case ("bounce", 1):
-            return ["cancel"]
         case ("bounce", _):
             return ["--from", "--to"].contains(earlier.last!) ? [] : ["--from", "--to"]
         case ("status", 1):
@@ -87,18 +85,21 @@ struct ConsoleCompletion: Equatable {
         }
     }
 
-    /// A path: the folder part as typed, the name completed from that folder's entries.
-    private static func files(_ current: Word, cursor: Int, folders: FolderLister) -> ConsoleCompletion {
+    /// A path: the folder part as typed, the name completed from that
+    /// folder's entries; or one of `words` (`bounce cancel`).
+    private static func files(_ current: Word, cursor: Int, folders: FolderLister,
+                              besides words: [String]) -> ConsoleCompletion {
         let typed = current.text
         let folder = typed.lastIndex(of: "/").map { String(typed[...$0]) } ?? ""
         let name = String(typed.dropFirst(folder.count))
         let entries = folders(folder.isEmpty ? "." : folder)
             .filter { $0.name.hasPrefix(name) && (name.hasPrefix(".") || !$0.name.hasPrefix(".")) }
             .sorted { $0.name < $1.name }
-        let names = entries.map { folder + $0.name + ($0.isFolder ? "/" : "") }
+        let fitting = words.filter { $0.hasPrefix(typed) }
+        let names = fitting + entries.map { folder + $0.name + ($0.isFolder ? "/" : "") }
         var completion = finish(range: current.start..<cursor, typed: typed, names: names, quoted: current.quoted,
                                 quoteSpaces: true)
-        completion.listed = entries.map { $0.name + ($0.isFolder ? "/" : "") }
+        completion.listed = fitting + entries.map { $0.name + ($0.isFolder ? "/" : "") }
         return completion
     }
 
