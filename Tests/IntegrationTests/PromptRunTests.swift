@@ -10,8 +10,8 @@ final class PromptRunTests: XCTestCase {
 
     /// Starts `fxhost run amp.yaml` in a terminal; after it exits the pane
     /// shows `[exited N]` and the terminal's settings (`stty -a`), then waits.
-    private func startRun(_ folder: URL, server: JackServerProcess) throws -> TmuxPane {
-        let command = "cd '\(folder.path)' && '\(Tools.fxhost)' run amp.yaml --server \(server.name);"
+    private func startRun(_ folder: URL, server: JackServerProcess, _ options: String = "") throws -> TmuxPane {
+        let command = "cd '\(folder.path)' && '\(Tools.fxhost)' run amp.yaml --server \(server.name) \(options);"
             + " echo \"[exited $?]\"; stty -a; cat"
         let pane = try TmuxPane(command, environment: ["XDG_STATE_HOME": folder.appendingPathComponent("state").path])
         XCTAssertTrue(pane.waitFor { Self.promptLine($0) != nil }, "no prompt:\n\(pane.screen)")
@@ -77,6 +77,32 @@ final class PromptRunTests: XCTestCase {
         }, "no echo above the status line:\n\(pane.screen)")
 
         pane.press("C-d")
+        assertExited(pane, 0)
+    }
+
+    /// A change made over OSC while a line is half typed: its echo is
+    /// printed above the status line, and the half-typed line stays as it was.
+    func testAnEchoFromOSCPrintsAboveWhatIsBeingTyped() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder()
+        try LiveRunTests.writeAmpPatch(folder, seconds: 30)
+        let port = try OSCRunTests.freeUDPPort()
+        let pane = try startRun(folder, server: server, "--osc \(port)")
+        let typed = "\(Self.prompt) set amp gain -3"
+        pane.type("set amp gain -3")
+        XCTAssertTrue(pane.waitFor { Self.promptLine($0) == typed }, pane.screen)
+        let sent = try Tools.run("oscsend", ["127.0.0.1", "\(port)", "/fxhost/set", "ssf", "amp", "gain", "-6"])
+        XCTAssertEqual(sent.status, 0, sent.stderr)
+        XCTAssertTrue(pane.waitFor { lines in
+            guard let echo = lines.firstIndex(of: "amp:gain = -6.0"), let last = lines.lastIndex(where: { !$0.isEmpty }) else {
+                return false
+            }
+            return lines[last] == typed && echo == last - 2 && lines[last - 1].contains("DSP")
+        }, "the echo is not above the status line and the typed line:\n\(pane.screen)")
+        pane.press("Enter")
+        XCTAssertTrue(pane.waitFor { $0.contains("amp:gain = -3.0") }, pane.screen)
+        pane.type("quit")
+        pane.press("Enter")
         assertExited(pane, 0)
     }
 
