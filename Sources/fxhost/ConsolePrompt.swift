@@ -17,6 +17,8 @@ final class ConsolePrompt: Sendable {
     private struct Shared {
         var lines: [String] = []
         var names = CompletionSource()
+        /// Set by `finish`: keys read after it (the terminal is cooked again) are no commands.
+        var finished = false
     }
 
     /// A terminal we are in the foreground of on stdin, another on stderr
@@ -67,6 +69,7 @@ final class ConsolePrompt: Sendable {
 
     /// Clears the prompt and gives the terminal back as it was.
     func finish() {
+        shared.withLock { $0.finished = true }
         screen.finish()
         RawTerminalMode.restore()
     }
@@ -80,6 +83,7 @@ final class ConsolePrompt: Sendable {
             let count = read(STDIN_FILENO, &buffer, buffer.count)
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { return }  // stdin ended or is gone: no more commands, the audio plays on
+            if shared.withLock({ $0.finished }) { return }
             for key in decoder.keys(from: buffer[..<count]) {
                 let event = editor.handle(key)
                 defer { lastKeyWasTab = event == .complete }

@@ -19,7 +19,10 @@ struct RunCommand: ParsableCommand {
             exits 0; if the server shuts down, the taps are finalised and fxhost exits 1 (with \
             --reconnect it waits for the server instead, and carries on where it was).
 
-            While it plays, type commands on stdin (a terminal or a pipe); `help` lists them:
+            While it plays, type commands on stdin (a terminal or a pipe); `help` lists them. On a \
+            terminal they are typed at a prompt under the status line, with line editing, history \
+            (Up, Down; kept across runs) and Tab completion of commands, nodes, parameters, presets \
+            and files; Ctrl-D quits:
               set drive drive 0.8      bypass room on       preset eq "Bass boost"
               tap drive take.flac      untap drive          connect vox verb -12dB
               disconnect vox verb      status --json        quit
