@@ -9,13 +9,11 @@ import Foundation
 /// a newline written by anyone still starts a new line.
 ///
 /// `restore()` puts the saved settings back; it runs on every way out of
-/// the run loop, and, should the process exit another way (`exit()`), from
-/// an `atexit` handler.
+/// the run loop. Should the process end another way, an `atexit` handler
+/// restores them on `exit()`, and a handler for the fatal signals (a
+/// crash, a failed precondition) restores them and hands the signal on to
+/// whatever handled it before (Swift's backtracer, or the default).
 enum RawTerminalMode {
-    /// The settings before `enter`, kept where an `atexit` handler (a C function) can reach them.
-    nonisolated(unsafe) private static var saved: termios?
-    nonisolated(unsafe) private static var restoresAtExit = false
-
     /// Switches stdin's terminal; false (and nothing changed) when it is not one.
     static func enter() -> Bool {
         var original = termios()
@@ -28,19 +26,65 @@ enum RawTerminalMode {
             characters[Int(VTIME)] = 0
             characters[Int(VSUSP)] = 0  // _POSIX_VDISABLE on Linux
         }
+        savedSettings.pointee = original
+        isRaw.pointee = 0  // made before a handler can read it
+        installHandlersOnce()
         guard tcsetattr(STDIN_FILENO, TCSADRAIN, &raw) == 0 else { return false }
-        if !restoresAtExit {
-            restoresAtExit = true
-            atexit { RawTerminalMode.restore() }
-        }
-        saved = original
+        isRaw.pointee = 1
         return true
     }
 
     /// Puts back the settings `enter` found; does nothing if it did not switch.
     static func restore() {
-        guard var original = saved else { return }
-        tcsetattr(STDIN_FILENO, TCSADRAIN, &original)
-        saved = nil
+        guard isRaw.pointee != 0 else { return }
+        isRaw.pointee = 0
+        tcsetattr(STDIN_FILENO, TCSADRAIN, savedSettings)
+    }
+
+    private static func installHandlersOnce() {
+        guard !handlersInstalled.pointee else { return }
+        handlersInstalled.pointee = true
+        atexit { RawTerminalMode.restore() }
+        for (index, signal) in fatalSignals.enumerated() {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { signal in
+                // Only what is safe in a signal handler: tcsetattr, sigaction, raise.
+                if isRaw.pointee != 0 { tcsetattr(STDIN_FILENO, TCSANOW, savedSettings) }
+                guard let index = fatalSignalIndex(signal) else { return }
+                sigaction(signal, previousActions + index, nil)
+                // Blocked until this handler returns, then delivered to the previous one.
+                raise(signal)
+            }
+            sigemptyset(&action.sa_mask)
+            sigaction(signal, &action, previousActions + index)
+        }
+    }
+}
+
+/// What the handlers read: plain memory allocated once, so the signal
+/// handler makes no Swift runtime call but a load.
+private let savedSettings = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+private let isRaw: UnsafeMutablePointer<Int32> = {
+    let pointer = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+    pointer.initialize(to: 0)
+    return pointer
+}()
+private let handlersInstalled: UnsafeMutablePointer<Bool> = {
+    let pointer = UnsafeMutablePointer<Bool>.allocate(capacity: 1)
+    pointer.initialize(to: false)
+    return pointer
+}()
+private let fatalSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT]
+private let previousActions = UnsafeMutablePointer<sigaction>.allocate(capacity: 6)
+
+private func fatalSignalIndex(_ signal: Int32) -> Int? {
+    switch signal {
+    case SIGSEGV: 0
+    case SIGBUS: 1
+    case SIGILL: 2
+    case SIGTRAP: 3
+    case SIGFPE: 4
+    case SIGABRT: 5
+    default: nil
     }
 }
