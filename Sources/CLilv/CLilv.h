@@ -1,6 +1,11 @@
 #include <lilv/lilv.h>
 #include <lv2/core/lv2.h>
 #include <lv2/atom/atom.h>
+#include <lv2/atom/util.h>
+#include <lv2/atom/forge.h>
+#include <lv2/midi/midi.h>
+#include <lv2/patch/patch.h>
+#include <lv2/time/time.h>
 #include <lv2/urid/urid.h>
 #include <lv2/options/options.h>
 #include <lv2/worker/worker.h>

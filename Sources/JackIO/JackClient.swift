@@ -14,6 +14,7 @@ package final class JackClient {
     private var isActive = false
 
     private static let audioType = "32 bit float mono audio"  // JACK_DEFAULT_AUDIO_TYPE
+    private static let midiType = "8 bit raw midi"  // JACK_DEFAULT_MIDI_TYPE
 
     package init(name: String, server: String?) throws(JackError) {
         var status = jack_status_t(0)
@@ -49,9 +50,40 @@ package final class JackClient {
         return JackPort(handle: port, name: String(cString: jack_port_name(port)), isInput: isInput)
     }
 
+    /// Registers a MIDI input port named `shortName`.
+    package func registerMIDIPort(_ shortName: String) throws(JackError) -> JackPort {
+        let client = try handle()
+        guard let port = jack_port_register(client, shortName, Self.midiType, UInt(JackPortIsInput.rawValue), 0) else {
+            throw .portRegistrationFailed(port: "\(name):\(shortName)")
+        }
+        return JackPort(handle: port, name: String(cString: jack_port_name(port)), isInput: true)
+    }
+
     /// Audio ports named exactly `spec`, or else matching it as a regular
     /// expression (JACK's own matching), sorted as JACK lists them.
     package func audioPorts(matching spec: String, inputs: Bool) throws(JackError) -> [String] {
+        try ports(matching: spec, inputs: inputs, type: Self.audioType)
+    }
+
+    /// MIDI ports named exactly `spec`, or else matching it as a pattern.
+    package func midiPorts(matching spec: String, inputs: Bool) throws(JackError) -> [String] {
+        try ports(matching: spec, inputs: inputs, type: Self.midiType)
+    }
+
+    /// Connects every MIDI output port `sourceSpec` names or matches to the
+    /// MIDI input `destination` (controllers merge into one input).
+    @discardableResult
+    package func connectMIDI(_ sourceSpec: String, to destination: String) throws(JackError) -> [String] {
+        let client = try handle()
+        let sources = try midiPorts(matching: sourceSpec, inputs: false)
+        for source in sources {
+            let code = jack_connect(client, source, destination)
+            if code != 0 && code != EEXIST { throw .connectFailed(source: source, destination: destination, code: code) }
+        }
+        return sources
+    }
+
+    private func ports(matching spec: String, inputs: Bool, type: String) throws(JackError) -> [String] {
         let client = try handle()
         let wanted = inputs ? JackPortIsInput.rawValue : JackPortIsOutput.rawValue
         if let port = jack_port_by_name(client, spec) {
@@ -59,7 +91,7 @@ package final class JackClient {
             if flags & wanted != 0 { return [spec] }
         }
         var names: [String] = []
-        if let list = jack_get_ports(client, spec, Self.audioType, UInt(wanted)) {
+        if let list = jack_get_ports(client, spec, type, UInt(wanted)) {
             var index = 0
             while let entry = list[index] {
                 names.append(String(cString: entry))

@@ -12,6 +12,8 @@ package final class LiveEngine {
     package let client: JackClient
     package let inputPorts: [JackPort]
     package let outputPorts: [JackPort]
+    /// The MIDI input controllers arrive on, when asked for.
+    package let midiPort: JackPort?
     /// What the callbacks share with this object (internal, not private, so
     /// tests can deliver a callback JACK's dummy driver never makes).
     let state: UnsafeMutablePointer<LiveEngineState>
@@ -26,8 +28,10 @@ package final class LiveEngine {
     /// Registers one audio port per name and installs the callbacks.
     /// `threads`: threads that render each block, the callback's included
     /// (more than 1 starts workers at the server's realtime priority).
+    /// `midiInput`: also a MIDI input port of that name, read every cycle
+    /// against the program's MIDI table.
     package init(client: JackClient, inputs: [String], outputs: [String], commandCapacity: Int = 1024,
-                 threads: Int = 1) throws(JackError) {
+                 threads: Int = 1, midiInput: String? = nil) throws(JackError) {
         self.client = client
         var inputPorts: [JackPort] = []
         for name in inputs { inputPorts.append(try client.registerAudioPort(name, isInput: true)) }
@@ -35,6 +39,7 @@ package final class LiveEngine {
         for name in outputs { outputPorts.append(try client.registerAudioPort(name, isInput: false)) }
         self.inputPorts = inputPorts
         self.outputPorts = outputPorts
+        midiPort = try midiInput.map { name throws(JackError) in try client.registerMIDIPort(name) }
 
         let inputHandles = UnsafeMutableBufferPointer<OpaquePointer>.allocate(capacity: inputPorts.count)
         _ = inputHandles.initialize(from: inputPorts.map(\.handle))
@@ -44,6 +49,7 @@ package final class LiveEngine {
         state.initialize(to: LiveEngineState(inputPorts: inputHandles, outputPorts: outputHandles,
                                              commandCapacity: commandCapacity, bufferSize: client.bufferSize,
                                              sampleRate: client.sampleRate))
+        state.pointee.midiPort = midiPort?.handle
         do {
             try installCallbacks()
             if threads > 1 {
@@ -259,5 +265,33 @@ package final class LiveEngine {
         let applied = state.pointee.commands.applyPending()
         state.pointee.commandsApplied.wrappingAdd(applied, ordering: .relaxed)
         _ = MonotonicClock.nanoseconds()
+        state.pointee.midiActivity.push(MIDIActivity(kind: .scene, generation: 0, index: -1, value: 0, controller: 0, channel: 0))
+        _ = state.pointee.midiActivity.drain()
+        _ = state.pointee.midiLearning.load(ordering: .relaxed)
+        _ = state.pointee.sampleRate.load(ordering: .relaxed)
+        state.pointee.midiRamps.advance()
+        state.pointee.midiRamps.finishAll()
+    }
+
+    // MARK: MIDI control
+
+    /// While true, the realtime thread reports every controller it sees (for `learn`).
+    package func setMIDILearning(_ on: Bool) {
+        state.pointee.midiLearning.store(on, ordering: .relaxed)
+    }
+
+    /// What the realtime thread applied from MIDI since the last call, oldest first.
+    package func takeMIDIActivity() -> [MIDIActivity] {
+        state.pointee.midiActivity.drain()
+    }
+
+    /// Reports the activity ring had no room for (their values were applied).
+    package var droppedMIDIActivity: Int { state.pointee.midiActivity.dropped.load(ordering: .relaxed) }
+
+    /// Queues `commands` so the realtime thread applies them all in the same
+    /// cycle (one publish: `applyPending` takes all of them or none).
+    package func send(batch commands: [LiveCommand]) throws(LiveEngineError) {
+        let queued = producerLock.withLock { _ in state.pointee.commands.push(contentsOf: commands) }
+        guard queued else { throw .commandQueueFull(capacity: state.pointee.commands.capacity) }
     }
 }

@@ -11,6 +11,8 @@ final class LivePlanOwner {
     private var feedBuffers: [UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>] = []
     private var tapChannels: [UnsafeMutableBufferPointer<UnsafePointer<Float>>] = []
     private var scratch: [UnsafeMutablePointer<Float>] = []
+    /// The memory of the program's MIDI table (`MIDIControlTableStorage`), if any.
+    var midi: AnyObject?
 
     private init(plan: RenderPlan?, recorders: [TapRecorder], players: [LiveFilePlayer]) {
         self.plan = plan

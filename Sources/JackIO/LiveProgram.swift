@@ -17,6 +17,8 @@ package struct LiveProgram {
     /// Taps to push, and output meters to update, after each chunk.
     package var taps: [LiveTap]
     package var meters: [LiveMeter]
+    /// MIDI mappings resolved against this program's plan (empty: none).
+    package var midi = MIDIControlTable.empty
 
     package init(program: RenderProgram, inputs: [UnsafeMutablePointer<Float>],
                 outputs: [UnsafeMutablePointer<Float>], owner: AnyObject?,
@@ -40,6 +42,7 @@ struct ProgramSlot {
     var feeds: UnsafeMutableBufferPointer<LiveFeed>
     var taps: UnsafeMutableBufferPointer<LiveTap>
     var meters: UnsafeMutableBufferPointer<LiveMeter>
+    var midi: MIDIControlTable
     /// A retained `owner`, opaque so that copying the slot on the realtime
     /// thread never touches a reference count.
     var owner: UnsafeMutableRawPointer?
@@ -58,7 +61,7 @@ struct ProgramSlot {
         let owner = live.owner.map { Unmanaged.passRetained($0).toOpaque() }
         let slot = UnsafeMutablePointer<ProgramSlot>.allocate(capacity: 1)
         slot.initialize(to: ProgramSlot(program: live.program, inputs: inputs, outputs: outputs,
-                                    feeds: feeds, taps: taps, meters: meters, owner: owner))
+                                    feeds: feeds, taps: taps, meters: meters, midi: live.midi, owner: owner))
         return slot
     }
 

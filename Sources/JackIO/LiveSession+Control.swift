@@ -19,7 +19,19 @@ extension LiveSession {
             throw .unit(node: node, UnitError("`\(unit.displayName)` cannot change `\(symbol)` while it plays"))
         }
         try send(.setFloat(pointer, number))
+        parameterRecord.set(node: node, symbol: symbol, value: number)
         return number
+    }
+
+    /// Input control values of `node` as last set (empty: not a plugin node).
+    package func parameterValues(node: String) -> [String: Float] {
+        parameterRecord.byNode[node] ?? [:]
+    }
+
+    /// Records a value the realtime thread stored on its own (a MIDI
+    /// controller's), so `status` and `save` show it. Control thread only.
+    package func noteParameterValue(node: String, symbol: String, value: Float) {
+        parameterRecord.set(node: node, symbol: symbol, value: value)
     }
 
     /// Bypassed, a plugin node passes its input through (as the plan wires it).
@@ -51,6 +63,7 @@ extension LiveSession {
             for (symbol, value) in preset.values.sorted(by: { $0.key < $1.key }) {
                 guard let pointer = unit.controlPointer(symbol: symbol) else { continue }
                 try send(.setFloat(pointer, value))
+                parameterRecord.set(node: node, symbol: symbol, value: value)
             }
             return
         }
@@ -60,6 +73,21 @@ extension LiveSession {
             } catch {
                 throw .unit(node: node, error)
             }
+            // Nothing plays the unit now: its values can be read.
+            parameterRecord.reread(node, from: unit)
+        }
+    }
+
+    /// Saves `node`'s whole state, with its parameters as last set, as LV2
+    /// preset `name` in `~/.lv2/fxhost-NAME.lv2` (replacing one saved there
+    /// before), where `preset` and other hosts find it; returns the bundle.
+    /// The plugin saves beside its `run()`, as LV2 allows: nothing goes silent.
+    package func savePreset(node: String, name: String) throws(LiveSessionError) -> String {
+        let unit = try unit(named: node)
+        do {
+            return try unit.savePreset(name, portValues: parameterValues(node: node))
+        } catch {
+            throw .unit(node: node, error)
         }
     }
 

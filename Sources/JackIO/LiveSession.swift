@@ -25,6 +25,10 @@ public final class LiveSession {
         /// another on its own core would stall the cycle). `fxhost run
         /// --threads` defaults to the number of cores.
         public var threads = 1
+        /// The patch's `midi-control:` and `scenes:`. Declared, the session
+        /// registers a MIDI input port, `midi_control`, connected to its
+        /// `inputs` (see LiveSession+MIDI).
+        package var midiControl = MIDIControl()
 
         public init() {}
     }
@@ -48,6 +52,10 @@ public final class LiveSession {
 
     let options: Options
     private var players: [String: LiveFilePlayer] = [:]
+    /// Input control values as last set, by node and symbol.
+    var parameterRecord = LiveParameterValues()
+    /// MIDI mappings and scenes, learning, and what recent MIDI tables mean.
+    var midi = LiveMIDIState()
     /// Taps recording (or paused) now, by file.
     private(set) var recorders: [String: TapRecorder] = [:]
     /// The node each tap file records.
@@ -56,7 +64,8 @@ public final class LiveSession {
     private var stoppedTaps: [LiveStatus.Tap] = []
     /// One peak per output channel, written by the realtime thread.
     private let peaks: UnsafeMutablePointer<Atomic<UInt32>>
-    private var maximumPeaks: [Float]
+    /// The status's peaks and meters', each since its own last look.
+    private var peakReaders: OutputPeakReaders
     /// Frames, xruns and swaps of the engines before a reconnect (frames
     /// the engine ran silent through a bounce taken off).
     var earlierFrames = 0
@@ -87,15 +96,18 @@ public final class LiveSession {
         } catch {
             throw .graph(error)
         }
-        (engine, inputs, outputs) = try Self.makeEngine(client: client, plan: plan, threads: options.threads)
+        (engine, inputs, outputs) = try Self.makeEngine(client: client, plan: plan, threads: options.threads,
+                                                         midiInput: options.midiControl.isDeclared)
+        parameterRecord.follow(self.graph)
         peaks = .allocate(capacity: max(outputs.count, 1))
         for index in 0..<max(outputs.count, 1) { (peaks + index).initialize(to: Atomic(0)) }
-        maximumPeaks = [Float](repeating: 0, count: outputs.count)
+        peakReaders = OutputPeakReaders(channels: outputs.count)
         for source in plan.sources {
             guard case .file(let file) = source.kind else { continue }
             players[source.node] = try LiveFilePlayer(node: source.node, source: file, sampleRate: client.sampleRate)
         }
         try openRecorders(for: plan)
+        midi.control = options.midiControl
         do {
             try engine.publish(makeProgram(for: plan))
             reportLatency(of: plan)
@@ -116,7 +128,7 @@ public final class LiveSession {
     }
 
     /// Registers the plan's ports on `client` and installs the callbacks.
-    private static func makeEngine(client: JackClient, plan: RenderPlan, threads: Int) throws(LiveSessionError)
+    private static func makeEngine(client: JackClient, plan: RenderPlan, threads: Int, midiInput: Bool) throws(LiveSessionError)
         -> (LiveEngine, [Port], [Port]) {
         var inputNames: [(node: String, channel: Int, name: String)] = []
         for source in plan.sources {
@@ -127,7 +139,8 @@ public final class LiveSession {
         let engine: LiveEngine
         do {
             engine = try LiveEngine(client: client, inputs: inputNames.map(\.name), outputs: outputNames.map(\.name),
-                                    threads: min(threads, RenderWorkerPool.availableCores))
+                                    threads: min(threads, RenderWorkerPool.availableCores),
+                                    midiInput: midiInput ? midiPortName : nil)
         } catch {
             throw .jack(error)
         }
@@ -163,7 +176,8 @@ public final class LiveSession {
             format = newFormat
         }
         let previous = engine.statistics
-        (engine, inputs, outputs) = try Self.makeEngine(client: client, plan: plan, threads: options.threads)
+        (engine, inputs, outputs) = try Self.makeEngine(client: client, plan: plan, threads: options.threads,
+                                                         midiInput: options.midiControl.isDeclared)
         earlierFrames += previous.frames
         earlierXruns += previous.xruns
         earlierSwaps += previous.programSwaps
@@ -219,6 +233,9 @@ public final class LiveSession {
             for output in plan.outputs {
                 let ports = outputs.filter { $0.node == output.node }
                 for (spec, port) in zip(output.ports, ports) { try client.connect(port.port.name, to: spec) }
+            }
+            if let midiPort = engine.midiPort {
+                for spec in midi.control.inputs { try client.connectMIDI(spec, to: midiPort.name) }
             }
         } catch {
             throw .jack(error)
@@ -281,20 +298,16 @@ public final class LiveSession {
     /// A snapshot; output peaks are those since the previous call.
     public func status() -> LiveStatus {
         let statistics = engine.statistics
+        let recent = peakReaders.take(.status, from: peaks)
         var outputStatus: [LiveStatus.Output] = []
         var index = 0
         for output in plan.outputs {
-            var peakDecibels: [Double?] = [], maximumDecibels: [Double?] = []
-            for _ in output.channels {
-                let peak = Float(bitPattern: peaks[index].exchange(0, ordering: .relaxed))
-                maximumPeaks[index] = max(maximumPeaks[index], peak)
-                peakDecibels.append(LiveStatus.decibels(peak))
-                maximumDecibels.append(LiveStatus.decibels(maximumPeaks[index]))
-                index += 1
-            }
+            let channels = index..<index + output.channels.count
             outputStatus.append(LiveStatus.Output(node: output.node,
                                                   ports: outputs.filter { $0.node == output.node }.map(\.port.name),
-                                                  peakDecibels: peakDecibels, maximumDecibels: maximumDecibels))
+                                                  peakDecibels: channels.map { LiveStatus.decibels(recent[$0]) },
+                                                  maximumDecibels: channels.map { LiveStatus.decibels(peakReaders.maximum[$0]) }))
+            index = channels.upperBound
         }
         let rate = Double(format.sampleRate)
         var snapshot = LiveStatus(
@@ -314,7 +327,28 @@ public final class LiveSession {
         snapshot.bounce = bounceStatus
         snapshot.threads = engine.threads
         snapshot.workerTasks = engine.tasksRunByWorkers
+        snapshot.parameters = parameterRecord.byNode
         return snapshot
+    }
+
+    // MARK: Meters
+
+    /// A reader of output peaks at its own pace (an OSC subscriber's
+    /// meters), apart from the status's.
+    package func addMeterReader() -> OutputPeakReaders.Reader { peakReaders.addReader() }
+
+    package func removeMeterReader(_ reader: OutputPeakReaders.Reader) { peakReaders.removeReader(reader) }
+
+    /// Each output node's peak per channel in dBFS (-infinity: silence)
+    /// since `reader` last looked.
+    package func meters(_ reader: OutputPeakReaders.Reader) -> [(node: String, decibels: [Double])] {
+        let recent = peakReaders.take(reader, from: peaks)
+        var index = 0
+        return plan.outputs.map { output in
+            let channels = index..<index + output.channels.count
+            index = channels.upperBound
+            return (output.node, channels.map { Decibels.peak(fromLinear: Double(recent[$0])) })
+        }
     }
 
     /// Taps stopped so far, then those recording.
@@ -334,7 +368,9 @@ public final class LiveSession {
 
     /// A program for `plan` over this session's players, recorders and meters.
     func makeProgram(for plan: RenderPlan) -> LiveProgram {
-        LivePlanOwner.makeProgram(for: plan, players: players, recorders: recorders, peaks: peaks)
+        var live = LivePlanOwner.makeProgram(for: plan, players: players, recorders: recorders, peaks: peaks)
+        attachMIDI(to: &live, plan: plan)
+        return live
     }
 
     /// Opens (and, when running, starts) a recorder for every tap of `plan`
@@ -403,6 +439,7 @@ public final class LiveSession {
         }
         graph = newGraph
         plan = newPlan
+        parameterRecord.follow(newGraph)
         let kept = Set(newPlan.taps.map(\.file))
         for (file, recorder) in recorders.sorted(by: { $0.key < $1.key }) where !kept.contains(file) {
             recorders[file] = nil
@@ -455,7 +492,11 @@ public final class LiveSession {
 
     // MARK: Edits helpers
 
-    func rewrite() -> GraphRewrite { GraphRewrite(of: graph) }
+    /// An edit of the graph as it stands, bypasses a MIDI controller set included.
+    func rewrite() -> GraphRewrite {
+        absorbMIDIActivity()
+        return GraphRewrite(of: graph)
+    }
 
     /// A bypass toggled live goes into the graph, the one place bypass state
     /// is kept, so every plan compiled from now on starts with it (the

@@ -25,6 +25,11 @@ public enum LiveSessionError: Error, CustomStringConvertible, UserFacingError {
     case nothingToBounce
     case bounce(FreewheelError)
     case render(RenderError)
+    /// `learn` on a session whose patch has no `midi-control:`.
+    case noMIDIInput
+    /// `unlearn` of a parameter no mapping moves.
+    case noMapping(String, mapped: [String])
+    case unknownScene(String, known: [String])
 
     public var description: String {
         switch self {
@@ -66,6 +71,15 @@ public enum LiveSessionError: Error, CustomStringConvertible, UserFacingError {
             return error.description
         case .render(let error):
             return error.description
+        case .noMIDIInput:
+            return "this patch has no `midi-control:` section, so fxhost has no MIDI input to learn from; add `midi-control: { input: [\"system:midi_capture_1\"] }` (or your controller's port)"
+        case .noMapping(let destination, let mapped):
+            return "no MIDI mapping moves `\(destination)`" + (mapped.isEmpty ? "; nothing is mapped"
+                : "; mapped are " + Array(Set(mapped)).sorted().map { "`\($0)`" }.joined(separator: ", "))
+        case .unknownScene(let name, let known):
+            return known.isEmpty ? "there is no scene `\(name)`: the patch has no `scenes:`"
+                : "there is no scene `\(name)`" + (Suggestion.didYouMean(name, in: known).map { " (\($0))" }
+                    ?? "; the scenes are " + known.map { "`\($0)`" }.joined(separator: ", "))
         }
     }
 

@@ -83,6 +83,9 @@ public struct LiveStatus: Codable, Sendable {
     public var serverShutDown: Bool
     /// The bounce under way, if any (live outputs are silent meanwhile).
     public var bounce: Bounce? = nil
+    /// Every plugin node's input control values, by node and symbol, as last
+    /// set (by the patch, a command, a preset or a MIDI controller).
+    public var parameters: [String: [String: Float]] = [:]
     /// OSC messages ignored so far (unreadable, unknown address, wrong
     /// argument types); nil when `fxhost run` has no `--osc` (left out of the JSON).
     public var oscIgnored: Int? = nil

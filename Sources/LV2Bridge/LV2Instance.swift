@@ -11,8 +11,17 @@ final class LV2Instance {
 
     let instance: UnsafeMutablePointer<LilvInstance>
     let kernel: ProcessorKernel
-    /// The null-terminated feature array this instance was made with (for state restore).
+    /// Every atom port's buffer: an input holds an empty sequence after the
+    /// reset before each run, for the block's events to be appended
+    /// (`lv2_atom_sequence_append_event`, within `capacity` bytes of body);
+    /// an output, what the plugin wrote in its last run.
+    let atomPorts: [AtomPortBuffer]
+    /// The null-terminated feature array this instance was made with.
     let features: UnsafePointer<UnsafePointer<LV2_Feature>?>
+    /// The same without the state path features, for lilv's state save and
+    /// restore, which add their own (paths relative to a preset bundle): a
+    /// plugin takes the first feature of a URI it finds, so ours must not be there.
+    let stateFeatures: UnsafePointer<UnsafePointer<LV2_Feature>?>
     private let arena: CArena
     private let worker: LV2Worker?
     private let outputControls: UnsafeMutablePointer<Float>
@@ -46,6 +55,7 @@ final class LV2Instance {
         world = context.world
         self.worker = worker
         self.features = features
+        stateFeatures = Self.withoutStatePathFeatures(features, arena: arena)
         outputControls = arena.allocate(Float.self, count: description.ports.count)
         latencyPort = description.ports.first { $0.designation == .latency && $0.direction == .output }?.index
 
@@ -53,6 +63,7 @@ final class LV2Instance {
         let handle = lilv_instance_get_handle(instance)
         let connect = descriptor.pointee.connect_port!
         var resets: [MemoryReset] = []
+        var atomPorts: [AtomPortBuffer] = []
         var mainInputs: [UInt32] = [], mainOutputs: [UInt32] = []
         for port in description.ports {
             let data: UnsafeMutableRawPointer?
@@ -77,12 +88,15 @@ final class LV2Instance {
                 let reset = Self.makeAtomBuffer(port, arena: arena, urids: urids)
                 resets.append(reset)
                 data = reset.destination
+                atomPorts.append(AtomPortBuffer(port: port, sequence: reset.destination.assumingMemoryBound(to: LV2_Atom_Sequence.self),
+                                                capacity: UInt32(Self.atomBufferBytes(port) - MemoryLayout<LV2_Atom>.size)))
             case (.other, _):
                 data = nil // only optional ones get here: the unit refuses the rest
             }
             connect(handle, port.index, data)
         }
         for reset in resets { reset.destination.copyMemory(from: reset.source, byteCount: reset.byteCount) }
+        self.atomPorts = atomPorts
 
         kernel = ProcessorKernel(
             handle: handle, run: descriptor.pointee.run!, connect: connect,
@@ -125,7 +139,7 @@ final class LV2Instance {
 
     /// Restores a state's properties into this instance (port values are the unit's job).
     func restore(_ state: OpaquePointer) {
-        lilv_state_restore(state, instance, nil, nil, 0, features)
+        lilv_state_restore(state, instance, nil, nil, 0, stateFeatures)
     }
 
     /// Restores the plugin's default state when it asks for it
@@ -197,12 +211,28 @@ final class LV2Instance {
             (LV2URI.hardRTCapable, nil),
         ]
         if let log = context.log { list.append((LV2URI.log, UnsafeMutableRawPointer(log))) }
+        list += StatePathFeatures.make(in: arena, scratchFolder: context.scratchFolder)
         if let worker { list.append((LV2URI.workerSchedule, UnsafeMutableRawPointer(worker.makeScheduleFeature(in: arena)))) }
         let array = arena.allocate(UnsafePointer<LV2_Feature>?.self, count: list.count + 1)
         for (index, (uri, data)) in list.enumerated() {
             array[index] = UnsafePointer(arena.store(LV2_Feature(URI: arena.cString(uri), data: data)))
         }
         array[list.count] = nil
+        return UnsafePointer(array)
+    }
+
+    private static func withoutStatePathFeatures(_ features: UnsafePointer<UnsafePointer<LV2_Feature>?>,
+                                                 arena: CArena) -> UnsafePointer<UnsafePointer<LV2_Feature>?> {
+        let excluded: Set<String> = [LV2URI.stateMapPath, LV2URI.stateMakePath, LV2URI.stateFreePath]
+        var kept: [UnsafePointer<LV2_Feature>?] = []
+        var index = 0
+        while let feature = features[index] {
+            if !excluded.contains(String(cString: feature.pointee.URI)) { kept.append(feature) }
+            index += 1
+        }
+        let array = arena.allocate(UnsafePointer<LV2_Feature>?.self, count: kept.count + 1)
+        for (index, feature) in kept.enumerated() { array[index] = feature }
+        array[kept.count] = nil
         return UnsafePointer(array)
     }
 

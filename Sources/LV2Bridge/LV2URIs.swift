@@ -27,6 +27,17 @@ enum LV2URI {
     static let atomInt = "http://lv2plug.in/ns/ext/atom#Int"
     static let atomLong = "http://lv2plug.in/ns/ext/atom#Long"
     static let atomBool = "http://lv2plug.in/ns/ext/atom#Bool"
+    static let atomPath = "http://lv2plug.in/ns/ext/atom#Path"
+    static let atomString = "http://lv2plug.in/ns/ext/atom#String"
+    static let atomURID = "http://lv2plug.in/ns/ext/atom#URID"
+    static let atomURI = "http://lv2plug.in/ns/ext/atom#URI"
+    static let atomVector = "http://lv2plug.in/ns/ext/atom#Vector"
+    static let patchWritable = "http://lv2plug.in/ns/ext/patch#writable"
+    static let patchReadable = "http://lv2plug.in/ns/ext/patch#readable"
+    static let rdfsRange = "http://www.w3.org/2000/01/rdf-schema#range"
+    static let minimum = lv2 + "minimum"
+    static let maximum = lv2 + "maximum"
+    static let defaultValue = lv2 + "default"
     static let minimumSize = "http://lv2plug.in/ns/ext/resize-port#minimumSize"
 
     static let uridMap = "http://lv2plug.in/ns/ext/urid#map"
@@ -40,6 +51,9 @@ enum LV2URI {
     static let sequenceSize = "http://lv2plug.in/ns/ext/buf-size#sequenceSize"
     static let sampleRate = "http://lv2plug.in/ns/ext/parameters#sampleRate"
     static let loadDefaultState = "http://lv2plug.in/ns/ext/state#loadDefaultState"
+    static let stateMapPath = "http://lv2plug.in/ns/ext/state#mapPath"
+    static let stateMakePath = "http://lv2plug.in/ns/ext/state#makePath"
+    static let stateFreePath = "http://lv2plug.in/ns/ext/state#freePath"
     static let workerSchedule = "http://lv2plug.in/ns/ext/worker#schedule"
     static let workerInterface = "http://lv2plug.in/ns/ext/worker#interface"
     static let log = "http://lv2plug.in/ns/ext/log#log"
@@ -59,10 +73,12 @@ enum LV2URI {
     /// classes (lv2core) and unit symbols (units).
     static let coreSpecification = "http://lv2plug.in/ns/lv2core"
     static let unitsSpecification = "http://lv2plug.in/ns/extensions/units"
+    /// Defines parameters plugins reuse as message parameters (`param:gain`).
+    static let parametersSpecification = "http://lv2plug.in/ns/ext/parameters"
 
     /// Features the host provides, or accepts because they only describe the plugin.
     static let supportedFeatures: Set<String> = [
         uridMap, uridUnmap, options, boundedBlockLength, loadDefaultState, workerSchedule, log,
-        isLive, inPlaceBroken, hardRTCapable,
+        isLive, inPlaceBroken, hardRTCapable, stateMapPath, stateMakePath, stateFreePath,
     ]
 }

@@ -12,27 +12,32 @@ import HostCore
 /// thread runs its kernels when applying a preset that restores plugin
 /// state (LV2 state restore must not overlap run()).
 package final class LV2Unit: ProcessingUnit {
-    package let plugin: PluginDescription
+    /// Its presets grow when one is saved (`savePreset`).
+    package internal(set) var plugin: PluginDescription
     package let displayName: String
     package let inputPorts: [AudioPortInfo]
     package let outputPorts: [AudioPortInfo]
     package let parameters: [ParameterInfo]
 
-    private let world: LV2World
-    private let lilvPlugin: OpaquePointer
+    let world: LV2World
+    let lilvPlugin: OpaquePointer
     /// Input control values by port index, shared by every instance.
-    private var controls: UnsafeMutablePointer<Float> { memory.controls }
+    var controls: UnsafeMutablePointer<Float> { memory.controls }
     private var log: UnsafeMutablePointer<LV2_Log_Log>? { memory.log }
     private let memory: UnitMemory
-    private let parameterPorts: [String: UInt32]
+    let parameterPorts: [String: UInt32]
     private var format: RenderFormat?
     /// Memory of the current format's instances (silence, scratch, freewheeling).
     private var formatMemory: FormatMemory?
-    private var instances: [LV2Instance] = []
+    private(set) var instances: [LV2Instance] = []
     /// The instances of the format before this one, to take up again.
     private var earlier: EarlierInstances?
     /// The last preset with plugin state, restored into instances made later.
     private var presetState: OpaquePointer?
+    /// Files the plugin creates (`state:makePath`); copied into a preset
+    /// bundle when saved, removed with the unit. Made on first use.
+    let scratchFolder = FileManager.default.temporaryDirectory
+        .appendingPathComponent("fxhost-scratch-\(UUID().uuidString)").path
     /// Set while `presetParameterValues` reads a preset: port values land here, not in `controls`.
     private var collectedPresetValues: [String: Float]?
 
@@ -70,6 +75,7 @@ package final class LV2Unit: ProcessingUnit {
 
     deinit {
         if let presetState { lilv_state_free(presetState) }
+        try? FileManager.default.removeItem(atPath: scratchFolder)
     }
 
     // MARK: Parameters
@@ -77,6 +83,11 @@ package final class LV2Unit: ProcessingUnit {
     package func setParameter(_ symbol: String, to value: ParameterValue) throws(UnitError) {
         let number = try checkedValue(symbol, value) // throws for an unknown symbol first
         controls[Int(parameterPorts[symbol]!)] = number
+    }
+
+    package var enabledControl: UnsafeMutablePointer<Float>? {
+        plugin.ports.first { $0.designation == .enabled && $0.direction == .input && $0.kind == .control }
+            .map { controls + Int($0.index) }
     }
 
     package func controlPointer(symbol: String) -> UnsafeMutablePointer<Float>? {
@@ -184,7 +195,7 @@ package final class LV2Unit: ProcessingUnit {
         let context = InstanceContext(
             world: world, plugin: lilvPlugin, description: plugin, format: format,
             memory: SharedPortMemory(unit: memory, format: formatMemory),
-            log: log)
+            log: log, scratchFolder: scratchFolder)
         while instances.count < count {
             let instance = try LV2Instance(context)
             // The latency probe ends in a reset that drops pending worker

@@ -57,7 +57,9 @@ package final class LV2World {
         /// For `PluginCatalog.bundles(of:)`: presets other bundles declare.
         let appliesTo, seeAlso: OpaquePointer
         /// For `PluginBundleIndex`: the specifications a description reads.
-        let coreSpecification, unitsSpecification: OpaquePointer
+        let coreSpecification, unitsSpecification, parametersSpecification: OpaquePointer
+        /// For `PropertyDescription`: message parameters.
+        let patchWritable, patchReadable, rdfsRange, minimum, maximum, defaultValue: OpaquePointer
 
         init(world: OpaquePointer) {
             func node(_ uri: String) -> OpaquePointer { lilv_new_uri(world, uri) }
@@ -83,13 +85,20 @@ package final class LV2World {
             seeAlso = node(LV2URI.rdfsSeeAlso)
             coreSpecification = node(LV2URI.coreSpecification)
             unitsSpecification = node(LV2URI.unitsSpecification)
+            parametersSpecification = node(LV2URI.parametersSpecification)
+            patchWritable = node(LV2URI.patchWritable)
+            patchReadable = node(LV2URI.patchReadable)
+            rdfsRange = node(LV2URI.rdfsRange)
+            minimum = node(LV2URI.minimum)
+            maximum = node(LV2URI.maximum)
+            defaultValue = node(LV2URI.defaultValue)
         }
 
         func free() {
             for node in [audioPort, controlPort, cvPort, atomPort, outputPort, connectionOptional, isSideChain,
                          toggled, integer, enumeration, designation, reportsLatency, minimumSize, preset,
                          rdfsLabel, unitsUnit, unitsSymbol, doapName, appliesTo, seeAlso, coreSpecification,
-                         unitsSpecification] {
+                         unitsSpecification, parametersSpecification, patchWritable, patchReadable, rdfsRange, minimum, maximum, defaultValue] {
                 lilv_node_free(node)
             }
         }

@@ -51,7 +51,10 @@ package struct PluginBundleIndex: Equatable {
             plugins[uri] = catalog.bundles(of: plugin, knownFolders: &knownFolders)
         }
         var specifications: [String] = []
-        for specification in [world.nodes.coreSpecification, world.nodes.unitsSpecification] {
+        // lv2core for plugin classes, units for unit symbols, parameters for
+        // the message parameters plugins borrow from it (eg-sampler's `param:gain`).
+        for specification in [world.nodes.coreSpecification, world.nodes.unitsSpecification,
+                              world.nodes.parametersSpecification] {
             guard let files = lilv_world_find_nodes(world.world, specification, world.nodes.seeAlso, nil) else { continue }
             defer { lilv_nodes_free(files) }
             specifications += PluginCatalog.nodes(UnsafeRawPointer(files)).compactMap(PluginCatalog.path(ofFileURI:))
@@ -97,7 +100,7 @@ package struct PluginBundleIndex: Equatable {
         cache.file.deletingPathExtension().appendingPathExtension("bundles")
     }
 
-    static let header = "fxhost plugin bundles 1"
+    static let header = "fxhost plugin bundles 2"
 
     /// Lines of tab-separated fields: the header, `folder PATH` for each
     /// watched folder, `fingerprint HEX`, `specification BUNDLE`,

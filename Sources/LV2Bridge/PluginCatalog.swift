@@ -150,11 +150,37 @@ struct PluginReader {
             project: projectName(),
             ports: ports,
             presets: readPresets(),
+            properties: readProperties(),
             // Sorted: lilv's order changes from run to run (it follows where
             // nodes landed in memory), and a listing should not.
             requiredFeatures: Lilv.takeStrings(lilv_plugin_get_required_features(plugin)).sorted(),
             optionalFeatures: Lilv.takeStrings(lilv_plugin_get_optional_features(plugin)).sorted(),
             reportsLatency: lilv_plugin_has_latency(plugin))
+    }
+
+    /// Writable properties, then those only readable, each by URI.
+    private func readProperties() -> [PropertyDescription] {
+        let uri = lilv_plugin_get_uri(plugin)
+        func uris(_ predicate: OpaquePointer) -> [String] {
+            Lilv.takeStrings(UnsafeMutableRawPointer(lilv_world_find_nodes(world.world, uri, predicate, nil)))
+        }
+        let writable = Set(uris(nodes.patchWritable))
+        let readable = Set(uris(nodes.patchReadable)).subtracting(writable)
+        return writable.sorted().map { readProperty($0, writable: true) }
+            + readable.sorted().map { readProperty($0, writable: false) }
+    }
+
+    private func readProperty(_ uri: String, writable: Bool) -> PropertyDescription {
+        let subject = lilv_new_uri(world.world, uri)
+        defer { lilv_node_free(subject) }
+        func value(_ predicate: OpaquePointer) -> OpaquePointer? { lilv_world_get(world.world, subject, predicate, nil) }
+        let range = Lilv.takeString(value(nodes.rdfsRange))
+        var property = PropertyDescription(
+            uri: uri, label: Lilv.takeString(value(nodes.rdfsLabel)) ?? "", valueType: .init(range: range), range: range,
+            minimum: Lilv.takeNumber(value(nodes.minimum)), maximum: Lilv.takeNumber(value(nodes.maximum)),
+            defaultValue: Lilv.takeNumber(value(nodes.defaultValue)), isWritable: writable)
+        if property.label.isEmpty { property.label = property.shortName }
+        return property
     }
 
     private func projectName() -> String? {
@@ -221,7 +247,7 @@ struct PluginReader {
     }
 
     /// Presets with their labels; each preset resource is loaded so its label is known.
-    private func readPresets() -> [PresetDescription] {
+    func readPresets() -> [PresetDescription] {
         guard let related = lilv_plugin_get_related(plugin, nodes.preset) else { return [] }
         defer { lilv_nodes_free(related) }
         var result: [PresetDescription] = []

@@ -9,6 +9,8 @@ package struct PluginDescription: Codable, Sendable, Equatable {
     package var project: String?
     package var ports: [PortDescription]
     package var presets: [PresetDescription]
+    /// Parameters set by message (`patch:writable`) or reported (`patch:readable`), by URI.
+    package var properties: [PropertyDescription]
     package var requiredFeatures: [String]
     package var optionalFeatures: [String]
     package var reportsLatency: Bool

@@ -38,11 +38,29 @@ struct CheckCommand: ParsableCommand {
             }
         }
         for tap in plan.taps { print("  tap \(tap.node) → \(tap.file) (\(tap.channels.count) ch)") }
+        for line in Self.midiControlText(patch.midiControl) { print("  " + line) }
         print("  " + Self.parallelText(plan.program))
         if plan.latencyFrames > 0 {
             print("  latency \(plan.latencyFrames) frames, compensated (outputs and taps aligned; renders start at the first input sample)")
         }
         print("OK")
+    }
+
+    /// `midi-control:` and `scenes:` as `run` will use them.
+    static func midiControlText(_ control: MIDIControl) -> [String] {
+        var lines: [String] = []
+        if control.isDeclared {
+            lines.append("MIDI input" + (control.inputs.isEmpty ? " (connected to nothing)" : " ← " + control.inputs.joined(separator: ", ")))
+        }
+        for mapping in control.mappings { lines.append("MIDI \(mapping)") }
+        for scene in control.scenes {
+            let settings = scene.nodes.flatMap { node in
+                node.parameters.map { "\(node.node):\($0.symbol) = \($0.value)" }
+                    + (node.bypass.map { ["\(node.node) \($0 ? "bypassed" : "active")"] } ?? [])
+            }
+            lines.append("scene \(scene.name): " + (settings.isEmpty ? "nothing" : settings.joined(separator: ", ")))
+        }
+        return lines
     }
 
     /// What `--threads` can do with this plan.
@@ -86,6 +104,8 @@ struct CheckReport: Encodable {
     var parallelWidth: Int
     var nodes: [Node]
     var taps: [Tap]
+    /// `midi-control:` and `scenes:`, each line as `check` prints it (absent: none).
+    var midiControl: [String]?
 
     init(patch: Patch, plan: RenderPlan) {
         name = patch.name
@@ -99,5 +119,7 @@ struct CheckReport: Encodable {
                  outputLatencyFrames: $0.outputLatencyFrames)
         }
         taps = plan.taps.map { Tap(node: $0.node, file: $0.file, channels: $0.channels.count) }
+        let midi = CheckCommand.midiControlText(patch.midiControl)
+        midiControl = midi.isEmpty ? nil : midi
     }
 }

@@ -6,7 +6,7 @@ extension CompletionSource {
     /// The names a running session offers now. Called on the run loop's
     /// thread, which owns the session.
     init(session: LiveSession) {
-        self.init(nodes: session.graph.nodes.map(Self.node))
+        self.init(nodes: session.graph.nodes.map(Self.node), scenes: session.midiControl.scenes.map(\.name))
     }
 
     private static func node(_ node: GraphNode) -> Node {

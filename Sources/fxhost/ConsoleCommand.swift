@@ -15,6 +15,7 @@ enum ConsoleCommand: Equatable {
           set NODE PARAM VALUE      change a plugin parameter (checked against its range)
           bypass NODE on|off        pass a plugin node's input straight through, or not
           preset NODE NAME          apply an LV2 preset by label or URI
+          preset save NODE NAME     save the plugin's state as LV2 preset NAME (~/.lv2/fxhost-NAME.lv2)
           tap NODE[:PORT] FILE      start recording a node's output, or one channel (N) or port (symbol)
           tap pause NODE[:PORT]     pause recording; the file continues where it left off on resume
           tap resume NODE[:PORT]    record again after a pause
@@ -26,13 +27,17 @@ enum ConsoleCommand: Equatable {
                                     (a range of the timeline in seconds), then play on;
                                     the outputs are silent meanwhile and live plugins keep their state
           bounce cancel             stop a bounce under way (no file is kept)
+          learn NODE PARAM          map the next MIDI controller that moves to PARAM (or `bypass`)
+          unlearn NODE PARAM        remove the MIDI mappings of PARAM
+          map                       list the MIDI mappings and scenes
+          scene NAME                switch to a scene: all its values and bypasses in one block
           status [--json]           levels, DSP load, xruns, taps (time, recording or paused), bounce progress
           help                      this list
           quit                      finalise every tap and exit
         """
 
     static let names = ["set", "bypass", "preset", "tap", "untap", "connect", "disconnect", "bounce", "status", "help",
-                        "quit"]
+                        "quit", "learn", "unlearn", "map", "scene"]
 
     /// nil for a blank line or a comment.
     static func parse(_ line: String) throws(CommandLineError) -> ConsoleCommand? {
@@ -55,6 +60,12 @@ enum ConsoleCommand: Equatable {
             }
             return .control(.bypass(node: arguments[0], on: on))
         case "preset":
+            // `preset save X NAME` wins, as `tap pause` does: a preset of a node
+            // named `save` is applied by the node's other name, or with its URI.
+            if arguments.first?.lowercased() == "save" {
+                guard arguments.count >= 3 else { throw CommandLineError("usage: preset save NODE NAME") }
+                return .control(.savePreset(node: arguments[1], name: arguments.dropFirst(2).joined(separator: " ")))
+            }
             guard arguments.count >= 2 else { throw CommandLineError("usage: preset NODE NAME") }
             return .control(.preset(node: arguments[0], name: arguments.dropFirst().joined(separator: " ")))
         case "tap":
@@ -83,6 +94,15 @@ enum ConsoleCommand: Equatable {
         case "status":
             guard arguments.isEmpty || arguments == ["--json"] else { throw CommandLineError("usage: status [--json]") }
             return arguments.isEmpty ? .control(.status) : .statusAsJSON
+        case "learn", "unlearn":
+            let (node, parameter) = try nodeAndParameter(arguments, usage: "\(name) NODE PARAM")
+            return .control(name == "learn" ? .learn(node: node, parameter: parameter) : .unlearn(node: node, parameter: parameter))
+        case "map":
+            try expect(0...0, "map")
+            return .control(.mappings)
+        case "scene":
+            try expect(1...1, "scene NAME")
+            return .control(.scene(arguments[0]))
         case "help", "?":
             return .help
         case "quit", "exit":
@@ -91,6 +111,16 @@ enum ConsoleCommand: Equatable {
             let hint = Suggestion.didYouMean(name, in: names).map { " (\($0))" } ?? "; type `help` for the list"
             throw CommandLineError("there is no command `\(name)`\(hint)")
         }
+    }
+
+    /// `NODE PARAM` or `NODE:PARAM`.
+    static func nodeAndParameter(_ arguments: [String], usage: String) throws(CommandLineError) -> (String, String) {
+        if arguments.count == 2 { return (arguments[0], arguments[1]) }
+        if arguments.count == 1, let colon = arguments[0].firstIndex(of: ":"),
+           colon != arguments[0].startIndex, colon != arguments[0].index(before: arguments[0].endIndex) {
+            return (String(arguments[0][..<colon]), String(arguments[0][arguments[0].index(after: colon)...]))
+        }
+        throw CommandLineError("usage: \(usage)")
     }
 
     /// `bounce FILE [--from S] [--to S]` or `bounce cancel`.

@@ -34,7 +34,7 @@ struct ConsoleCompletion: Equatable {
         let command = earlier.first?.lowercased()
 
         // A preset's label may have spaces: everything after the node is the label (as the parser reads it).
-        if command == "preset", earlier.count >= 2, let node = source.node(named: earlier[1]) {
+        if command == "preset", earlier.count >= 2, earlier[1].lowercased() != "save", let node = source.node(named: earlier[1]) {
             let start = words[2].start
             let typed = String(line[start..<cursor])
             let names = node.presets.filter { $0.hasPrefix(typed) }.sorted()
@@ -54,7 +54,11 @@ struct ConsoleCompletion: Equatable {
         let plugins = source.nodes.filter(\.isPlugin).map(\.name), nodes = source.nodes.map(\.name)
         let node = earlier.count > 1 ? source.node(named: earlier[1]) : nil
         switch (command, earlier.count) {
-        case ("set", 1), ("bypass", 1), ("preset", 1), ("learn", 1), ("unlearn", 1):
+        case ("set", 1), ("bypass", 1), ("learn", 1), ("unlearn", 1):
+            return plugins
+        case ("preset", 1):
+            return ["save"] + plugins
+        case ("preset", 2) where earlier[1].lowercased() == "save":
             return plugins
         case ("set", 2), ("learn", 2), ("unlearn", 2):
             return node?.parameters.map(\.symbol) ?? []

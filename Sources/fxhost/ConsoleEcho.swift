@@ -1,4 +1,5 @@
 import Foundation
+import HostCore
 import JackIO
 
 /// How the console shows a change to the session: one line on stdout (a
@@ -22,6 +23,8 @@ enum ConsoleEcho {
             return "\(node) \(on ? "bypassed" : "active")"
         case .presetApplied(let node, let name):
             return "\(node): preset \"\(name)\" applied"
+        case .presetSaved(let node, let name, let bundle):
+            return "\(node): preset \"\(name)\" saved in \(bundle)"
         case .tapStarted(let reference, let file):
             return "tap \(reference) → \(file): recording"
         case .tapStopped(let tap):
@@ -44,6 +47,32 @@ enum ConsoleEcho {
                           bounce.elapsedSeconds, bounce.speed.isFinite ? bounce.speed : 0)
         case .bounceFailed(let reason):
             return reason + "; playing live again"
+        case .learning(let node, let parameter):
+            return "learning \(node):\(parameter): move a MIDI controller to map it"
+        case .mapped(let mapping):
+            return "mapped \(mapping)"
+        case .unmapped(let node, let parameter):
+            return "unmapped \(node):\(parameter)"
+        case .sceneApplied(let name):
+            return "scene \(name)"
         }
+    }
+
+    /// The answer to `map`: the MIDI input, each mapping as the patch
+    /// writes it, a `learn` waiting, and the scenes.
+    static func mappingsText(_ control: MIDIControl, learning: String?, port: String?) -> String {
+        var lines: [String] = []
+        if let port {
+            lines.append("MIDI input \(port)" + (control.inputs.isEmpty ? "" : " ← " + control.inputs.joined(separator: ", ")))
+        } else {
+            lines.append("no MIDI input (the patch has no `midi-control:`)")
+        }
+        if control.mappings.isEmpty { lines.append("  nothing mapped") }
+        for mapping in control.mappings { lines.append("  \(mapping)") }
+        if let learning { lines.append("  learning \(learning): move a controller") }
+        if !control.scenes.isEmpty {
+            lines.append("scenes: " + control.scenes.map(\.name).joined(separator: ", "))
+        }
+        return lines.joined(separator: "\n")
     }
 }

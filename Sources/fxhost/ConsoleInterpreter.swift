@@ -40,6 +40,8 @@ struct ConsoleInterpreter {
                 answer(LiveStatusLine.text(status))
             case .quit:
                 return .quit
+            case .mappings(let control, let learning, let port):
+                answer(ConsoleEcho.mappingsText(control, learning: learning, port: port))
             }
         case .statusAsJSON:
             guard case .status(let status) = try dispatcher.dispatch(.status, from: .console) else { break }

@@ -51,6 +51,19 @@ struct InfoCommand: ParsableCommand {
                 print("  " + port.symbol.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + Self.describe(port))
             }
         }
+        let writable = description.properties.filter(\.isWritable)
+        if !writable.isEmpty {
+            print("\nMessage parameters (patch:writable; fxhost cannot set them yet):")
+            let width = writable.map(\.shortName.count).max() ?? 0
+            for property in writable {
+                print("  " + property.shortName.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+                      + Self.describe(property))
+            }
+        }
+        let readable = description.properties.filter { !$0.isWritable }
+        if !readable.isEmpty {
+            print("\nReported by the plugin (patch:readable): " + readable.map(\.shortName).joined(separator: ", "))
+        }
         if !description.presets.isEmpty {
             print("\nPresets (preset: in a patch):")
             for preset in description.presets { print("  \(preset.label)") }
@@ -60,6 +73,16 @@ struct InfoCommand: ParsableCommand {
             let unsupported = description.unsupportedFeatures
             if !unsupported.isEmpty { print("  fxhost cannot provide: " + unsupported.joined(separator: ", ")) }
         }
+    }
+
+    /// "Impulse Response: file path", "Gain: number, 0 … 2, default 1".
+    static func describe(_ property: PropertyDescription) -> String {
+        var text = "\(property.label): \(property.valueType.phrase)"
+        if let minimum = property.minimum, let maximum = property.maximum {
+            text += ", \(NumberText.format(minimum)) … \(NumberText.format(maximum))"
+        }
+        if let defaultValue = property.defaultValue { text += ", default \(NumberText.format(defaultValue))" }
+        return text
     }
 
     static func describe(_ port: PortDescription) -> String {

@@ -17,7 +17,11 @@ final class OSCFrontEnd: Sendable {
     private let inbox: ControlInbox
     private let ignoredCount = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
-    private let subscribers = Mutex<Set<OSCEndpoint>>([])
+    /// Each subscriber, with the meter rate it asked for (nil: no meters).
+    private let subscribers = Mutex<[OSCEndpoint: Double?]>([:])
+    /// The run loop's side of meters: each metered subscriber's peak reader
+    /// and when its next meters are due (seconds of `MonotonicClock`).
+    private let meterSchedule = Mutex<[OSCEndpoint: (reader: OutputPeakReaders.Reader, due: Double)]>([:])
     private let thread = Mutex<PosixThread?>(nil)
 
     /// Binds the socket (so a port in use is an error before the run starts).
@@ -58,7 +62,39 @@ final class OSCFrontEnd: Sendable {
     /// On the run loop's thread: every change from any front end goes to the subscribers.
     func announce(_ change: ControlChange) {
         guard let message = Self.message(for: change) else { return }
-        for subscriber in subscribers.withLock({ $0 }) { send(message, to: subscriber) }
+        for subscriber in subscribers.withLock({ $0.keys }) { send(message, to: subscriber) }
+    }
+
+    /// On the run loop's thread, every turn: each metered subscriber gets
+    /// `/fxhost/meters` for every output node, at its rate, with the peaks
+    /// since its previous meters (its own reader, so neither the status
+    /// line nor another subscriber takes them).
+    func sendMeters(from session: LiveSession) {
+        let wanted = subscribers.withLock { $0 }
+        let now = Double(MonotonicClock.nanoseconds()) / 1e9
+        var due: [(OSCEndpoint, OutputPeakReaders.Reader)] = []
+        meterSchedule.withLock { schedule in
+            for (subscriber, entry) in schedule where (wanted[subscriber] ?? nil) == nil {
+                session.removeMeterReader(entry.reader)
+                schedule[subscriber] = nil
+            }
+            for case let (subscriber, hertz?) in wanted {
+                guard let entry = schedule[subscriber] else {
+                    schedule[subscriber] = (session.addMeterReader(), now + 1 / hertz)
+                    continue
+                }
+                guard now >= entry.due else { continue }
+                // Late turns do not bunch up meters: the next is one period on.
+                schedule[subscriber]!.due = max(entry.due + 1 / hertz, now)
+                due.append((subscriber, entry.reader))
+            }
+        }
+        for (subscriber, reader) in due {
+            for meter in session.meters(reader) {
+                send(OSCMessage("/fxhost/meters", [.string(meter.node)] + meter.decibels.map { .float(Float($0)) }),
+                     to: subscriber)
+            }
+        }
     }
 
     private func receive() {
@@ -111,10 +147,10 @@ final class OSCFrontEnd: Sendable {
                 guard case .success(.status(let status)) = result, let json = try? Terminal.json(status) else { return }
                 send(OSCMessage("/fxhost/status", [.string(json)]), to: sender)
             }
-        case .subscribe:
-            subscribers.withLock { _ = $0.insert(sender) }
+        case .subscribe(let meterHertz):
+            subscribers.withLock { $0[sender] = .some(meterHertz) }
         case .unsubscribe:
-            subscribers.withLock { _ = $0.remove(sender) }
+            subscribers.withLock { _ = $0.removeValue(forKey: sender) }
         }
     }
 
@@ -145,16 +181,36 @@ final class OSCFrontEnd: Sendable {
             return OSCMessage("/fxhost/bypass", [.string(node), .int(on ? 1 : 0)])
         case .presetApplied(let node, let name):
             return OSCMessage("/fxhost/preset", [.string(node), .string(name)])
+        case .presetSaved(let node, let name, let bundle):
+            return OSCMessage("/fxhost/preset/save", [.string(node), .string(name), .string(bundle)])
         case .tapStarted(let reference, let file):
             return OSCMessage("/fxhost/tap", [.string(reference.description), .string(file)])
         case .tapStopped(let take):
-            return OSCMessage("/fxhost/untap", [.string(take.node), .string(take.file)])
+            return OSCMessage("/fxhost/untap", [.string(take.node), .string(take.file), .float(Float(take.seconds))])
+        case .tapPaused(let take):
+            return OSCMessage("/fxhost/tap/pause", [.string(take.node), .string(take.file), .float(Float(take.seconds))])
+        case .tapResumed(let take):
+            return OSCMessage("/fxhost/tap/resume", [.string(take.node), .string(take.file), .float(Float(take.seconds))])
         case .connected(let from, let to, let gain):
             return OSCMessage("/fxhost/connect", [.string(from.description), .string(to.description), .float(Float(gain))])
         case .disconnected(let from, let to):
             return OSCMessage("/fxhost/disconnect", [.string(from.description), .string(to.description)])
-        case .tapPaused, .tapResumed, .bounceStarted, .bounceFinished, .bounceFailed:
-            return nil
+        case .bounceStarted(let files):
+            return OSCMessage("/fxhost/bounce/started", files.map { .string($0) })
+        case .bounceFinished(let bounced):
+            return OSCMessage("/fxhost/bounce/finished", [.float(Float(bounced.seconds)), .float(Float(bounced.speed))]
+                              + bounced.files.map { .string($0) })
+        case .bounceFailed(let reason):
+            return OSCMessage("/fxhost/bounce/failed", [.string(reason)])
+        case .sceneApplied(let name):
+            return OSCMessage("/fxhost/scene", [.string(name)])
+        case .learning(let node, let parameter):
+            return OSCMessage("/fxhost/learn", [.string(node), .string(parameter)])
+        case .unmapped(let node, let parameter):
+            return OSCMessage("/fxhost/unlearn", [.string(node), .string(parameter)])
+        case .mapped(let mapping):
+            // What learn made: the parameter, then the mapping as the patch writes it.
+            return OSCMessage("/fxhost/mapped", [.string(mapping.destination), .string(mapping.description)])
         }
     }
 }

@@ -28,6 +28,12 @@ struct RunCommand: ParsableCommand {
               disconnect vox verb      status --json        quit
               bounce mix.wav           bounce cancel        bounce a.flac --from 30 --to 45
               tap pause drive          tap resume drive
+              learn amp gain           unlearn amp gain     map        scene lead
+
+            A patch's midi-control: section adds a JACK MIDI input, fxhost:midi_control, connected \
+            to its input: ports: mapped controllers move parameters in the block they arrive in, \
+            program changes switch scenes: whole in one block, and `learn NODE PARAM` maps the next \
+            controller that moves (docs/live.md).
 
             --osc PORT takes the same commands as OSC over UDP on 127.0.0.1 (--osc HOST:PORT \
             elsewhere), such as `oscsend localhost 9000 /fxhost/set ssf amp gain -6`; errors come \
@@ -119,6 +125,7 @@ struct RunCommand: ParsableCommand {
         options.clientName = clientName
         options.server = server ?? ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"]
         options.threads = threads ?? RenderWorkerPool.availableCores
+        options.midiControl = patch.midiControl
         // Front ends on threads of their own (OSC, later MIDI and a file watcher) post here.
         let inbox = ControlInbox()
         // Bound before the session starts, so a port in use stops the run before any sound.
@@ -153,6 +160,7 @@ struct RunCommand: ParsableCommand {
         let limit = durationSeconds
         let started = Date()
         var lastStatus = Date.distantPast
+        var lastMIDIPoll = Date.distantPast
         // --duration and the console's `quit` end the run even while it waits for a server.
         func stopRequested() -> StopReason? {
             if let limit, Date().timeIntervalSince(started) >= limit { return .duration }
@@ -167,6 +175,12 @@ struct RunCommand: ParsableCommand {
             if signals.wait(seconds: 0.02) { return .signal }
             if let reason = stopRequested() { return reason }
             dispatcher.finishBounce()  // announced: the console echoes it
+            // What controllers changed, announced as from `.midi`: ten times a
+            // second, the latest value per parameter, so a sweep is a few lines.
+            if Date().timeIntervalSince(lastMIDIPoll) >= 0.1 {
+                lastMIDIPoll = Date()
+                dispatcher.pollMIDI()
+            }
             if session.serverHasShutDown {
                 guard reconnect else { return .serverShutDown }
                 console.clearStatus()
@@ -179,6 +193,7 @@ struct RunCommand: ParsableCommand {
             } catch {
                 Terminal.warning(error.description)
             }
+            osc?.sendMeters(from: session)
             if Date().timeIntervalSince(lastStatus) >= 0.2 {
                 lastStatus = Date()
                 // Only when shown: a look at the status resets the peaks `status` reports.

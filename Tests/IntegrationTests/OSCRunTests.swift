@@ -65,6 +65,68 @@ final class OSCRunTests: XCTestCase {
         try assertFullLevelThenMinusSixDecibels(path("take.wav"))
     }
 
+    /// A subscriber that asks for 20 meters a second (python-osc) hears the
+    /// output's peak in dBFS: the constant 0.5 at 20·log10(0.5) = -6.0206,
+    /// then -6 dB lower after a set, then -inf once the file has ended; and
+    /// hears a tap paused and resumed (its seconds standing still between),
+    /// and a bounce it asked for start and finish: 3 s of the constant at -6 dB.
+    func testSubscribersHearMetersTapPausesAndBounces() throws {
+        let (server, folder, port, run) = try startAmpRun(seconds: 3)
+        defer { withExtendedLifetime(server) {} }
+        let bounce = folder.appendingPathComponent("bounce.wav").path
+        let client = try Tools.run("python3", ["-c", Self.meterClient, "\(port)", bounce])
+        XCTAssertEqual(client.status, 0, "python-osc (scripts/install-deps.sh) must be installed: \(client.stderr)")
+        let lines = client.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        XCTAssertEqual(lines.map { $0.first ?? "" },
+                       ["/fxhost/meters", "/fxhost/param", "/fxhost/meters", "/fxhost/tap/pause", "/fxhost/tap/resume",
+                        "/fxhost/meters", "/fxhost/bounce/started", "/fxhost/bounce/finished"], client.stdout)
+        guard lines.count == 8, lines.allSatisfy({ $0.count >= 2 }) else { return }
+        XCTAssertEqual(lines[0][1], "main")
+        XCTAssertEqual(Double(lines[0][2]) ?? 0, 20 * log10(0.5), accuracy: 1e-4, "the constant at full level")
+        XCTAssertEqual(Array(lines[1][1...]), ["amp", "gain", "-6.0"])
+        XCTAssertEqual(Double(lines[2][2]) ?? 0, 20 * log10(0.5) - 6, accuracy: 1e-4, "-6 dB lower")
+        XCTAssertEqual(lines[3][1], "amp")
+        XCTAssertTrue(lines[3].count == 4 && lines[3][2].hasSuffix("take.wav"), "\(lines[3])")
+        let paused = Double(lines[3].last ?? "") ?? -1, resumed = Double(lines[4].last ?? "") ?? -1
+        XCTAssertGreaterThan(paused, 0)
+        XCTAssertGreaterThanOrEqual(resumed, paused)
+        XCTAssertLessThan(resumed - paused, 0.1, "a paused tap records nothing (at most the block under way)")
+        XCTAssertEqual(lines[5][2], "-inf", "silence once the file has ended")
+        XCTAssertEqual(Array(lines[6][1...]), [bounce])
+        XCTAssertEqual(lines[7].last, bounce)
+        XCTAssertGreaterThanOrEqual(Double(lines[7][1]) ?? 0, 3, "the file's 3 s, then the tail")
+        let bounced = try Audio.read(bounce).channels[0]
+        XCTAssertEqual(LiveRunTests.runs(of: bounced).first?.count, 48_000 * 3)
+        XCTAssertEqual(bounced.first ?? 0, 0.5 * 0.501187, accuracy: 1e-6, "the file at the gain set")
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+    }
+
+    /// `/fxhost/scene s quiet` from `oscsend` switches the patch's scene:
+    /// eg-amp to -20 dB, ×0.1 on the tap; the console echoes it.
+    func testOscsendSwitchesAScene() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        defer { withExtendedLifetime(server) {} }
+        let folder = try Tools.temporaryFolder()
+        try LiveRunTests.writeAmpPatch(folder, seconds: 8)
+        let patch = folder.appendingPathComponent("amp.yaml").path
+        try (String(contentsOfFile: patch, encoding: .utf8) + "\nscenes:\n  quiet: { amp: { gain: -20 } }\n")
+            .write(toFile: patch, atomically: true, encoding: .utf8)
+        let port = try Self.freeUDPPort()
+        let take = folder.appendingPathComponent("take.wav").path
+        let run = try LiveRun(["run", patch, "--server", server.name, "--quiet", "--osc", "\(port)"], console: true)
+        XCTAssertTrue(run.waitForTap(take, seconds: 0.5), run.stderr)
+        let sent = try Tools.run("oscsend", ["127.0.0.1", "\(port)", "/fxhost/scene", "s", "quiet"])
+        XCTAssertEqual(sent.status, 0, sent.stderr)
+        XCTAssertTrue(run.waitForRuns(take, count: 2, lastAtLeast: 24_000), run.stderr)
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("scene quiet"), run.stdout)
+        let runs = LiveRunTests.runs(of: try Audio.read(take).channels[0])
+        XCTAssertEqual(runs.map(\.value).first, 0.5)
+        XCTAssertEqual(runs.last?.value ?? 0, 0.05, accuracy: 1e-6, "-20 dB: ×0.1")
+    }
+
     /// A port in use, or an `--osc` that is no port, stops the run before
     /// any sound, with a sentence (no JACK server is needed to see it).
     func testABadOrBusyOSCPortIsRefusedBeforeTheRun() throws {
@@ -132,13 +194,54 @@ final class OSCRunTests: XCTestCase {
         reply()
         """
 
+    /// Subscribes with 20 meters a second and prints, address first, the
+    /// messages it waited for: full-level meters, a set's echo and the
+    /// meters after it, a tap's pause and resume, meters of silence.
+    private static let meterClient = """
+        import socket, sys
+        from pythonosc.osc_message import OscMessage
+        from pythonosc.osc_message_builder import OscMessageBuilder
+        fxhost = ("127.0.0.1", int(sys.argv[1]))
+        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        sock.settimeout(30)
+        sock.bind(("127.0.0.1", 0))
+        def send(address, *arguments):
+            builder = OscMessageBuilder(address=address)
+            for argument in arguments:
+                builder.add_arg(argument)
+            sock.sendto(builder.build().dgram, fxhost)
+        def wait_for(address, accept=lambda params: True):
+            while True:
+                message = OscMessage(sock.recvfrom(65536)[0])
+                if message.address == "/fxhost/error":
+                    sys.exit("error: " + str(message.params))
+                if message.address == address and accept(message.params):
+                    print(" ".join([message.address] + [str(p) for p in message.params]), flush=True)
+                    return message.params
+        send("/fxhost/subscribe", 20.0)
+        wait_for("/fxhost/meters", lambda p: p[0] == "main" and p[1] > -7)
+        send("/fxhost/set", "amp", "gain", -6.0)
+        wait_for("/fxhost/param")
+        wait_for("/fxhost/meters", lambda p: p[0] == "main" and -13 < p[1] < -11)
+        send("/fxhost/tap/pause", "amp")
+        wait_for("/fxhost/tap/pause")
+        send("/fxhost/tap/resume", "amp")
+        wait_for("/fxhost/tap/resume")
+        wait_for("/fxhost/meters", lambda p: p[0] == "main" and p[1] == float("-inf"))
+        send("/fxhost/bounce", sys.argv[2])
+        wait_for("/fxhost/bounce/started")
+        wait_for("/fxhost/bounce/finished")
+        send("/fxhost/unsubscribe")
+        """
+
+
     /// `fxhost run --osc PORT` of the amp patch on a private server, its tap
     /// already recording.
-    private func startAmpRun(testName: String = #function) throws
+    private func startAmpRun(seconds: Int = 8, testName: String = #function) throws
         -> (server: JackServerProcess, folder: URL, port: UInt16, run: LiveRun) {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
         let folder = try Tools.temporaryFolder(testName)
-        try LiveRunTests.writeAmpPatch(folder, seconds: 8)
+        try LiveRunTests.writeAmpPatch(folder, seconds: seconds)
         let port = try Self.freeUDPPort()
         let take = folder.appendingPathComponent("take.wav").path
         let run = try LiveRun(["run", folder.appendingPathComponent("amp.yaml").path, "--server", server.name,

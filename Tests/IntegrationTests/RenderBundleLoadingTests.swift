@@ -136,7 +136,7 @@ final class RenderBundleLoadingTests: XCTestCase {
         let arguments = ["render", "--chain", "eg-amp", "-i", setup.path("in.wav"), "--tail", "0", "--quiet", "-o"]
         XCTAssertEqual(try setup.fxhost(arguments + [setup.path("a.wav")]).status, 0)
         let index = setup.path("cache/fxhost/" + (try XCTUnwrap(setup.indexFiles.first)))
-        try "fxhost plugin bundles 1\nplugin\n".write(toFile: index, atomically: true, encoding: .utf8)
+        try "fxhost plugin bundles 2\nplugin\n".write(toFile: index, atomically: true, encoding: .utf8)
         let garbled = try setup.fxhost(arguments + [setup.path("b.wav")])
         XCTAssertEqual(garbled.status, 0, garbled.stderr)
         XCTAssertTrue(garbled.stderr.contains("broken.lv2"), "every bundle read: \(garbled.stderr)")

@@ -22,6 +22,8 @@ final class ControlDispatcherTests: XCTestCase {
         let rig = try makeRig()
         var heard: [ControlChange] = []
         rig.dispatcher.addListener { heard.append($0) }
+        // eg-amp's manifest gives gain a default of 0 dB.
+        XCTAssertEqual(rig.session.status().parameters, ["amp": ["gain": 0]], "status starts with the plugin's values")
         let sources: [(ControlSource, Double)] = [(.console, -6), (.osc(sender: "127.0.0.1:9000"), -12),
                                                   (.midi, -18), (.patchFile(path: "live.yaml"), -3)]
         for (source, decibels) in sources {
@@ -32,6 +34,7 @@ final class ControlDispatcherTests: XCTestCase {
             XCTAssertEqual(changes, [expected])
             XCTAssertEqual(heard.last, expected, "announced as made, with its source")
             XCTAssertTrue(hears(rig, decibels: decibels), "\(source): \(String(describing: rig.level))")
+            XCTAssertEqual(rig.session.status().parameters["amp"]?["gain"], Float(decibels), "status shows the value set")
         }
         XCTAssertEqual(heard.count, sources.count)
 

@@ -62,7 +62,25 @@ final class OSCMessageTests: XCTestCase {
         XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/connect", [.string("vox"), .string("verb")])),
                        .control(.connect(from: PortReference(node: "vox"), to: PortReference(node: "verb"), gainDecibels: 0)))
         XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/status")), .status)
-        XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/subscribe")), .subscribe)
+        XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/subscribe")), .subscribe(meterHertz: nil))
+        XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/subscribe", [.float(20)])), .subscribe(meterHertz: 20))
+        XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/subscribe", [.int(0)])), .subscribe(meterHertz: nil))
+        XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/tap/pause", [.string("drive:1")])),
+                       .control(.pauseTap(PortReference(node: "drive", port: .channel(1)))))
+        XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/tap/resume", [.string("drive")])),
+                       .control(.resumeTap(PortReference(node: "drive"))))
+        XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/bounce", [.string("mix.wav")])),
+                       .control(.bounce(file: "mix.wav", from: 0, to: nil)))
+        XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/bounce", [.string("a.flac"), .float(30), .int(45)])),
+                       .control(.bounce(file: "a.flac", from: 30, to: 45)))
+        XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/bounce/cancel")), .control(.cancelBounce))
+        XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/scene", [.string("lead")])), .control(.scene("lead")))
+        XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/learn", [.string("wah"), .string("freq")])),
+                       .control(.learn(node: "wah", parameter: "freq")))
+        XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/unlearn", [.string("wah"), .string("freq")])),
+                       .control(.unlearn(node: "wah", parameter: "freq")))
+        XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/preset/save", [.string("amp"), .string("Minus Six")])),
+                       .control(.savePreset(node: "amp", name: "Minus Six")))
     }
 
     func testWrongMessagesAreRefusedWithWhatWasExpected() {
@@ -79,7 +97,10 @@ final class OSCMessageTests: XCTestCase {
         XCTAssertEqual(sentence(OSCMessage("/fxhost/set", [.string("amp")])),
                        "/fxhost/set takes s:node s:param f|i|s:value, not arguments of types `s`")
         XCTAssertTrue(sentence(OSCMessage("/fxhost/nope"))?.hasPrefix("unknown OSC address `/fxhost/nope`") ?? false)
-        XCTAssertEqual(sentence(OSCMessage("/fxhost/scene", [.string("lead")])),
-                       "/fxhost/scene is not available yet: scenes and saving are still to come")
+        XCTAssertEqual(sentence(OSCMessage("/fxhost/subscribe", [.float(-1)])),
+                       "/fxhost/subscribe: the meter rate is from 0 (no meters) to 50 per second, not -1")
+        XCTAssertEqual(sentence(OSCMessage("/fxhost/bounce", [.string("a.wav"), .float(40), .float(30)])),
+                       "/fxhost/bounce: the end must come after the start, and the start may not be negative")
+        XCTAssertEqual(sentence(OSCMessage("/fxhost/scene", [.int(2)])), "/fxhost/scene takes s:scene, not arguments of types `i`")
     }
 }

@@ -56,7 +56,7 @@ final class PluginBundleIndexTests: XCTestCase {
         XCTAssertNil(PluginBundleIndex(text: ""))
         XCTAssertNil(PluginBundleIndex(text: "garbage\n"))
         XCTAssertNil(PluginBundleIndex(text: String(index.text.dropLast(10))), "cut off")
-        XCTAssertNil(PluginBundleIndex(text: index.text.replacingOccurrences(of: "bundles 1", with: "bundles 2")),
+        XCTAssertNil(PluginBundleIndex(text: index.text.replacingOccurrences(of: "bundles 2", with: "bundles 1")),
                      "another version")
     }
 

@@ -5,7 +5,7 @@ import XCTest
 /// (a patch with a drive, an amp, a reverb and two outputs).
 final class ConsoleCompletionTests: XCTestCase {
     private let names = CompletionSource(
-        commands: ConsoleCommand.names + ["scene"],
+        commands: ConsoleCommand.names,
         nodes: [
             .init(name: "guitar", isPlugin: false),
             .init(name: "drive", isPlugin: true,
@@ -37,7 +37,7 @@ final class ConsoleCompletionTests: XCTestCase {
 
     func testCommandWords() {
         XCTAssertEqual(tab("se").line, "set ")
-        XCTAssertEqual(tab("sc").line, "scene ", "a command the session adds is completed too")
+        XCTAssertEqual(tab("sc").line, "scene ", "MIDI's `scene` too")
         XCTAssertEqual(tab("b").candidates, ["bounce", "bypass"])
         XCTAssertEqual(tab("b").line, "b", "nothing shared beyond `b`")
         XCTAssertEqual(tab("").candidates.count, names.commands.count)
@@ -48,6 +48,10 @@ final class ConsoleCompletionTests: XCTestCase {
     func testNodesWhereANodeGoes() {
         XCTAssertEqual(tab("set d").line, "set drive ")
         XCTAssertEqual(tab("set ").candidates, ["amp", "drive"], "set, bypass and preset take plugin nodes only")
+        XCTAssertEqual(tab("preset ").candidates, ["amp", "drive", "save"])
+        XCTAssertEqual(tab("preset save d").line, "preset save drive ")
+        XCTAssertEqual(tab("preset save drive B").candidates, [], "a new preset's name is the user's")
+        XCTAssertEqual(tab("learn drive mu").line, "learn drive muffle ")
         XCTAssertEqual(tab("bypass a").line, "bypass amp ")
         XCTAssertEqual(tab("connect g").line, "connect guitar ")
         XCTAssertEqual(tab("connect guitar m").line, "connect guitar m", "main and monitor share only `m`")

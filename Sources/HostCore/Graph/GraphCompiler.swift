@@ -126,11 +126,11 @@ struct GraphCompiler {
             emission.bypassSlots[node.name] = slot
             emission.nodeOutputs[nodeIndex] = emission.builder.unitStage(
                 node: node.name, kernels: prepared.kernels, inputs: inputs, outputWidth: layout.outputWidth,
-                bypassFlag: slot, latencyFrames: prepared.latencyFrames)
+                bypassFlag: slot, latencyFrames: prepared.latencyFrames, enabledControl: unit.enabledControl)
             emission.units.append(unit)
             emission.kernelOwners += prepared.kernels.compactMap(\.owner)
             let summary = "plugin \(unit.displayName)" + (layout.instances > 1 ? " ×\(layout.instances) (one per channel)" : "")
-                + (bypass ? ", bypassed" : "")
+                + (bypass ? ", bypassed" : "") + (unit.enabledControl != nil ? " (bypass: its own lv2:enabled port, no click)" : "")
             return (summary, prepared.latencyFrames)
         }
     }

@@ -30,6 +30,7 @@ public struct PatchLoader {
         }
         try graph.wire(patch.connections, taps: patch.taps) { Self.resolve($0, in: folder) }
         for tap in graph.taps { try TapFileCheck.requireFolder(tap) }
+        try Self.check(patch.midiControl, in: graph)
         return graph
     }
 

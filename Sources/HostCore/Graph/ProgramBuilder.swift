@@ -19,6 +19,7 @@ struct ProgramBuilder {
         case hook(KernelHook)
         case skipIfSet(flag: Int, count: Int)
         case skipIfClear(flag: Int, count: Int)
+        case enableUnlessSet(flag: Int, control: UnsafeMutablePointer<Float>)
         /// Delays a buffer in place through delay line `line`.
         case delay(VirtualBuffer, line: Int)
 
@@ -146,10 +147,13 @@ struct ProgramBuilder {
     /// A plugin node: its kernels' runs, skipped in favour of a passthrough
     /// copy while its bypass flag is set. The passthrough is delayed by the
     /// plugin's latency, so bypassing never shifts the node's timing (the
-    /// compensation elsewhere in the plan counts on it). Returns the node's
-    /// output buffers.
+    /// compensation elsewhere in the plan counts on it). A plugin with an
+    /// `enabledControl` (its `lv2:enabled` port) bypasses itself instead: it
+    /// always runs, told by that control, and fades on its own, with no click.
+    /// Returns the node's output buffers.
     mutating func unitStage(node: String, kernels: [ProcessorKernel], inputs: [VirtualBuffer], outputWidth: Int,
-                            bypassFlag: Int, latencyFrames: Int = 0) -> [VirtualBuffer] {
+                            bypassFlag: Int, latencyFrames: Int = 0,
+                            enabledControl: UnsafeMutablePointer<Float>? = nil) -> [VirtualBuffer] {
         let outputs = (0..<outputWidth).map { _ in newBuffer() }
         var runOps: [Op] = []
         var inputCursor = 0, outputCursor = 0
@@ -165,8 +169,14 @@ struct ProgramBuilder {
                 connections.append((kernel.handle, kernel.connect, port, buffer))
             }
             runOps += kernel.beforeRun.map { .reset($0) }
+            runOps += kernel.fillBeforeRun.map { .hook($0) }
             runOps.append(.run(kernel.handle, kernel.run, reads: kernelInputs, writes: kernelOutputs))
             if let hook = kernel.afterRun { runOps.append(.hook(hook)) }
+        }
+        if let enabledControl {
+            ops.append(.enableUnlessSet(flag: bypassFlag, control: enabledControl))
+            ops += runOps
+            return outputs
         }
         // Bypassed: output k carries input k (wrapping when there are fewer
         // inputs), delayed by the plugin's latency. The delay lines run every
@@ -285,6 +295,8 @@ struct ProgramBuilder {
                 real = .skipIfSet(flag: flagBase! + flag, count: count)
             case .skipIfClear(let flag, let count):
                 real = .skipIfClear(flag: flagBase! + flag, count: count)
+            case .enableUnlessSet(let flag, let control):
+                real = .enableUnlessSet(flag: flagBase! + flag, control: control)
             case .delay(let buffer, let line):
                 real = .delay(memory.delayLines[delayLines[line].identity]!.line, buffer: lowered.pointer(buffer))
             }

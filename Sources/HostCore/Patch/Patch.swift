@@ -14,6 +14,8 @@ public struct Patch: Sendable, Equatable {
     /// `chain` expanded to connections, followed by `connect`, in file order.
     package var connections: [ConnectionDeclaration]
     package var taps: [TapDeclaration]
+    /// `midi-control:` and `scenes:` (used live; a render only checks them).
+    package var midiControl = MIDIControl()
     /// The file the patch came from (for resolving relative paths), or nil.
     package var sourcePath: String?
 

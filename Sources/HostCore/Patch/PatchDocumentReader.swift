@@ -5,7 +5,7 @@ import Yams
 struct PatchDocumentReader {
     let yaml: YAMLReader
 
-    static let topLevelKeys = ["fxhost", "name", "nodes", "chain", "connect", "taps"]
+    static let topLevelKeys = ["fxhost", "name", "nodes", "chain", "connect", "taps", "midi-control", "scenes"]
     /// Keys that say what a node is; exactly one per node (`gain` alone is a gain stage).
     static let kindKeys = ["plugin", "file", "input", "output", "mix"]
     static let keysByKind: [String: [String]] = [
@@ -45,6 +45,7 @@ struct PatchDocumentReader {
         if let chain = value("chain") { patch.connections += try readChain(chain.value, nodeNames: names) }
         if let connect = value("connect") { patch.connections += try readConnect(connect.value, nodeNames: names) }
         if let taps = value("taps") { patch.taps = try readTaps(taps.value, nodeNames: names) }
+        patch.midiControl = try readMIDIControl(value("midi-control"), scenes: value("scenes"), nodeNames: names)
         return patch
     }
 

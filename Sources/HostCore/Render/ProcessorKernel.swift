@@ -20,6 +20,9 @@ public struct ProcessorKernel {
     /// Copies made before every run (an atom output's capacity, an empty
     /// input sequence).
     public var beforeRun: [MemoryReset]
+    /// Called after the resets, before every run: what fills the block's
+    /// events into atom inputs (after a reset each holds an empty sequence).
+    public var fillBeforeRun: [KernelHook]
     /// Called after every run (delivering worker responses).
     public var afterRun: KernelHook?
     /// What owns the memory behind these pointers. A plan keeps it alive, so
@@ -29,13 +32,14 @@ public struct ProcessorKernel {
 
     public init(handle: UnsafeMutableRawPointer?, run: KernelRunFunction, connect: KernelConnectFunction,
                 inputPorts: [UInt32], outputPorts: [UInt32], beforeRun: [MemoryReset] = [],
-                afterRun: KernelHook? = nil, owner: AnyObject? = nil) {
+                fillBeforeRun: [KernelHook] = [], afterRun: KernelHook? = nil, owner: AnyObject? = nil) {
         self.handle = handle
         self.run = run
         self.connect = connect
         self.inputPorts = inputPorts
         self.outputPorts = outputPorts
         self.beforeRun = beforeRun
+        self.fillBeforeRun = fillBeforeRun
         self.afterRun = afterRun
         self.owner = owner
     }

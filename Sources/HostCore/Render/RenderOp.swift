@@ -21,6 +21,9 @@ package enum RenderOp {
     case skipIfSet(flag: UnsafePointer<UInt8>, count: Int)
     /// Skip the next `count` ops when the flag is zero.
     case skipIfClear(flag: UnsafePointer<UInt8>, count: Int)
+    /// A plugin that bypasses itself (an `lv2:enabled` port): the control
+    /// reads 0 while the bypass flag is set, else 1, before its run.
+    case enableUnlessSet(flag: UnsafePointer<UInt8>, control: UnsafeMutablePointer<Float>)
     /// `delay.process(buffer)`: a fixed delay, for latency compensation.
     case delay(UnsafeMutablePointer<DelayLine>, buffer: UnsafeMutablePointer<Float>)
 }

@@ -87,6 +87,8 @@ package struct RenderProgram {
                 if flag.pointee != 0 { index += skipped }
             case .skipIfClear(let flag, let skipped):
                 if flag.pointee == 0 { index += skipped }
+            case .enableUnlessSet(let flag, let control):
+                control.pointee = flag.pointee != 0 ? 0 : 1
             case .delay(let line, let buffer):
                 line.pointee.process(buffer, frames: frames)
             }

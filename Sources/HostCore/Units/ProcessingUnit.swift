@@ -33,6 +33,12 @@ public protocol ProcessingUnit: AnyObject {
     /// an offline render leaves the live instances as they play.
     func prepareInstances(count: Int, format: RenderFormat) throws(UnitError) -> PreparedUnit
 
+    /// The input every instance reads its on/off from when the unit can
+    /// bypass itself (an LV2 `lv2:enabled` port: it fades on its own, no
+    /// click); nil: the host bypasses it with a passthrough. Plans store 1
+    /// (on) or 0 (bypassed) into it before each run.
+    var enabledControl: UnsafeMutablePointer<Float>? { get }
+
     /// Live control: the memory every instance reads an input control from,
     /// so a realtime command can store a new value between blocks. nil when
     /// the unit has no such parameter (or keeps no shared memory).
@@ -44,9 +50,15 @@ public protocol ProcessingUnit: AnyObject {
     /// them, and whether it also carries plugin state (which only
     /// `applyPreset` restores, between runs). nil when the unit cannot tell.
     func presetParameterValues(_ name: String) throws(UnitError) -> (values: [String: Float], carriesState: Bool)?
+    /// Saves the unit's whole state, with `portValues` as its parameters
+    /// (by symbol), as a preset named `label` that `applyPreset` (and other
+    /// hosts) can load; returns where it was written.
+    func savePreset(_ label: String, portValues: [String: Float]) throws(UnitError) -> String
 }
 
 extension ProcessingUnit {
+    public var enabledControl: UnsafeMutablePointer<Float>? { nil }
+
     public func controlPointer(symbol: String) -> UnsafeMutablePointer<Float>? { nil }
 
     public func checkedValue(_ symbol: String, _ value: ParameterValue) throws(UnitError) -> Float {
@@ -55,5 +67,9 @@ extension ProcessingUnit {
 
     public func presetParameterValues(_ name: String) throws(UnitError) -> (values: [String: Float], carriesState: Bool)? {
         nil
+    }
+
+    public func savePreset(_ label: String, portValues: [String: Float]) throws(UnitError) -> String {
+        throw UnitError("`\(displayName)` cannot save presets")
     }
 }

@@ -10,6 +10,8 @@ package struct ControlChange: Equatable, Sendable {
         case parameter(node: String, parameter: String, value: Float)
         case bypass(node: String, on: Bool)
         case presetApplied(node: String, name: String)
+        /// `bundle`: the folder written.
+        case presetSaved(node: String, name: String, bundle: String)
         case tapStarted(PortReference, file: String)
         case tapPaused(Take)
         case tapResumed(Take)
@@ -24,6 +26,14 @@ package struct ControlChange: Equatable, Sendable {
         /// The bounce failed or was cancelled (`reason`: one sentence) and
         /// live playing has resumed; no file is kept.
         case bounceFailed(reason: String)
+        /// `learn`: the next controller that moves will be mapped to `parameter` (or `bypass`).
+        case learning(node: String, parameter: String)
+        /// A mapping `learn` made when a controller moved.
+        case mapped(MIDIMapping)
+        /// `unlearn`: no controller moves `parameter` (or `bypass`) any more.
+        case unmapped(node: String, parameter: String)
+        /// A scene was switched to; its values and bypasses follow as changes of their own.
+        case sceneApplied(String)
     }
 
     /// A tap at the moment of the change.

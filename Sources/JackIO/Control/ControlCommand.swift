@@ -8,6 +8,8 @@ package enum ControlCommand: Equatable, Sendable {
     case set(node: String, parameter: String, value: ParameterValue)
     case bypass(node: String, on: Bool)
     case preset(node: String, name: String)
+    /// Saves the node's state as an LV2 preset bundle in `~/.lv2`.
+    case savePreset(node: String, name: String)
     case tap(PortReference, file: String)
     case untap(PortReference)
     case pauseTap(PortReference)
@@ -17,6 +19,13 @@ package enum ControlCommand: Equatable, Sendable {
     /// Seconds of the timeline; `to` nil: to the end of the sources, then the tail.
     case bounce(file: String, from: Double, to: Double?)
     case cancelBounce
+    /// Maps the next MIDI controller that moves to the parameter (or `bypass`).
+    case learn(node: String, parameter: String)
+    case unlearn(node: String, parameter: String)
+    /// The MIDI mappings: the dispatcher answers with `ControlResult.mappings`.
+    case mappings
+    /// Switches every value and bypass of a scene at one block boundary.
+    case scene(String)
     /// A snapshot of the session: the dispatcher answers with `ControlResult.status`.
     case status
     /// Ends the run: the dispatcher only answers `ControlResult.quit`; the

@@ -6,8 +6,9 @@ import HostCore
 /// subscribers, `status`).
 ///
 /// Runs on the thread that owns the session (the run loop's): a front end
-/// that reads on a thread of its own (the console, OSC, MIDI) hands its
-/// commands to that thread. Parameters and bypass still reach the realtime
+/// that reads on a thread of its own (the console, OSC) hands its commands
+/// to that thread. MIDI controllers are applied by the realtime thread
+/// itself and announced from here by `pollMIDI`. Parameters and bypass still reach the realtime
 /// thread through the session's lock-free command queue, and edits through
 /// a new plan; nothing here runs on the realtime thread. Listeners are
 /// called in the order they were added, on that thread, once the change is
@@ -58,6 +59,8 @@ package final class ControlDispatcher {
                 return .status(status)
             case .quit:
                 return .quit
+            case .mappings:
+                return .mappings(session.midiControl, learning: session.midiLearning, port: session.midiPortFullName)
             default:
                 kinds = try perform(command)
             }
@@ -103,6 +106,9 @@ package final class ControlDispatcher {
         case .preset(let node, let name):
             try session.applyPreset(node: node, name: name)
             return [.presetApplied(node: node, name: name)]
+        case .savePreset(let node, let name):
+            let bundle = try session.savePreset(node: node, name: name)
+            return [.presetSaved(node: node, name: name, bundle: bundle)]
         case .tap(let reference, let file):
             try session.startTap(reference, file: file)
             return [.tapStarted(reference, file: file)]
@@ -127,12 +133,20 @@ package final class ControlDispatcher {
         case .cancelBounce:
             try session.cancelBounce()
             return []
-        case .status, .quit:
+        case .learn(let node, let parameter):
+            try session.learn(node: node, parameter: parameter)
+            return [.learning(node: node, parameter: parameter)]
+        case .unlearn(let node, let parameter):
+            try session.unlearn(node: node, parameter: parameter)
+            return [.unmapped(node: node, parameter: parameter)]
+        case .scene(let name):
+            return try session.applyScene(name)
+        case .status, .quit, .mappings:
             return []
         }
     }
 
-    private func announce(_ changes: [ControlChange]) {
+    func announce(_ changes: [ControlChange]) {
         for change in changes {
             for (_, listener) in listeners { listener(change) }
         }

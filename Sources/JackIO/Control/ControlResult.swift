@@ -1,3 +1,5 @@
+import HostCore
+
 /// What `ControlDispatcher.dispatch` answers for a command it carried out.
 package enum ControlResult: Sendable {
     /// The changes made, in the order they were announced (none for a
@@ -8,4 +10,7 @@ package enum ControlResult: Sendable {
     case status(LiveStatus)
     /// The answer to `quit`: the front end's run loop ends the run.
     case quit
+    /// The answer to `mappings`: the mappings and scenes, the parameter a
+    /// `learn` waits for, and the MIDI input port (nil: no `midi-control:`).
+    case mappings(MIDIControl, learning: String?, port: String?)
 }

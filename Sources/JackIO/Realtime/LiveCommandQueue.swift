@@ -33,6 +33,21 @@ package struct LiveCommandQueue: ~Copyable {
         return true
     }
 
+    /// Producer side, off the realtime thread: `commands` published at
+    /// once, so the consumer applies all of them in one `applyPending` or
+    /// none. False when there is no room for all (none is queued).
+    package func push(contentsOf commands: [LiveCommand]) -> Bool {
+        guard !commands.isEmpty else { return true }
+        guard let span = ring.reserve(commands.count) else { return false }
+        for (index, command) in commands.enumerated() {
+            let slot = index < span.firstCount ? span.first + index * ring.slotSize
+                : span.second + (index - span.firstCount) * ring.slotSize
+            slot.initializeMemory(as: LiveCommand.self, to: command)
+        }
+        ring.publish(commands.count)
+        return true
+    }
+
     /// Consumer side: applies every command pushed before this call, in
     /// order, and returns how many.
     @_noLocks

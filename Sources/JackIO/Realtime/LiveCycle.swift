@@ -26,6 +26,8 @@ func runLiveCycle(_ state: UnsafeMutablePointer<LiveEngineState>, frameCount: In
     swapInPublishedProgram(state)
 
     let frames = UInt32(truncatingIfNeeded: frameCount)
+    // Controllers before the block: a CC is heard in the block it arrives in.
+    applyMIDIControl(state, frames: frames)
     if let slot = state.pointee.current {
         let program = slot.pointee.program
         let inputs = slot.pointee.inputs
@@ -87,6 +89,8 @@ func swapInPublishedProgram(_ state: UnsafeMutablePointer<LiveEngineState>) {
     if old != nil && state.pointee.retired.load(ordering: .acquiring) != nil { return }
     guard let next = state.pointee.pending.exchange(nil, ordering: .acquiringAndReleasing) else { return }
     next.pointee.program.connectPorts()
+    // Ramps may point into the old program's memory: land them before handing it back.
+    state.pointee.midiRamps.finishAll()
     if let old { state.pointee.retired.store(old, ordering: .releasing) }
     state.pointee.current = next
     // Releasing: whoever sees the new count also sees the retired slot.

@@ -45,6 +45,16 @@ struct LiveEngineState: ~Copyable {
     let latencyFrames = Atomic<Int>(0)
     let playsFiles = Atomic<Bool>(false)
 
+    /// The MIDI input port controllers arrive on (nil: the session has no
+    /// `midi-control:`), set before the client is activated.
+    var midiPort: OpaquePointer? = nil
+    /// What the realtime thread applied from MIDI, for the control thread to announce.
+    let midiActivity = MIDIActivityRing(capacity: 1024)
+    /// Set while `learn` waits for a controller: every CC seen is reported.
+    let midiLearning = Atomic<Bool>(false)
+    /// Controller-mapped parameters gliding to their values (see `MIDIRamps`).
+    let midiRamps = MIDIRamps(capacity: 64)
+
     init(inputPorts: UnsafeMutableBufferPointer<OpaquePointer>, outputPorts: UnsafeMutableBufferPointer<OpaquePointer>,
          commandCapacity: Int, bufferSize: Int, sampleRate: Int) {
         self.inputPorts = inputPorts

@@ -7,8 +7,9 @@ package enum OSCRequest: Equatable, Sendable {
     case control(ControlCommand)
     /// Reply `/fxhost/status s:json`.
     case status
-    /// Send every change from any front end to this sender as `/fxhost/param` and the like.
-    case subscribe
+    /// Send every change from any front end to this sender as `/fxhost/param`
+    /// and the like, and, with a rate, the output meters that many times a second.
+    case subscribe(meterHertz: Double?)
     case unsubscribe
 
     /// Every address fxhost answers, with its arguments, for the sentences that name what was expected.
@@ -16,14 +17,25 @@ package enum OSCRequest: Equatable, Sendable {
         ("/fxhost/set", "s:node s:param f|i|s:value"),
         ("/fxhost/bypass", "s:node i:on"),
         ("/fxhost/preset", "s:node s:preset"),
+        ("/fxhost/preset/save", "s:node s:name"),
         ("/fxhost/tap", "s:node[:port] s:file"),
         ("/fxhost/untap", "s:node[:port]"),
+        ("/fxhost/tap/pause", "s:node[:port]"),
+        ("/fxhost/tap/resume", "s:node[:port]"),
         ("/fxhost/connect", "s:from s:to [f:gain-dB]"),
         ("/fxhost/disconnect", "s:from s:to"),
+        ("/fxhost/scene", "s:scene"),
+        ("/fxhost/learn", "s:node s:param"),
+        ("/fxhost/unlearn", "s:node s:param"),
+        ("/fxhost/bounce", "s:file [f:from-seconds [f:to-seconds]]"),
+        ("/fxhost/bounce/cancel", "no arguments"),
         ("/fxhost/status", "no arguments"),
-        ("/fxhost/subscribe", "no arguments"),
+        ("/fxhost/subscribe", "[f:meter-hz]"),
         ("/fxhost/unsubscribe", "no arguments"),
     ]
+
+    /// The run loop looks 50 times a second: meters come no faster.
+    package static let maximumMeterHertz = 50.0
 
     /// Reads `message`; the error's sentence names what was expected.
     package init(_ message: OSCMessage) throws(OSCRequestError) {
@@ -75,11 +87,37 @@ package enum OSCRequest: Equatable, Sendable {
         case "/fxhost/preset":
             let names = try strings(2)
             self = .control(.preset(node: names[0], name: names[1]))
+        case "/fxhost/preset/save":
+            let names = try strings(2)
+            self = .control(.savePreset(node: names[0], name: names[1]))
         case "/fxhost/tap":
             let names = try strings(2)
             self = .control(.tap(try port(names[0]), file: names[1]))
         case "/fxhost/untap":
             self = .control(.untap(try port(try strings(1)[0])))
+        case "/fxhost/tap/pause":
+            self = .control(.pauseTap(try port(try strings(1)[0])))
+        case "/fxhost/tap/resume":
+            self = .control(.resumeTap(try port(try strings(1)[0])))
+        case "/fxhost/scene":
+            self = .control(.scene(try strings(1)[0]))
+        case "/fxhost/learn":
+            let names = try strings(2)
+            self = .control(.learn(node: names[0], parameter: names[1]))
+        case "/fxhost/unlearn":
+            let names = try strings(2)
+            self = .control(.unlearn(node: names[0], parameter: names[1]))
+        case "/fxhost/bounce":
+            let file = try strings(1, extra: 0...2)[0]
+            let from = arguments.count > 1 ? try number(arguments[1]) : 0
+            let to = arguments.count > 2 ? try number(arguments[2]) : nil
+            guard from >= 0, (to ?? .infinity) > from else {
+                throw .wrongArguments("/fxhost/bounce: the end must come after the start, and the start may not be negative")
+            }
+            self = .control(.bounce(file: file, from: from, to: to))
+        case "/fxhost/bounce/cancel":
+            _ = try strings(0)
+            self = .control(.cancelBounce)
         case "/fxhost/connect":
             let names = try strings(2, extra: 0...1)
             let gain = arguments.count == 3 ? try number(arguments[2]) : 0
@@ -91,14 +129,18 @@ package enum OSCRequest: Equatable, Sendable {
             _ = try strings(0)
             self = .status
         case "/fxhost/subscribe":
-            // An optional meter rate is accepted and, for now, ignored: meters are not sent yet.
             _ = try strings(0, extra: 0...1)
-            self = .subscribe
+            let hertz = arguments.isEmpty ? nil : try number(arguments[0])
+            if let hertz, !(hertz >= 0 && hertz <= Self.maximumMeterHertz) {
+                throw .wrongArguments("/fxhost/subscribe: the meter rate is from 0 (no meters) to "
+                    + "\(Int(Self.maximumMeterHertz)) per second, not \(NumberText.format(hertz))")
+            }
+            self = .subscribe(meterHertz: hertz == 0 ? nil : hertz)
         case "/fxhost/unsubscribe":
             _ = try strings(0)
             self = .unsubscribe
-        case "/fxhost/scene", "/fxhost/save":
-            throw .notYet("\(message.address) is not available yet: scenes and saving are still to come")
+        case "/fxhost/save":
+            throw .notYet("/fxhost/save is not available yet")
         default:
             if Self.addresses.contains(where: { $0.address == message.address }) { throw expected() }
             throw .unknownAddress("unknown OSC address `\(message.address)`; fxhost answers "

@@ -1,0 +1,24 @@
+/// A patch's `midi-control:` and `scenes:` sections: which JACK MIDI ports
+/// the controllers are on, what each controller message does, and the named
+/// scenes a program change (or the `scene` command) switches to. Plain
+/// values; a live session keeps one (learned mappings added) so a save can
+/// write it back.
+package struct MIDIControl: Sendable, Equatable {
+    /// JACK MIDI output ports (exact names or patterns) to connect to.
+    package var inputs: [String]
+    package var mappings: [MIDIMapping]
+    package var scenes: [SceneDeclaration]
+    /// Whether the patch has a `midi-control:` section (so a live session
+    /// registers a MIDI input port even when it maps nothing yet).
+    package var isDeclared: Bool
+
+    package init(inputs: [String] = [], mappings: [MIDIMapping] = [], scenes: [SceneDeclaration] = [],
+                 isDeclared: Bool = false) {
+        self.inputs = inputs
+        self.mappings = mappings
+        self.scenes = scenes
+        self.isDeclared = isDeclared
+    }
+
+    package func scene(named name: String) -> SceneDeclaration? { scenes.first { $0.name == name } }
+}

@@ -1,0 +1,82 @@
+/// One `map:` entry of `midi-control:`: a MIDI message (a controller or a
+/// program change, on one channel or any) and what it drives.
+package struct MIDIMapping: Sendable, Equatable, CustomStringConvertible {
+    package enum Trigger: Sendable, Equatable {
+        /// Control change number 0...127.
+        case controller(Int)
+        /// Program change number 0...127 (the number on the wire, from 0).
+        case program(Int)
+    }
+
+    package enum Target: Sendable, Equatable {
+        /// A plugin parameter; `range` nil: the parameter's own range.
+        case parameter(node: String, symbol: String, range: ClosedRange<Double>?, curve: MIDICurve)
+        /// A plugin node's bypass, as a switch: values from 64 mean bypassed.
+        case bypass(node: String)
+        case scene(String)
+    }
+
+    package var trigger: Trigger
+    /// 1...16; nil: any channel.
+    package var channel: Int?
+    package var target: Target
+    package var location: SourceLocation?
+
+    package init(trigger: Trigger, channel: Int? = nil, target: Target, location: SourceLocation? = nil) {
+        self.trigger = trigger
+        self.channel = channel
+        self.target = target
+        self.location = location
+    }
+
+    /// The node the mapping changes, if any (a scene changes many).
+    package var node: String? {
+        switch target {
+        case .parameter(let node, _, _, _), .bypass(let node): return node
+        case .scene: return nil
+        }
+    }
+
+    /// The parameter (or `bypass`) it changes, as `node:param`.
+    package var destination: String {
+        switch target {
+        case .parameter(let node, let symbol, _, _): return "\(node):\(symbol)"
+        case .bypass(let node): return "\(node):bypass"
+        case .scene(let name): return "scene \(name)"
+        }
+    }
+
+    /// As the patch writes it: `{ cc: 7, to: amp:gain, range: [-30, 0] }`.
+    package var description: String {
+        var parts: [String] = []
+        switch trigger {
+        case .controller(let number): parts.append("cc: \(number)")
+        case .program(let number): parts.append("program: \(number)")
+        }
+        switch target {
+        case .parameter(let node, let symbol, let range, let curve):
+            parts.append("to: \(node):\(symbol)")
+            if let range { parts.append("range: [\(Self.number(range.lowerBound)), \(Self.number(range.upperBound))]") }
+            if curve == .logarithmic { parts.append("curve: log") }
+        case .bypass(let node):
+            parts.append("to: \(node):bypass")
+        case .scene(let name):
+            parts.append("scene: \(name)")
+        }
+        if let channel { parts.append("channel: \(channel)") }
+        return "{ " + parts.joined(separator: ", ") + " }"
+    }
+
+    /// `-30` rather than `-30.0`.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}
+
+/// How a controller's 0...127 spreads over a range.
+package enum MIDICurve: UInt8, Sendable, Equatable {
+    /// Equal steps: low + (high - low) × value / 127.
+    case linear
+    /// Equal ratios, for frequencies and times: low × (high / low)^(value / 127).
+    case logarithmic
+}

@@ -1,0 +1,54 @@
+import Synchronization
+
+/// Output peaks for several readers, each at its own pace: the status line
+/// five times a second, each OSC subscriber at the meter rate it asked for.
+/// The realtime thread raises one atomic maximum per output channel; a
+/// reader's `take` first collects those (resetting them) into every
+/// reader's maximum, so no reader takes peaks from another. Control
+/// thread only.
+package struct OutputPeakReaders {
+    /// A reader of peaks since its previous `take`.
+    package struct Reader: Hashable, Sendable {
+        fileprivate let number: Int
+        /// `LiveSession.status()`'s, made with the readers.
+        static let status = Reader(number: 0)
+    }
+
+    private let channels: Int
+    private var sinceTaken: [Reader: [Float]]
+    private var readersMade = 0
+    /// Per channel, since the session started.
+    private(set) var maximum: [Float]
+
+    init(channels: Int) {
+        self.channels = channels
+        sinceTaken = [.status: [Float](repeating: 0, count: channels)]
+        maximum = [Float](repeating: 0, count: channels)
+    }
+
+    mutating func addReader() -> Reader {
+        readersMade += 1
+        let reader = Reader(number: readersMade)
+        sinceTaken[reader] = [Float](repeating: 0, count: channels)
+        return reader
+    }
+
+    mutating func removeReader(_ reader: Reader) {
+        guard reader != .status else { return }
+        sinceTaken[reader] = nil
+    }
+
+    /// Per output channel, linear, the peak since `reader`'s previous take
+    /// (an unknown reader gets zeros).
+    mutating func take(_ reader: Reader, from peaks: UnsafeMutablePointer<Atomic<UInt32>>) -> [Float] {
+        for channel in 0..<channels {
+            let peak = Float(bitPattern: peaks[channel].exchange(0, ordering: .relaxed))
+            guard peak > 0 else { continue }
+            maximum[channel] = max(maximum[channel], peak)
+            for key in sinceTaken.keys { sinceTaken[key]![channel] = max(sinceTaken[key]![channel], peak) }
+        }
+        guard let taken = sinceTaken[reader] else { return [Float](repeating: 0, count: channels) }
+        sinceTaken[reader] = [Float](repeating: 0, count: channels)
+        return taken
+    }
+}

@@ -1,0 +1,78 @@
+import CJack
+import HostCore
+
+// Called by: the realtime thread only: `runLiveCycle` calls
+// `applyMIDIControl` once per cycle, after commands and the program swap,
+// before the first chunk is rendered.
+
+/// Reads this cycle's MIDI events from the session's MIDI input port and
+/// applies what the current program's table maps them to, before the
+/// block renders: a controller's value is in the parameter (or the first
+/// step of its ramp) in the block its event arrives in, and a program
+/// change's scene is applied whole, in one cycle. Each applied value, and
+/// while learning each controller seen, is reported to the control thread
+/// through the activity ring; nothing is announced here.
+@_noLocks
+func applyMIDIControl(_ state: UnsafeMutablePointer<LiveEngineState>, frames: UInt32) {
+    guard let port = state.pointee.midiPort else { return }
+    state.pointee.midiRamps.advance()
+    let buffer = _unsafePerformance { jack_port_get_buffer(port, frames) }
+    guard let buffer else { return }
+    let count = _unsafePerformance { jack_midi_get_event_count(buffer) }
+    guard count > 0 else { return }
+    guard let slot = state.pointee.current else { return }
+    let table = slot.pointee.midi
+    let learning = state.pointee.midiLearning.load(ordering: .relaxed)
+    // Blocks in `MIDIRamps.rampSeconds` (20 ms: a fiftieth of the rate), at least one.
+    let rampFrames = state.pointee.sampleRate.load(ordering: .relaxed) / 50
+    let rampSteps = max(1, (rampFrames + Int(frames) - 1) / max(Int(frames), 1))
+    var event = jack_midi_event_t()
+    for index in 0..<count {
+        let read = _unsafePerformance { jack_midi_event_get(&event, buffer, index) }
+        guard read == 0, event.size >= 2, let bytes = event.buffer else { continue }
+        let status = bytes[0]
+        let channel = (status & 0x0F) + 1
+        switch status & 0xF0 {
+        case 0xB0 where event.size >= 3:
+            let controller = bytes[1] & 0x7F, value = Int(bytes[2] & 0x7F)
+            if learning {
+                state.pointee.midiActivity.push(MIDIActivity(kind: .controllerSeen, generation: table.generation, index: -1,
+                                                             value: Float(value), controller: controller, channel: channel))
+            }
+            applyController(controller, channel: channel, value: value, table: table, state: state, rampSteps: rampSteps)
+        case 0xC0:
+            let program = bytes[1] & 0x7F
+            for entry in table.programs where entry.program == program && (entry.channel == 0 || entry.channel == channel) {
+                table.applyScene(Int(entry.scene))
+                state.pointee.midiActivity.push(MIDIActivity(kind: .scene, generation: table.generation, index: entry.scene,
+                                                             value: 0, controller: 0, channel: channel))
+            }
+        default:
+            continue
+        }
+    }
+}
+
+/// Every mapping of `controller` on `channel`: scaled, then stored (a
+/// continuous parameter through a ramp), and reported.
+@_noLocks
+private func applyController(_ controller: UInt8, channel: UInt8, value: Int, table: MIDIControlTable,
+                             state: UnsafeMutablePointer<LiveEngineState>, rampSteps: Int) {
+    for entry in table.controllers where entry.controller == controller && (entry.channel == 0 || entry.channel == channel) {
+        let scaled = entry.scale.value(controller: value)
+        if let flag = entry.flag {
+            let on: UInt8 = scaled != 0 ? 1 : 0
+            flag.pointee = on
+            state.pointee.midiActivity.push(MIDIActivity(kind: .bypass, generation: table.generation, index: entry.mapping,
+                                                         value: on != 0 ? 1 : 0, controller: controller, channel: channel))
+        } else if let target = entry.value {
+            if entry.smoothed {
+                state.pointee.midiRamps.start(target, goal: scaled, steps: rampSteps)
+            } else {
+                target.pointee = scaled
+            }
+            state.pointee.midiActivity.push(MIDIActivity(kind: .parameter, generation: table.generation, index: entry.mapping,
+                                                         value: scaled, controller: controller, channel: channel))
+        }
+    }
+}

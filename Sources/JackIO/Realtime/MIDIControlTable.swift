@@ -1,0 +1,70 @@
+import HostCore
+
+// Called by: the realtime thread reads a program's table every cycle (see
+// `LiveMIDIInput`); the control thread builds it (`MIDIControlTableStorage`)
+// and publishes it inside a `LiveProgram`.
+
+/// A live program's MIDI mappings as the realtime thread sees them: plain
+/// pointers into memory the program's owner keeps alive, resolved against
+/// that program's plan (a bypass flag belongs to one plan). Immutable once
+/// published: `learn` and `unlearn` publish a new program with a new table.
+package struct MIDIControlTable {
+    /// One mapped controller.
+    package struct Controller {
+        package var controller: UInt8
+        /// 1...16, or 0: any channel.
+        package var channel: UInt8
+        /// Moved over a few blocks rather than in one step (continuous parameters only).
+        package var smoothed: Bool
+        package var scale: MIDIControllerScale
+        /// A parameter's control value, or nil for a bypass.
+        package var value: UnsafeMutablePointer<Float>?
+        /// The plan's bypass flag, or nil for a parameter.
+        package var flag: UnsafeMutablePointer<UInt8>?
+        /// The mapping's place in the table's list (announcements name it by this).
+        package var mapping: Int32
+    }
+
+    /// A program change that switches a scene.
+    package struct Program {
+        package var program: UInt8
+        package var channel: UInt8
+        package var scene: Int32
+    }
+
+    /// One scene: its stores are `floats[floatStart..<floatStart + floatCount]`
+    /// and the same for flags, all made in one cycle.
+    package struct Scene {
+        package var floatStart: Int
+        package var floatCount: Int
+        package var flagStart: Int
+        package var flagCount: Int
+    }
+
+    package var controllers: UnsafeBufferPointer<Controller>
+    package var programs: UnsafeBufferPointer<Program>
+    package var scenes: UnsafeBufferPointer<Scene>
+    package var sceneFloats: UnsafeBufferPointer<(target: UnsafeMutablePointer<Float>, value: Float)>
+    package var sceneFlags: UnsafeBufferPointer<(target: UnsafeMutablePointer<UInt8>, value: UInt8)>
+    /// Names this table in announcements, so a value read after a newer
+    /// table was published is still told apart.
+    package var generation: Int32
+
+    package static let empty = MIDIControlTable(
+        controllers: UnsafeBufferPointer(start: nil, count: 0), programs: UnsafeBufferPointer(start: nil, count: 0),
+        scenes: UnsafeBufferPointer(start: nil, count: 0), sceneFloats: UnsafeBufferPointer(start: nil, count: 0),
+        sceneFlags: UnsafeBufferPointer(start: nil, count: 0), generation: 0)
+
+    /// Makes every store of scene `index`.
+    @_noLocks
+    func applyScene(_ index: Int) {
+        guard index >= 0 && index < scenes.count else { return }
+        let scene = scenes[index]
+        for item in scene.floatStart..<(scene.floatStart + scene.floatCount) {
+            sceneFloats[item].target.pointee = sceneFloats[item].value
+        }
+        for item in scene.flagStart..<(scene.flagStart + scene.flagCount) {
+            sceneFlags[item].target.pointee = sceneFlags[item].value
+        }
+    }
+}

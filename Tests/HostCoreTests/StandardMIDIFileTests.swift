@@ -1,0 +1,72 @@
+import HostCore
+import XCTest
+
+/// The MIDI file reader on bytes laid out by hand from the specification
+/// (Standard MIDI Files 1.0): running status, tempo arithmetic, and the
+/// sentences for files it cannot read.
+final class StandardMIDIFileTests: XCTestCase {
+    private func header(format: UInt8 = 0, tracks: UInt8 = 1, division: [UInt8] = [0x01, 0xE0]) -> [UInt8] {
+        Array("MThd".utf8) + [0, 0, 0, 6, 0, format, 0, tracks] + division
+    }
+
+    private func track(_ body: [UInt8]) -> [UInt8] {
+        let count = body.count
+        return Array("MTrk".utf8) + [UInt8(count >> 24 & 0xFF), UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF),
+                                     UInt8(count & 0xFF)] + body
+    }
+
+    private let endOfTrack: [UInt8] = [0x00, 0xFF, 0x2F, 0x00]
+
+    /// 480 ticks a beat at the default 120 bpm: a tick is 1/960 s. Running
+    /// status carries the note-on status over to the next two events; a
+    /// two-byte delta (0x83 0x60 = 480) is a half second.
+    func testRunningStatusAndVariableLengthTimes() throws {
+        let body: [UInt8] = [0x00, 0x90, 60, 100,  // note on at 0
+                             0x83, 0x60, 60, 0,   // running status: note 60 velocity 0 at 480
+                             0x81, 0x70, 62, 90,  // running status, delta 240: at 720
+                             0x00, 0xC3, 7,       // program change: one data byte
+                             0x00, 0x05]          // running status after a program change: one data byte
+        let file = try StandardMIDIFile(bytes: header() + track(body + endOfTrack), path: "hand.mid")
+        XCTAssertEqual(file.events.map(\.bytes), [[0x90, 60, 100], [0x90, 60, 0], [0x90, 62, 90], [0xC3, 7], [0xC3, 5]])
+        XCTAssertEqual(file.events.map(\.seconds), [0, 0.5, 0.75, 0.75, 0.75])
+        XCTAssertEqual(file.seconds, 0.75)
+    }
+
+    /// A tempo of 0x0F4240 µs a beat (60 bpm) from tick 480: tick 960 is
+    /// 0.5 s + 1 s. Sysex and other meta events are read past.
+    func testTempoChangesAndSkippedEvents() throws {
+        let body: [UInt8] = [0x00, 0xF0, 0x03, 0x7E, 0x7F, 0xF7,          // sysex, skipped
+                             0x00, 0xFF, 0x03, 0x04] + Array("bass".utf8)  // track name, skipped
+            + [0x83, 0x60, 0xFF, 0x51, 0x03, 0x0F, 0x42, 0x40,               // 60 bpm at tick 480
+               0x83, 0x60, 0xB0, 7, 100]                                     // controller at tick 960
+        let file = try StandardMIDIFile(bytes: header() + track(body + endOfTrack), path: "tempo.mid")
+        XCTAssertEqual(file.events.map(\.bytes), [[0xB0, 7, 100]])
+        XCTAssertEqual(file.events.first?.seconds, 1.5)
+        XCTAssertEqual(StandardMIDIFile.frame(of: 1.5, sampleRate: 48_000), 72_000)
+    }
+
+    func testFilesItCannotReadAreRefusedWithWhereAndWhy() {
+        func sentence(_ bytes: [UInt8]) -> String? {
+            do {
+                _ = try StandardMIDIFile(bytes: bytes, path: "x.mid")
+                return nil
+            } catch {
+                return error.description
+            }
+        }
+        XCTAssertEqual(sentence(Array("RIFF....WAVEfmt ".utf8)),
+                       "x.mid: is not a Standard MIDI File (it does not begin with `MThd`)")
+        XCTAssertEqual(sentence(header(format: 2) + track(endOfTrack)),
+                       "x.mid: byte 8: is a format 2 MIDI file; fxhost plays formats 0 and 1")
+        XCTAssertEqual(sentence(header(division: [0xE7, 0x28]) + track(endOfTrack)),
+                       "x.mid: byte 12: counts time in SMPTE frames; fxhost plays files that count ticks per quarter note")
+        XCTAssertEqual(sentence(header(tracks: 2) + track(endOfTrack)),
+                       "x.mid: byte 26: the header announces 2 tracks, but the file ends after 1")
+        XCTAssertEqual(sentence(header() + track([0x00, 0x90, 60])),
+                       "x.mid: byte 25: the track ends inside an event")
+        XCTAssertEqual(sentence(header() + track([0x00, 0x40, 60])),
+                       "x.mid: byte 23: track 1 has a data byte where an event should begin")
+        XCTAssertEqual(sentence(header() + track([0x00, 0x90, 60, 100])),
+                       "x.mid: byte 26: track 1 ends without an End of Track event")
+    }
+}
