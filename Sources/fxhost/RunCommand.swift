@@ -149,6 +149,7 @@ struct RunCommand: ParsableCommand {
     private func runLoop(_ session: LiveSession, signals: BlockedStopSignals, inbox: ControlInbox,
                          osc: OSCFrontEnd?) -> StopReason {
         let console = LiveConsole(showsStatus: !quiet && Terminal.standardErrorIsTerminal)
+        console.offerCompletions(from: session)  // before the prompt shows: a Tab may come at once
         console.start()
         defer { console.finish() }
         let dispatcher = ControlDispatcher(session: session)
