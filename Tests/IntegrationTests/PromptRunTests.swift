@@ -14,7 +14,8 @@ final class PromptRunTests: XCTestCase {
         let command = "cd '\(folder.path)' && '\(Tools.fxhost)' run amp.yaml --server \(server.name) \(options);"
             + " echo \"[exited $?]\"; stty -a; cat"
         let pane = try TmuxPane(command, environment: ["XDG_STATE_HOME": folder.appendingPathComponent("state").path])
-        XCTAssertTrue(pane.waitFor { Self.promptLine($0) != nil }, "no prompt:\n\(pane.screen)")
+        XCTAssertTrue(pane.waitFor { Self.promptLine($0) != nil && Self.lineAbovePrompt($0)?.contains("DSP") == true },
+                      "no prompt under a status line:\n\(pane.screen)")
         return pane
     }
 
