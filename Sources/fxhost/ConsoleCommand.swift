@@ -31,12 +31,13 @@ enum ConsoleCommand: Equatable {
           unlearn NODE PARAM        remove the MIDI mappings of PARAM
           map                       list the MIDI mappings and scenes
           scene NAME                switch to a scene: all its values and bypasses in one block
+          save [FILE]               write the running state as a patch: over the loaded file (its comments kept), or to FILE
           status [--json]           levels, DSP load, xruns, taps (time, recording or paused), bounce progress
           help                      this list
           quit                      finalise every tap and exit
         """
 
-    static let names = ["set", "bypass", "preset", "tap", "untap", "connect", "disconnect", "bounce", "status", "help",
+    static let names = ["set", "bypass", "preset", "tap", "untap", "connect", "disconnect", "bounce", "save", "status", "help",
                         "quit", "learn", "unlearn", "map", "scene"]
 
     /// nil for a blank line or a comment.
@@ -91,6 +92,9 @@ enum ConsoleCommand: Equatable {
             return .control(.disconnect(from: try port(arguments[0]), to: try port(arguments[1])))
         case "bounce":
             return .control(try bounce(arguments))
+        case "save":
+            try expect(0...1, "save [FILE]")
+            return .control(.save(file: arguments.first))
         case "status":
             guard arguments.isEmpty || arguments == ["--json"] else { throw CommandLineError("usage: status [--json]") }
             return arguments.isEmpty ? .control(.status) : .statusAsJSON

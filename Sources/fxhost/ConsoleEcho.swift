@@ -10,6 +10,8 @@ enum ConsoleEcho {
         switch change.kind {
         case .bounceFailed(let reason):
             Terminal.error(reason + "; playing live again")
+        case .patchRefused:
+            Terminal.error(text(change.kind))
         default:
             Terminal.output(text(change.kind))
         }
@@ -55,6 +57,16 @@ enum ConsoleEcho {
             return "unmapped \(node):\(parameter)"
         case .sceneApplied(let name):
             return "scene \(name)"
+        case .saved(let file):
+            return "saved the running patch to \(file)"
+        case .patchReloaded(let added, let removed, let rewired):
+            var parts: [String] = []
+            if !added.isEmpty { parts.append("added " + added.joined(separator: ", ")) }
+            if !removed.isEmpty { parts.append("removed " + removed.joined(separator: ", ")) }
+            if rewired { parts.append("rewired") }
+            return "patch file reloaded" + (parts.isEmpty ? " (taps changed)" : ": " + parts.joined(separator: "; "))
+        case .patchRefused(let reason):
+            return reason + " (the file's change is refused: the running patch plays on unchanged)"
         }
     }
 

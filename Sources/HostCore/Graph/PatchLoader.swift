@@ -50,7 +50,7 @@ public struct PatchLoader {
         return first?.file.sampleRate
     }
 
-    static func resolve(_ path: String, in folder: String?) -> String {
+    package static func resolve(_ path: String, in folder: String?) -> String {
         guard let folder, !path.hasPrefix("/") else { return path }
         return URL(fileURLWithPath: folder).appendingPathComponent(path).standardizedFileURL.path
     }
