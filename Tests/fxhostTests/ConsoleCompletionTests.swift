@@ -103,6 +103,7 @@ final class ConsoleCompletionTests: XCTestCase {
         XCTAssertEqual(tab("tap drive takes/d").line, "tap drive takes/drive")
         XCTAssertEqual(tab("tap drive takes/a").line, "tap drive takes/amp.wav ")
         XCTAssertEqual(tab("bounce m").line, "bounce mix.wav ")
+        XCTAssertEqual(tab("save takes/").candidates, ["takes/amp.wav", "takes/drive-2.flac", "takes/drive.flac"])
         XCTAssertEqual(tab("tap drive take ").line, "tap drive take ", "a third word takes nothing")
         XCTAssertEqual(tab("tap drive .").line, "tap drive .hidden ", "hidden files only when asked for")
         XCTAssertFalse(tab("tap drive ").candidates.contains(".hidden"))
