@@ -38,8 +38,9 @@ final class ConsolePrompt: Sendable {
     /// when it cannot (then the caller reads lines as from a pipe).
     func start() -> Bool {
         // Moved to the background later (bg after a stop from outside), a
-        // read would stop the process with SIGTTIN; ignored, the read fails and
-        // the console ends while the audio plays on.
+        // read would stop the process with SIGTTIN, and a write or a terminal
+        // setting with SIGTTOU: ignored, the read fails and the console ends
+        // while the audio plays on, and the terminal is still given back.
         signal(SIGTTIN, SIG_IGN)
         signal(SIGTTOU, SIG_IGN)
         guard RawTerminalMode.enter() else { return false }
