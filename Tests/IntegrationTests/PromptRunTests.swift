@@ -107,6 +107,22 @@ final class PromptRunTests: XCTestCase {
         assertExited(pane, 0)
     }
 
+    /// Commands from a pipe are read line by line as before, even with the
+    /// status line on a terminal: no prompt, no history.
+    func testAPipeGetsNoPrompt() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder()
+        try LiveRunTests.writeAmpPatch(folder, seconds: 30)
+        let command = "cd '\(folder.path)' && echo 'set amp gain -4' | '\(Tools.fxhost)' run amp.yaml"
+            + " --server \(server.name) --duration 3s; echo \"[exited $?]\"; cat"
+        let pane = try TmuxPane(command, environment: ["XDG_STATE_HOME": folder.appendingPathComponent("state").path])
+        XCTAssertTrue(pane.waitFor { $0.contains("[exited 0]") }, pane.screen)
+        let lines = pane.lines()
+        XCTAssertTrue(lines.contains("amp:gain = -4.0"), pane.screen)
+        XCTAssertFalse(lines.contains { $0.contains(Self.prompt) }, pane.screen)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("state/fxhost/history").path))
+    }
+
     /// Tab completes a node name, then one of its parameters; with several
     /// command words fitting, a second Tab lists them.
     func testTabCompletesANodeAndAParameterName() throws {
