@@ -90,6 +90,8 @@ public struct LiveStatus: Codable, Sendable {
     /// sample), by node and short name, as text: as last set, or as the
     /// plugin last reported them on its notify output.
     public var properties: [String: [String: String]] = [:]
+    /// The tempo and transport plugins that take the host's time follow.
+    public var transport: Transport? = nil
     /// OSC messages ignored so far (unreadable, unknown address, wrong
     /// argument types); nil when `fxhost run` has no `--osc` (left out of the JSON).
     public var oscIgnored: Int? = nil

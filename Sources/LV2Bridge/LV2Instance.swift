@@ -66,6 +66,9 @@ final class LV2Instance {
         let connect = descriptor.pointee.connect_port!
         var resets: [MemoryReset] = []
         var atomPorts: [AtomPortBuffer] = []
+        // The host's time for a plugin that takes it (its first time:Position input and its tempo controls).
+        let timeInput = description.ports.contains { $0.takesTimePosition || $0.isDrivenByTransport }
+            ? TimePositionInput.make(sequence: nil, capacity: 0, arena: arena, urids: urids, map: map) : nil
         var mainInputs: [UInt32] = [], mainOutputs: [UInt32] = []
         for port in description.ports {
             let data: UnsafeMutableRawPointer?
@@ -82,6 +85,9 @@ final class LV2Instance {
                 data = UnsafeMutableRawPointer(context.memory.scratch)
             case (.control, .input) where port.designation == .freeWheeling:
                 data = UnsafeMutableRawPointer(context.memory.format.freeWheeling)
+            case (.control, .input) where port.isDrivenByTransport:
+                data = UnsafeMutableRawPointer(port.designation == .speed ? timeInput!.pointee.speed
+                                               : timeInput!.pointee.beatsPerMinute)
             case (.control, .input):
                 data = UnsafeMutableRawPointer(context.memory.controls + Int(port.index))
             case (.control, .output):
@@ -90,8 +96,13 @@ final class LV2Instance {
                 let reset = Self.makeAtomBuffer(port, arena: arena, urids: urids)
                 resets.append(reset)
                 data = reset.destination
-                atomPorts.append(AtomPortBuffer(port: port, sequence: reset.destination.assumingMemoryBound(to: LV2_Atom_Sequence.self),
-                                                capacity: UInt32(Self.atomBufferBytes(port) - MemoryLayout<LV2_Atom>.size)))
+                let buffer = AtomPortBuffer(port: port, sequence: reset.destination.assumingMemoryBound(to: LV2_Atom_Sequence.self),
+                                            capacity: UInt32(Self.atomBufferBytes(port) - MemoryLayout<LV2_Atom>.size))
+                atomPorts.append(buffer)
+                if port.takesTimePosition, let timeInput, timeInput.pointee.sequence == nil {
+                    timeInput.pointee.sequence = buffer.sequence
+                    timeInput.pointee.capacity = buffer.capacity
+                }
             case (.other, _):
                 data = nil // only optional ones get here: the unit refuses the rest
             }
@@ -101,14 +112,21 @@ final class LV2Instance {
         self.atomPorts = atomPorts
         messages = PatchMessagePort.make(context, atomPorts: atomPorts, worker: worker)
 
-        // The message port's fill hook comes first of the hooks that fill
-        // atom inputs (patch messages, then time, then graph MIDI); its
-        // after-run hook delivers the worker's responses, then reads notify.
-        kernel = ProcessorKernel(
+        // Frame-0 events in time order: a unit's own messages first (the
+        // message port's fill hook), then its time; graph MIDI after both.
+        // The message port's after-run hook delivers the worker's
+        // responses, then reads notify.
+        let timeHooks = timeInput.map { [KernelHook(function: TimePositionInput.hook, context: UnsafeMutableRawPointer($0))] } ?? []
+        var kernel = ProcessorKernel(
             handle: handle, run: descriptor.pointee.run!, connect: connect,
             inputPorts: mainInputs, outputPorts: mainOutputs, beforeRun: resets,
-            fillBeforeRun: messages.map { [$0.fillHook] } ?? [],
+            fillBeforeRun: (messages.map { [$0.fillHook] } ?? []) + timeHooks,
             afterRun: messages?.afterRunHook ?? worker?.afterRunHook)
+        if let timeInput {
+            kernel.transportConnections = [PortConnection(handle: UnsafeMutableRawPointer(timeInput),
+                                                          connect: TimePositionInput.connect, port: 0, data: nil)]
+        }
+        self.kernel = kernel
 
         let workerInterface = lilv_instance_get_extension_data(instance, LV2URI.workerInterface)?
             .assumingMemoryBound(to: LV2_Worker_Interface.self)

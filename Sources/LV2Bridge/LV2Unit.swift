@@ -104,6 +104,11 @@ package final class LV2Unit: ProcessingUnit {
 
     package func checkedValue(_ symbol: String, _ value: ParameterValue) throws(UnitError) -> Float {
         guard let index = parameters.firstIndex(where: { $0.symbol == symbol }) else {
+            if let driven = plugin.ports.first(where: { $0.symbol == symbol && $0.isDrivenByTransport }) {
+                throw UnitError("`\(symbol)` of `\(displayName)` follows the host's "
+                    + (driven.designation == .speed ? "transport (time:speed): use `transport start|stop`"
+                        : "tempo (time:beatsPerMinute): set the patch's `tempo:` or use `tempo BPM`"))
+            }
             throw UnitError("`\(displayName)` has no parameter `\(symbol)`",
                             suggestion: Suggestion.didYouMean(symbol, in: parameters.map(\.symbol)))
         }

@@ -60,6 +60,8 @@ package final class LV2World {
         let coreSpecification, unitsSpecification, parametersSpecification: OpaquePointer
         /// For `PropertyDescription`: message parameters.
         let patchWritable, patchReadable, rdfsRange, minimum, maximum, defaultValue: OpaquePointer
+        /// atom:supports (`PortDescription.supports`).
+        let atomSupports: OpaquePointer
 
         init(world: OpaquePointer) {
             func node(_ uri: String) -> OpaquePointer { lilv_new_uri(world, uri) }
@@ -92,13 +94,15 @@ package final class LV2World {
             minimum = node(LV2URI.minimum)
             maximum = node(LV2URI.maximum)
             defaultValue = node(LV2URI.defaultValue)
+            atomSupports = node(LV2URI.atomSupports)
         }
 
         func free() {
             for node in [audioPort, controlPort, cvPort, atomPort, outputPort, connectionOptional, isSideChain,
                          toggled, integer, enumeration, designation, reportsLatency, minimumSize, preset,
                          rdfsLabel, unitsUnit, unitsSymbol, doapName, appliesTo, seeAlso, coreSpecification,
-                         unitsSpecification, parametersSpecification, patchWritable, patchReadable, rdfsRange, minimum, maximum, defaultValue] {
+                         unitsSpecification, parametersSpecification, patchWritable, patchReadable, rdfsRange, minimum, maximum, defaultValue,
+                         atomSupports] {
                 lilv_node_free(node)
             }
         }

@@ -13,8 +13,7 @@ enum ConsoleEcho {
         case .patchRefused:
             Terminal.error(text(change.kind))
         default:
-            print(text(change.kind))
-            fflush(stdout)  // a pipe or file buffers it otherwise
+            Terminal.output(text(change.kind))
         }
     }
 
@@ -70,6 +69,10 @@ enum ConsoleEcho {
             return "patch file reloaded" + (parts.isEmpty ? " (taps changed)" : ": " + parts.joined(separator: "; "))
         case .patchRefused(let reason):
             return reason + " (the file's change is refused: the running patch plays on unchanged)"
+        case .tempo(let beatsPerMinute):
+            return "tempo \(NumberText.format(beatsPerMinute)) bpm"
+        case .transport(let rolling):
+            return "transport \(rolling ? "rolling" : "stopped")"
         }
     }
 

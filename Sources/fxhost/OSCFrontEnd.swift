@@ -202,6 +202,10 @@ final class OSCFrontEnd: Sendable {
             return OSCMessage("/fxhost/bounce/failed", [.string(reason)])
         case .sceneApplied(let name):
             return OSCMessage("/fxhost/scene", [.string(name)])
+        case .tempo(let beatsPerMinute):
+            return OSCMessage("/fxhost/tempo", [.float(Float(beatsPerMinute))])
+        case .transport(let rolling):
+            return OSCMessage("/fxhost/transport", [.int(rolling ? 1 : 0)])
         case .learning(let node, let parameter):
             return OSCMessage("/fxhost/learn", [.string(node), .string(parameter)])
         case .unmapped(let node, let parameter):

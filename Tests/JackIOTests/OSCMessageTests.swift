@@ -76,6 +76,8 @@ final class OSCMessageTests: XCTestCase {
         XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/bounce/cancel")), .control(.cancelBounce))
         XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/scene", [.string("lead")])), .control(.scene("lead")))
         XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/save")), .control(.save(file: nil)))
+        XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/tempo", [.float(140)])), .control(.tempo(140)))
+        XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/transport", [.int(0)])), .control(.transport(rolling: false)))
         XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/save", [.string("live.yaml")])), .control(.save(file: "live.yaml")))
         XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/learn", [.string("wah"), .string("freq")])),
                        .control(.learn(node: "wah", parameter: "freq")))

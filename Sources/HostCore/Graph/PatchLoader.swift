@@ -24,6 +24,7 @@ public struct PatchLoader {
     /// against the patch file's folder.
     public func graph(for patch: Patch) throws(GraphError) -> AudioGraph {
         let graph = AudioGraph()
+        graph.tempo = patch.tempo
         let folder = patch.sourcePath.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }
         for declaration in patch.nodes {
             try add(declaration, to: graph, folder: folder)

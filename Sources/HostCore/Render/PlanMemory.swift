@@ -13,6 +13,8 @@ final class PlanMemory {
     let delayLines: [String: DelayLineBox]
     /// The ops cut into tasks for worker threads; nil when there is one task.
     let tasks: RenderTaskLayout?
+    /// The block's musical position, written by the driver (`RenderProgram.transport`).
+    let transport: UnsafeMutablePointer<TransportPosition>
 
     /// Zeroed, touched memory for `bufferCount` buffers of `frames`, plus the rest.
     init(bufferCount: Int, frames: Int, opCount: Int, connectionCount: Int, gainCount: Int, flagCount: Int,
@@ -31,11 +33,14 @@ final class PlanMemory {
         flags.initialize(repeating: 0)
         self.delayLines = delayLines
         self.tasks = tasks
+        transport = .allocate(capacity: 1)
+        transport.initialize(to: TransportPosition())
     }
 
     func program(maxBlockFrames: Int) -> RenderProgram {
         RenderProgram(ops: UnsafeBufferPointer(ops), connections: UnsafeBufferPointer(connections),
-                      maxBlockFrames: maxBlockFrames, tasks: tasks)
+                      maxBlockFrames: maxBlockFrames, tasks: tasks,
+                      transport: transport)
     }
 
     deinit {
@@ -46,5 +51,6 @@ final class PlanMemory {
         gains.deallocate()
         flags.deallocate()
         tasks?.deallocate()
+        transport.deallocate()
     }
 }

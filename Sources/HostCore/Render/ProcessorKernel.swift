@@ -25,6 +25,10 @@ public struct ProcessorKernel {
     public var fillBeforeRun: [KernelHook]
     /// Called after every run (delivering worker responses).
     public var afterRun: KernelHook?
+    /// Connections the plan makes to its transport cell (`data` is filled
+    /// in by the plan): each gives a time hook the `TransportPosition` it
+    /// reads, on the rendering thread, as audio ports are connected.
+    package var transportConnections: [PortConnection] = []
     /// What owns the memory behind these pointers. A plan keeps it alive, so
     /// a unit may move on to new instances (a new format) while plans built
     /// on the old ones still run.

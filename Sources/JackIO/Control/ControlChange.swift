@@ -46,6 +46,10 @@ package struct ControlChange: Equatable, Sendable {
         /// A reload refused (`reason`: one sentence with `file:line:column`);
         /// the running graph plays on unchanged.
         case patchRefused(reason: String)
+        /// The host's own transport plays at this tempo (beats per minute).
+        case tempo(Double)
+        /// The transport was started (true) or stopped.
+        case transport(rolling: Bool)
     }
 
     /// A tap at the moment of the change.

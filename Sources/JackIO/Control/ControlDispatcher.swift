@@ -152,6 +152,12 @@ package final class ControlDispatcher {
             return [.unmapped(node: node, parameter: parameter)]
         case .scene(let name):
             return try session.applyScene(name)
+        case .tempo(let beatsPerMinute):
+            try session.setTempo(beatsPerMinute)
+            return [.tempo(beatsPerMinute)]
+        case .transport(let rolling):
+            session.setTransportRolling(rolling)
+            return [.transport(rolling: rolling)]
         case .status, .quit, .mappings:
             return []
         }

@@ -30,6 +30,8 @@ package enum OSCRequest: Equatable, Sendable {
         ("/fxhost/bounce", "s:file [f:from-seconds [f:to-seconds]]"),
         ("/fxhost/bounce/cancel", "no arguments"),
         ("/fxhost/save", "[s:file]"),
+        ("/fxhost/tempo", "f:beats-per-minute"),
+        ("/fxhost/transport", "i:rolling"),
         ("/fxhost/status", "no arguments"),
         ("/fxhost/subscribe", "[f:meter-hz]"),
         ("/fxhost/unsubscribe", "no arguments"),
@@ -140,6 +142,13 @@ package enum OSCRequest: Equatable, Sendable {
         case "/fxhost/unsubscribe":
             _ = try strings(0)
             self = .unsubscribe
+        case "/fxhost/tempo":
+            _ = try strings(0, extra: 1...1)
+            self = .control(.tempo(try number(arguments[0])))
+        case "/fxhost/transport":
+            _ = try strings(0, extra: 1...1)
+            guard case .int(let rolling) = arguments[0] else { throw expected() }
+            self = .control(.transport(rolling: rolling != 0))
         case "/fxhost/save":
             let names = try strings(arguments.isEmpty ? 0 : 1)
             self = .control(.save(file: names.first))
