@@ -219,7 +219,8 @@ struct PluginReader {
                 : designation == LV2URI.freeWheeling ? .freeWheeling
                 : designation == LV2URI.enabled ? .enabled : nil,
             minimumSize: Lilv.takeNumber(lilv_port_get(plugin, port, nodes.minimumSize)).map { Int($0) },
-            unit: readUnit(port))
+            unit: readUnit(port),
+            supportsMIDI: kind == .atom && lilv_port_supports_event(plugin, port, nodes.midiEvent))
     }
 
     private func readScalePoints(_ port: OpaquePointer) -> [ScalePoint] {

@@ -51,6 +51,8 @@ package struct PortDescription: Codable, Sendable, Equatable {
     package var minimumSize: Int?
     /// A unit symbol such as "dB", when the plugin names one.
     package var unit: String?
+    /// An atom port that takes (input) or gives (output) `midi:MidiEvent`.
+    package var supportsMIDI = false
 
     package var isMainAudio: Bool { kind == .audio && !isOptional && !isSideChain }
 }

@@ -40,3 +40,22 @@ package struct PlanNode {
     /// Frames from the sources to this node's output: the latest feed plus its own.
     package let outputLatencyFrames: Int
 }
+
+/// A MIDI source node's list, which the driver fills before each block.
+package struct PlanMIDISource {
+    package enum Kind {
+        /// Live: a JACK MIDI input connected to `ports`; offline: a file given with `-i`, else nothing.
+        case input(ports: [String])
+        case file(MIDIFileSource)
+    }
+    package let node: String
+    package let kind: Kind
+    package let list: UnsafeMutablePointer<MIDIEventList>
+}
+
+/// A MIDI output node's list, which the driver reads after each block.
+package struct PlanMIDIOutput {
+    package let node: String
+    package let ports: [String]
+    package let list: UnsafeMutablePointer<MIDIEventList>
+}

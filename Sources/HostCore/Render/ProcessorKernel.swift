@@ -25,6 +25,11 @@ public struct ProcessorKernel {
     public var fillBeforeRun: [KernelHook]
     /// Called after every run (delivering worker responses).
     public var afterRun: KernelHook?
+    /// The unit's MIDI inputs (`ProcessingUnit.midiInputs` order): what a
+    /// plan's MIDI connection puts into the port, after `fillBeforeRun`.
+    package var midiInputs: [KernelMIDIPort] = []
+    /// The unit's MIDI outputs: read into the plan's MIDI list after run().
+    package var midiOutputs: [KernelMIDIPort] = []
     /// What owns the memory behind these pointers. A plan keeps it alive, so
     /// a unit may move on to new instances (a new format) while plans built
     /// on the old ones still run.
