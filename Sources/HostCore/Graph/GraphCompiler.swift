@@ -81,8 +81,9 @@ struct GraphCompiler {
         emission.nodeLatency[nodeIndex] += latency
         emission.planNodes.append(PlanNode(
             name: node.name, summary: summary, inputWidth: layout.inputWidth, outputWidth: layout.outputWidth,
-            instances: layout.instances, inputs: inputDescriptions(of: nodeIndex) + midiInputDescriptions(of: nodeIndex),
-            latencyFrames: latency, outputLatencyFrames: emission.nodeLatency[nodeIndex]))
+            instances: layout.instances, inputs: inputDescriptions(of: nodeIndex),
+            latencyFrames: latency, outputLatencyFrames: emission.nodeLatency[nodeIndex],
+            midiInputs: midiInputDescriptions(of: nodeIndex)))
     }
 
     /// Sums what feeds each input channel, every feed delayed to the latest
@@ -165,15 +166,14 @@ struct GraphCompiler {
         }
     }
 
-    /// Per MIDI input port that something feeds, what does: "keys (MIDI)".
-    private func midiInputDescriptions(of nodeIndex: Int) -> [[String]] {
-        resolved.midi.inputs[nodeIndex].filter { !$0.isEmpty }.map { feeds in
-            feeds.map { feed in
+    /// Per MIDI input port that something feeds, its name and what feeds it: "keys", "filter:midiout".
+    private func midiInputDescriptions(of nodeIndex: Int) -> [(port: String, feeds: [String])] {
+        let names = MIDIWiring.inputNames(of: graph.nodes[nodeIndex])
+        return resolved.midi.inputs[nodeIndex].enumerated().filter { !$0.element.isEmpty }.map { port, feeds in
+            (names[port], feeds.map { feed in
                 let source = graph.nodes[feed.sourceNode]
-                let names = MIDIWiring.outputNames(of: source)
-                let port = names.count > 1 || source.kind.isUnit ? ":\(names[feed.sourcePort])" : ""
-                return "\(source.name)\(port) (MIDI)"
-            }
+                return source.kind.isUnit ? "\(source.name):\(MIDIWiring.outputNames(of: source)[feed.sourcePort])" : source.name
+            })
         }
     }
 

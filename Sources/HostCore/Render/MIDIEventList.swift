@@ -12,7 +12,7 @@ package struct MIDIEvent: Equatable {
     package var data1: UInt8
     package var data2: UInt8
 
-    @inlinable
+    @inlinable @_noLocks
     package init(frame: UInt32, size: UInt8, status: UInt8, data1: UInt8 = 0, data2: UInt8 = 0) {
         self.frame = frame
         self.size = size

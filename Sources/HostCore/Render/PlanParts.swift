@@ -39,6 +39,8 @@ package struct PlanNode {
     package let latencyFrames: Int
     /// Frames from the sources to this node's output: the latest feed plus its own.
     package let outputLatencyFrames: Int
+    /// Per MIDI input port that something feeds: its name and what feeds it ("keys", "filter:midiout").
+    package var midiInputs: [(port: String, feeds: [String])] = []
 }
 
 /// A MIDI source node's list, which the driver fills before each block.

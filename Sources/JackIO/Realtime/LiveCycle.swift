@@ -28,6 +28,7 @@ func runLiveCycle(_ state: UnsafeMutablePointer<LiveEngineState>, frameCount: In
     let frames = UInt32(truncatingIfNeeded: frameCount)
     // Controllers before the block: a CC is heard in the block it arrives in.
     applyMIDIControl(state, frames: frames)
+    clearMIDIOutputs(state, frames: frames)
     if let slot = state.pointee.current {
         let program = slot.pointee.program
         let inputs = slot.pointee.inputs
@@ -49,6 +50,7 @@ func runLiveCycle(_ state: UnsafeMutablePointer<LiveEngineState>, frameCount: In
                 }
             }
             for feed in feeds { feed.fill(frames: chunk) }
+            fillMIDIInputs(state, slot, frames: frames, offset: offset, chunk: chunk)
             let renderStart = MonotonicClock.nanoseconds()
             if let workers { workers.render(program, frames: chunk) } else { program.render(frames: chunk) }
             renderTime += MonotonicClock.nanoseconds() - renderStart
@@ -61,6 +63,7 @@ func runLiveCycle(_ state: UnsafeMutablePointer<LiveEngineState>, frameCount: In
                     UnsafeMutableRawPointer(destination).copyMemory(from: outputs[index], byteCount: byteCount)
                 }
             }
+            writeMIDIOutputs(state, slot, frames: frames, offset: offset)
             offset += chunk
         }
     } else {
