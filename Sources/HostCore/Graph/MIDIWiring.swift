@@ -82,6 +82,40 @@ struct MIDIWiring {
         return false
     }
 
+    /// What can be told of MIDI wiring before any plugin is loaded (the
+    /// patch as read): MIDI from a MIDI source into a built-in audio node,
+    /// and audio from a built-in node into a MIDI output. The same words
+    /// as the graph's check, which covers plugins once they are loaded.
+    static func checkDeclared(nodes: [NodeDeclaration], connections: [ConnectionDeclaration]) throws(GraphError) {
+        var kinds: [String: NodeKind] = [:]
+        for node in nodes { kinds[node.name] = node.kind }
+        for connection in connections {
+            guard let source = kinds[connection.from.node], let destination = kinds[connection.to.node] else { continue }
+            let what: String?
+            switch destination {
+            case .gain: what = "(a gain stage)"
+            case .mix: what = "(a mix bus)"
+            case .output: what = "(an audio output)"
+            default: what = nil
+            }
+            if source.isMIDISource, let what {
+                throw GraphError("`\(connection.from.node)` sends MIDI, but `\(connection.to.node)` \(what) has no MIDI input",
+                                 at: connection.to.location ?? connection.location,
+                                 suggestion: "MIDI goes into a plugin that takes MIDI (an instrument, a MIDI filter) or a `midi-output`")
+            }
+            switch source {
+            case .input, .file, .mix, .gain:
+                if destination.isMIDIOutput {
+                    throw GraphError("`\(connection.to.node)` takes MIDI, but `\(connection.from.node)` gives none",
+                                     at: connection.from.location ?? connection.location,
+                                     suggestion: "feed it from a `midi-input`, a `midi-file` or a plugin's MIDI output")
+                }
+            default:
+                break
+            }
+        }
+    }
+
     private static func describe(_ node: GraphNode) -> String {
         switch node.kind {
         case .unit(let unit, _): return "(\(unit.displayName))"
