@@ -82,6 +82,38 @@ final class LiveMIDIGraphTests: XCTestCase {
         XCTAssertEqual(session.plan.droppedMIDIEvents, 0)
     }
 
+    /// A `midi-file` node plays on the live timeline: its notes (0.25 s
+    /// and 0.75 s) start exactly 24000 frames apart in what the session
+    /// rendered (a tap records every rendered frame), and the first at
+    /// 12000 frames after the session's first frame.
+    func testAMIDIFilePlaysLiveAtItsFrames() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try temporaryFolder()
+        let notes = folder.appendingPathComponent("notes.mid").path
+        // 24000 ticks a beat at 120 bpm: a tick is a frame at 48 kHz.
+        try Data(MIDIFileBytes.format0(division: 24_000, events: [
+            (12_000, [0x90, 60, 100]), (24_000, [0x90, 62, 100]), (48_000, [0xFF, 0x2F, 0]),
+        ])).write(to: URL(fileURLWithPath: notes))
+        let provider = LV2UnitProvider(catalog: PluginCatalog(world: LV2World()))
+        let graph = AudioGraph()
+        let song = try graph.addMIDIFile("song", file: MIDIFileSource(path: notes))
+        let sampler = try graph.addUnit("sampler", provider.makeUnit("http://lv2plug.in/plugins/eg-sampler"))
+        let main = try graph.addOutput("main", channels: 1)
+        try graph.connect(song, to: sampler)
+        try graph.connect(sampler, to: main)
+        let take = folder.appendingPathComponent("take.wav").path
+        try graph.installTap(on: sampler, file: take)
+        let session = try LiveSession(graph: graph, options: LiveSession.Options(server: server))
+        try session.start()
+        XCTAssertTrue(eventually(within: 60) { session.taps.contains { $0.seconds >= 1.2 } })
+        _ = try session.stopTaps(node: "sampler")
+        let recorded = try Audio.read(take).channels[0]
+        let onsets = Self.onsets(in: recorded)
+        XCTAssertEqual(onsets.count, 2, "\(onsets)")
+        XCTAssertEqual(zip(onsets.dropFirst(), onsets).map { $0 - $1 }, [24_000])
+        XCTAssertEqual(onsets.first, 12_000, "the tap holds every frame from the first")
+    }
+
     /// Frames where sound starts after at least 1000 frames of silence
     /// (a recording's NaN tail, not yet written, ends the search).
     private static func onsets(in samples: [Float]) -> [Int] {
@@ -96,5 +128,24 @@ final class LiveMIDIGraphTests: XCTestCase {
             }
         }
         return result
+    }
+}
+
+/// A format 0 Standard MIDI File laid out by hand.
+enum MIDIFileBytes {
+    static func format0(division: UInt16, events: [(delta: Int, bytes: [UInt8])]) -> [UInt8] {
+        func variableLength(_ value: Int) -> [UInt8] {
+            var bytes = [UInt8(value & 0x7F)], rest = value >> 7
+            while rest > 0 {
+                bytes.insert(UInt8(rest & 0x7F) | 0x80, at: 0)
+                rest >>= 7
+            }
+            return bytes
+        }
+        func be32(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8((value >> $0) & 0xFF) } }
+        var track: [UInt8] = []
+        for event in events { track += variableLength(event.delta) + event.bytes }
+        let header: [UInt8] = Array("MThd".utf8) + be32(6) + [0, 0, 0, 1, UInt8(division >> 8), UInt8(division & 0xFF)]
+        return header + Array("MTrk".utf8) + be32(track.count) + track
     }
 }
