@@ -15,8 +15,6 @@ struct AtomMIDIPort {
     var midiEventType: LV2_URID
     /// `atom:Sequence`, mapped: an output the plugin did not write is still a chunk.
     var sequenceType: LV2_URID
-    /// Events that did not fit into the input sequence (a burst beyond its size).
-    var dropped: Int
     /// Room for one event's header and bytes, laid out as LV2 wants them
     /// (`scratchBytes`, 8-byte aligned, in the arena), so appending builds
     /// nothing on the heap.
@@ -42,7 +40,8 @@ struct AtomMIDIPort {
             bytes[1] = event.data1
             bytes[2] = event.data2
             if lv2_atom_sequence_append_event(port.pointee.sequence, port.pointee.capacity, header) == nil {
-                port.pointee.dropped &+= 1
+                // The input's sequence is full (a burst beyond its size): counted with the list's own drops.
+                events.pointee.dropped &+= 1
             }
         }
     }

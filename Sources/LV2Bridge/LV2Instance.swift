@@ -177,7 +177,7 @@ final class LV2Instance {
             let scratch = arena.allocate(UInt64.self, count: (AtomMIDIPort.scratchBytes + 7) / 8)
             let context = arena.store(AtomMIDIPort(
                 sequence: atom.sequence, capacity: atom.capacity, midiEventType: urids.map(LV2URI.midiEvent),
-                sequenceType: urids.map(LV2URI.atomSequence), dropped: 0, scratch: UnsafeMutableRawPointer(scratch)))
+                sequenceType: urids.map(LV2URI.atomSequence), scratch: UnsafeMutableRawPointer(scratch)))
             if atom.port.direction == .input {
                 inputs.append(KernelMIDIPort(function: AtomMIDIPort.write, context: UnsafeMutableRawPointer(context)))
             } else {
