@@ -138,6 +138,68 @@ final class MIDIRenderTests: XCTestCase {
         try assertClicks(at: onsets, in: try Audio.read(output))
     }
 
+    /// x42's event blocker set to block notes stops them; bypassed, it
+    /// passes its MIDI input on, so the notes play again at their frames.
+    func testABypassedMIDIFilterPassesItsInputOn() throws {
+        let folder = try Tools.temporaryFolder()
+        let onsets = try writeNotes(in: folder)
+        for bypass in [false, true] {
+            let patch = try writePatch("""
+                fxhost: 1
+                nodes:
+                  keys: { midi-file: notes.mid }
+                  block: { plugin: "http://gareus.org/oss/lv2/midifilter#eventblocker", params: { blknote: 1 }, bypass: \(bypass) }
+                  sampler: { plugin: "\(Self.sampler)" }
+                  out: { output: 1 }
+                chain: [keys, block, sampler, out]
+                """, in: folder)
+            let output = folder.appendingPathComponent("out.wav").path
+            try Tools.fxhost(["render", patch, "-o", output, "--block", "256", "--tail", "0s"])
+            let audio = try Audio.read(output)
+            if bypass {
+                try assertClicks(at: onsets, in: audio)
+            } else {
+                XCTAssertTrue(audio.channels[0].allSatisfy { $0 == 0 }, "notes blocked")
+            }
+        }
+    }
+
+    /// Two MIDI files into one input merge in time order: the second file,
+    /// started at 0.5 s, adds its notes 24000 frames after each of the
+    /// first's. It also plays alone into a second sampler, tapped: two
+    /// branches, which two threads render to the same bits as one.
+    func testTwoMIDIFeedsMergeAndThreadsChangeNothing() throws {
+        let folder = try Tools.temporaryFolder()
+        let onsets = try writeNotes(in: folder)
+        let patch = try writePatch("""
+            fxhost: 1
+            nodes:
+              keys: { midi-file: notes.mid }
+              later: { midi-file: notes.mid, start: 500ms }
+              sampler: { plugin: "\(Self.sampler)" }
+              other: { plugin: "\(Self.sampler)" }
+              out: { output: 1 }
+            connect:
+              - keys -> sampler
+              - later -> sampler
+              - later -> other
+              - sampler -> out
+            taps:
+              - { at: other, file: other.wav }
+            """, in: folder)
+        var renders: [[Audio]] = []
+        for threads in ["1", "2"] {
+            let output = folder.appendingPathComponent("out-\(threads).wav").path
+            try Tools.fxhost(["render", patch, "-o", output, "--block", "256", "--tail", "0s", "--threads", threads])
+            renders.append([try Audio.read(output), try Audio.read(folder.appendingPathComponent("other.wav").path)])
+        }
+        XCTAssertEqual(renders[0][0].frames, 90_000 + 24_000, "the later file ends 0.5 s after the first")
+        try assertClicks(at: (onsets + onsets.map { $0 + 24_000 }).sorted(), in: renders[0][0])
+        try assertClicks(at: onsets.map { $0 + 24_000 }, in: renders[0][1])
+        XCTAssertIdentical(renders[1][0], renders[0][0])
+        XCTAssertIdentical(renders[1][1], renders[0][1])
+    }
+
     /// MIDI-only instruments render: mda JX10 is silent without notes and
     /// sounds with them, from the first note's frame.
     func testInstrumentsRender() throws {
