@@ -6,12 +6,17 @@ import HostCore
 /// was. The realtime thread sees only its `playback` pointer.
 final class LiveMIDIFilePlayer {
     let playback: UnsafeMutablePointer<MIDIFilePlayback>
+    let sampleRate: Double
 
-    init(source: MIDIFileSource, sampleRate: Double) {
+    /// `fromFrame`: where on the timeline it plays on from (a player
+    /// replacing one at another rate).
+    init(source: MIDIFileSource, sampleRate: Double, fromFrame: Int = 0) {
+        self.sampleRate = sampleRate
         playback = .allocate(capacity: 1)
         playback.initialize(to: MIDIFilePlayback(file: source.file,
                                                  startFrame: Int((source.startSeconds * sampleRate).rounded()),
                                                  sampleRate: sampleRate))
+        if fromFrame > 0 { playback.pointee.seek(timelineFrame: fromFrame) }
     }
 
     deinit {

@@ -16,12 +16,22 @@ extension LiveSession {
         return (inputs, plan.midiOutputs.map(\.node))
     }
 
-    /// A player per `midi-file` node of `plan` that has none yet, at the
-    /// session's rate.
+    /// A player per `midi-file` node of `plan` at the plan's rate: one that
+    /// has none yet starts at the timeline's start; one at another rate (the
+    /// server's rate changed) is replaced by one that plays on from the
+    /// same time (the program still running keeps the old one alive).
     func makeMIDIFilePlayers(for plan: RenderPlan) {
+        let rate = plan.format.sampleRate
         for source in plan.midiSources {
-            guard case .file(let file) = source.kind, midiFilePlayers[source.node] == nil else { continue }
-            midiFilePlayers[source.node] = LiveMIDIFilePlayer(source: file, sampleRate: format.sampleRate)
+            guard case .file(let file) = source.kind else { continue }
+            if let player = midiFilePlayers[source.node] {
+                guard player.sampleRate != rate else { continue }
+                let seconds = Double(player.playback.pointee.position) / player.sampleRate
+                midiFilePlayers[source.node] = LiveMIDIFilePlayer(source: file, sampleRate: rate,
+                                                                  fromFrame: Int((seconds * rate).rounded()))
+            } else {
+                midiFilePlayers[source.node] = LiveMIDIFilePlayer(source: file, sampleRate: rate)
+            }
         }
     }
 

@@ -108,7 +108,6 @@ public final class LiveSession {
             guard case .file(let file) = source.kind else { continue }
             players[source.node] = try LiveFilePlayer(node: source.node, source: file, sampleRate: client.sampleRate)
         }
-        makeMIDIFilePlayers(for: plan)
         try openRecorders(for: plan)
         midi.control = options.midiControl
         do {
@@ -374,6 +373,7 @@ public final class LiveSession {
 
     /// A program for `plan` over this session's players, recorders and meters.
     func makeProgram(for plan: RenderPlan) -> LiveProgram {
+        makeMIDIFilePlayers(for: plan)
         var live = LivePlanOwner.makeProgram(for: plan, players: players, recorders: recorders, peaks: peaks,
                                              midiPlayers: midiFilePlayers)
         attachMIDI(to: &live, plan: plan)

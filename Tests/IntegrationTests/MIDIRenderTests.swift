@@ -254,5 +254,19 @@ final class MIDIRenderTests: XCTestCase {
         XCTAssertNotEqual(noFile.status, 0)
         XCTAssertTrue(noFile.stderr.contains("patch.yaml:3:22: node `keys`:"), noFile.stderr)
         XCTAssertTrue(noFile.stderr.contains("missing.mid"), noFile.stderr)
+
+        let tapped = try writePatch("""
+            fxhost: 1
+            nodes:
+              keys: { midi-file: notes.mid }
+              sampler: { plugin: "\(Self.sampler)" }
+              out: { output: 1 }
+            chain: [keys, sampler, out]
+            taps:
+              - { at: keys, file: keys.wav }
+            """, in: folder)
+        let tapError = try Tools.run(Tools.fxhost, ["check", tapped])
+        XCTAssertNotEqual(tapError.status, 0)
+        XCTAssertTrue(tapError.stderr.contains("patch.yaml:8:5: `keys` carries MIDI, and a tap records audio"), tapError.stderr)
     }
 }

@@ -187,6 +187,13 @@ struct GraphCompiler {
         var tapNodes: [(tap: GraphTap, node: Int, channels: [Int])] = []
         for tap in graph.taps {
             let nodeIndex = resolved.resolver.index(of: tap.node)
+            switch graph.nodes[nodeIndex].kind {
+            case .midiInput, .midiFile, .midiOutput:
+                throw GraphError("`\(tap.node)` carries MIDI, and a tap records audio; tap the instrument it plays instead",
+                                 at: tap.location)
+            default:
+                break
+            }
             let channels = try resolved.resolver.channels(of: graph.nodes[nodeIndex], tap.port, side: .output,
                                                           layout: resolved.layouts[nodeIndex], at: tap.location)
             try TapFileCheck.requireFormat(tap, channels: channels.count, sampleRate: format.sampleRate)

@@ -14,7 +14,7 @@ package struct MIDIFilePlayback {
     /// The next event to play.
     @usableFromInline var cursor = 0
     /// Live: the timeline frame the next block starts at.
-    @usableFromInline var position = 0
+    package var position = 0
     /// Where the file ends on the timeline (its End of Track), in frames.
     package let endFrame: Int
 
