@@ -36,6 +36,7 @@ extension LiveSession {
         if let conflict = conflicts.first { throw .render(.fileConflict(conflict.message)) }
         var renderOptions = RenderOptions()
         renderOptions.threads = options.threads  // the session's, as live
+        renderOptions.tempo = transportTempo
         do {
             for (output, path) in zip(plan.outputs, files) {
                 renderOptions.outputFiles[output.node] = RenderOutputFile(path: path, format: try AudioFileFormat(path: path))

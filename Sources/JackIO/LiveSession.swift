@@ -29,6 +29,9 @@ public final class LiveSession {
         /// registers a MIDI input port, `midi_control`, connected to its
         /// `inputs` (see LiveSession+MIDI).
         package var midiControl = MIDIControl()
+        /// The patch's `tempo:` and `meter:`: the host's own transport's, when
+        /// no JACK timebase master runs (see `LiveTransport`).
+        package var tempo = Tempo()
 
         public init() {}
     }
@@ -58,6 +61,10 @@ public final class LiveSession {
     var parameterRecord = LiveParameterValues()
     /// MIDI mappings and scenes, learning, and what recent MIDI tables mean.
     var midi = LiveMIDIState()
+    /// The host's own transport as last asked (`tempo`, `transport start|stop`),
+    /// for an engine made again (reconnect) and for a bounce.
+    package internal(set) var transportTempo: Tempo
+    var transportRolling = true
     /// Taps recording (or paused) now, by file.
     private(set) var recorders: [String: TapRecorder] = [:]
     /// The node each tap file records.
@@ -82,6 +89,7 @@ public final class LiveSession {
     /// the program. Nothing plays until `start()`.
     public init(graph: AudioGraph, options: Options = Options()) throws(LiveSessionError) {
         self.options = options
+        transportTempo = options.tempo
         let client: JackClient
         do {
             client = try JackClient(name: options.clientName, server: options.server)
@@ -100,6 +108,7 @@ public final class LiveSession {
         }
         (engine, inputs, outputs) = try Self.makeEngine(client: client, plan: plan, threads: options.threads,
                                                          midiInput: options.midiControl.isDeclared)
+        engine.prepareTransport(tempo: transportTempo, rolling: transportRolling)
         parameterRecord.follow(self.graph)
         peaks = .allocate(capacity: max(outputs.count, 1))
         for index in 0..<max(outputs.count, 1) { (peaks + index).initialize(to: Atomic(0)) }
@@ -182,6 +191,7 @@ public final class LiveSession {
         let previous = engine.statistics
         (engine, inputs, outputs) = try Self.makeEngine(client: client, plan: plan, threads: options.threads,
                                                          midiInput: options.midiControl.isDeclared)
+        engine.prepareTransport(tempo: transportTempo, rolling: transportRolling)
         earlierFrames += previous.frames
         earlierXruns += previous.xruns
         earlierSwaps += previous.programSwaps
@@ -333,6 +343,7 @@ public final class LiveSession {
         snapshot.threads = engine.threads
         snapshot.workerTasks = engine.tasksRunByWorkers
         snapshot.parameters = parameterRecord.byNode
+        snapshot.transport = transportStatus
         return snapshot
     }
 

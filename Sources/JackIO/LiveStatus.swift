@@ -86,6 +86,8 @@ public struct LiveStatus: Codable, Sendable {
     /// Every plugin node's input control values, by node and symbol, as last
     /// set (by the patch, a command, a preset or a MIDI controller).
     public var parameters: [String: [String: Float]] = [:]
+    /// The tempo and transport plugins that take the host's time follow.
+    public var transport: Transport? = nil
     /// OSC messages ignored so far (unreadable, unknown address, wrong
     /// argument types); nil when `fxhost run` has no `--osc` (left out of the JSON).
     public var oscIgnored: Int? = nil

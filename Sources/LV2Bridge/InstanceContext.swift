@@ -11,4 +11,6 @@ struct InstanceContext {
     let format: RenderFormat
     let memory: SharedPortMemory
     let log: UnsafeMutablePointer<LV2_Log_Log>?
+    /// Where `state:makePath` puts the files the plugin creates.
+    let scratchFolder: String
 }

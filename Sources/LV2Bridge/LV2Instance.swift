@@ -16,8 +16,12 @@ final class LV2Instance {
     /// (`lv2_atom_sequence_append_event`, within `capacity` bytes of body);
     /// an output, what the plugin wrote in its last run.
     let atomPorts: [AtomPortBuffer]
-    /// The null-terminated feature array this instance was made with (for state restore).
+    /// The null-terminated feature array this instance was made with.
     let features: UnsafePointer<UnsafePointer<LV2_Feature>?>
+    /// The same without the state path features, for lilv's state save and
+    /// restore, which add their own (paths relative to a preset bundle): a
+    /// plugin takes the first feature of a URI it finds, so ours must not be there.
+    let stateFeatures: UnsafePointer<UnsafePointer<LV2_Feature>?>
     private let arena: CArena
     private let worker: LV2Worker?
     private let outputControls: UnsafeMutablePointer<Float>
@@ -51,6 +55,7 @@ final class LV2Instance {
         world = context.world
         self.worker = worker
         self.features = features
+        stateFeatures = Self.withoutStatePathFeatures(features, arena: arena)
         outputControls = arena.allocate(Float.self, count: description.ports.count)
         latencyPort = description.ports.first { $0.designation == .latency && $0.direction == .output }?.index
 
@@ -59,6 +64,9 @@ final class LV2Instance {
         let connect = descriptor.pointee.connect_port!
         var resets: [MemoryReset] = []
         var atomPorts: [AtomPortBuffer] = []
+        // The host's time for a plugin that takes it (its first time:Position input and its tempo controls).
+        let timeInput = description.ports.contains { $0.takesTimePosition || $0.isDrivenByTransport }
+            ? TimePositionInput.make(sequence: nil, capacity: 0, arena: arena, urids: urids, map: map) : nil
         var mainInputs: [UInt32] = [], mainOutputs: [UInt32] = []
         for port in description.ports {
             let data: UnsafeMutableRawPointer?
@@ -75,6 +83,9 @@ final class LV2Instance {
                 data = UnsafeMutableRawPointer(context.memory.scratch)
             case (.control, .input) where port.designation == .freeWheeling:
                 data = UnsafeMutableRawPointer(context.memory.format.freeWheeling)
+            case (.control, .input) where port.isDrivenByTransport:
+                data = UnsafeMutableRawPointer(port.designation == .speed ? timeInput!.pointee.speed
+                                               : timeInput!.pointee.beatsPerMinute)
             case (.control, .input):
                 data = UnsafeMutableRawPointer(context.memory.controls + Int(port.index))
             case (.control, .output):
@@ -83,8 +94,13 @@ final class LV2Instance {
                 let reset = Self.makeAtomBuffer(port, arena: arena, urids: urids)
                 resets.append(reset)
                 data = reset.destination
-                atomPorts.append(AtomPortBuffer(port: port, sequence: reset.destination.assumingMemoryBound(to: LV2_Atom_Sequence.self),
-                                                capacity: UInt32(Self.atomBufferBytes(port) - MemoryLayout<LV2_Atom>.size)))
+                let buffer = AtomPortBuffer(port: port, sequence: reset.destination.assumingMemoryBound(to: LV2_Atom_Sequence.self),
+                                            capacity: UInt32(Self.atomBufferBytes(port) - MemoryLayout<LV2_Atom>.size))
+                atomPorts.append(buffer)
+                if port.takesTimePosition, let timeInput, timeInput.pointee.sequence == nil {
+                    timeInput.pointee.sequence = buffer.sequence
+                    timeInput.pointee.capacity = buffer.capacity
+                }
             case (.other, _):
                 data = nil // only optional ones get here: the unit refuses the rest
             }
@@ -93,10 +109,17 @@ final class LV2Instance {
         for reset in resets { reset.destination.copyMemory(from: reset.source, byteCount: reset.byteCount) }
         self.atomPorts = atomPorts
 
+        // Frame-0 events in time order: a unit's own messages first, then its time.
+        let timeHooks = timeInput.map { [KernelHook(function: TimePositionInput.hook, context: UnsafeMutableRawPointer($0))] } ?? []
         var kernel = ProcessorKernel(
             handle: handle, run: descriptor.pointee.run!, connect: connect,
             inputPorts: mainInputs, outputPorts: mainOutputs, beforeRun: resets,
-            afterRun: worker?.afterRunHook)
+            fillBeforeRun: timeHooks, afterRun: worker?.afterRunHook)
+        if let timeInput {
+            kernel.transportConnections = [PortConnection(handle: UnsafeMutableRawPointer(timeInput),
+                                                          connect: TimePositionInput.connect, port: 0, data: nil)]
+        }
+        // Graph MIDI (any frame) goes in after the fillBeforeRun hooks' frame-0 events.
         (kernel.midiInputs, kernel.midiOutputs) = Self.makeMIDIPorts(atomPorts, arena: arena, urids: urids)
         self.kernel = kernel
 
@@ -136,7 +159,7 @@ final class LV2Instance {
 
     /// Restores a state's properties into this instance (port values are the unit's job).
     func restore(_ state: OpaquePointer) {
-        lilv_state_restore(state, instance, nil, nil, 0, features)
+        lilv_state_restore(state, instance, nil, nil, 0, stateFeatures)
     }
 
     /// Restores the plugin's default state when it asks for it
@@ -227,12 +250,28 @@ final class LV2Instance {
             (LV2URI.hardRTCapable, nil),
         ]
         if let log = context.log { list.append((LV2URI.log, UnsafeMutableRawPointer(log))) }
+        list += StatePathFeatures.make(in: arena, scratchFolder: context.scratchFolder)
         if let worker { list.append((LV2URI.workerSchedule, UnsafeMutableRawPointer(worker.makeScheduleFeature(in: arena)))) }
         let array = arena.allocate(UnsafePointer<LV2_Feature>?.self, count: list.count + 1)
         for (index, (uri, data)) in list.enumerated() {
             array[index] = UnsafePointer(arena.store(LV2_Feature(URI: arena.cString(uri), data: data)))
         }
         array[list.count] = nil
+        return UnsafePointer(array)
+    }
+
+    private static func withoutStatePathFeatures(_ features: UnsafePointer<UnsafePointer<LV2_Feature>?>,
+                                                 arena: CArena) -> UnsafePointer<UnsafePointer<LV2_Feature>?> {
+        let excluded: Set<String> = [LV2URI.stateMapPath, LV2URI.stateMakePath, LV2URI.stateFreePath]
+        var kept: [UnsafePointer<LV2_Feature>?] = []
+        var index = 0
+        while let feature = features[index] {
+            if !excluded.contains(String(cString: feature.pointee.URI)) { kept.append(feature) }
+            index += 1
+        }
+        let array = arena.allocate(UnsafePointer<LV2_Feature>?.self, count: kept.count + 1)
+        for (index, feature) in kept.enumerated() { array[index] = feature }
+        array[kept.count] = nil
         return UnsafePointer(array)
     }
 

@@ -40,6 +40,19 @@ enum LV2URI {
     static let maximum = lv2 + "maximum"
     static let defaultValue = lv2 + "default"
     static let minimumSize = "http://lv2plug.in/ns/ext/resize-port#minimumSize"
+    static let atomSupports = "http://lv2plug.in/ns/ext/atom#supports"
+    static let atomObject = "http://lv2plug.in/ns/ext/atom#Object"
+
+    static let time = "http://lv2plug.in/ns/ext/time#"
+    static let timePosition = time + "Position"
+    static let timeFrame = time + "frame"
+    static let timeSpeed = time + "speed"
+    static let timeBar = time + "bar"
+    static let timeBarBeat = time + "barBeat"
+    static let timeBeat = time + "beat"
+    static let timeBeatUnit = time + "beatUnit"
+    static let timeBeatsPerBar = time + "beatsPerBar"
+    static let timeBeatsPerMinute = time + "beatsPerMinute"
 
     static let uridMap = "http://lv2plug.in/ns/ext/urid#map"
     static let uridUnmap = "http://lv2plug.in/ns/ext/urid#unmap"
@@ -52,6 +65,9 @@ enum LV2URI {
     static let sequenceSize = "http://lv2plug.in/ns/ext/buf-size#sequenceSize"
     static let sampleRate = "http://lv2plug.in/ns/ext/parameters#sampleRate"
     static let loadDefaultState = "http://lv2plug.in/ns/ext/state#loadDefaultState"
+    static let stateMapPath = "http://lv2plug.in/ns/ext/state#mapPath"
+    static let stateMakePath = "http://lv2plug.in/ns/ext/state#makePath"
+    static let stateFreePath = "http://lv2plug.in/ns/ext/state#freePath"
     static let workerSchedule = "http://lv2plug.in/ns/ext/worker#schedule"
     static let workerInterface = "http://lv2plug.in/ns/ext/worker#interface"
     static let log = "http://lv2plug.in/ns/ext/log#log"
@@ -77,6 +93,6 @@ enum LV2URI {
     /// Features the host provides, or accepts because they only describe the plugin.
     static let supportedFeatures: Set<String> = [
         uridMap, uridUnmap, options, boundedBlockLength, loadDefaultState, workerSchedule, log,
-        isLive, inPlaceBroken, hardRTCapable,
+        isLive, inPlaceBroken, hardRTCapable, stateMapPath, stateMakePath, stateFreePath,
     ]
 }

@@ -38,6 +38,10 @@ package final class LV2Unit: ProcessingUnit {
     private var earlier: EarlierInstances?
     /// The last preset with plugin state, restored into instances made later.
     private var presetState: OpaquePointer?
+    /// Files the plugin creates (`state:makePath`); copied into a preset
+    /// bundle when saved, removed with the unit. Made on first use.
+    let scratchFolder = FileManager.default.temporaryDirectory
+        .appendingPathComponent("fxhost-scratch-\(UUID().uuidString)").path
     /// Set while `presetParameterValues` reads a preset: port values land here, not in `controls`.
     private var collectedPresetValues: [String: Float]?
 
@@ -77,6 +81,7 @@ package final class LV2Unit: ProcessingUnit {
 
     deinit {
         if let presetState { lilv_state_free(presetState) }
+        try? FileManager.default.removeItem(atPath: scratchFolder)
     }
 
     // MARK: Parameters
@@ -97,6 +102,11 @@ package final class LV2Unit: ProcessingUnit {
 
     package func checkedValue(_ symbol: String, _ value: ParameterValue) throws(UnitError) -> Float {
         guard let index = parameters.firstIndex(where: { $0.symbol == symbol }) else {
+            if let driven = plugin.ports.first(where: { $0.symbol == symbol && $0.isDrivenByTransport }) {
+                throw UnitError("`\(symbol)` of `\(displayName)` follows the host's "
+                    + (driven.designation == .speed ? "transport (time:speed): use `transport start|stop`"
+                        : "tempo (time:beatsPerMinute): set the patch's `tempo:` or use `tempo BPM`"))
+            }
             throw UnitError("`\(displayName)` has no parameter `\(symbol)`",
                             suggestion: Suggestion.didYouMean(symbol, in: parameters.map(\.symbol)))
         }
@@ -196,7 +206,7 @@ package final class LV2Unit: ProcessingUnit {
         let context = InstanceContext(
             world: world, plugin: lilvPlugin, description: plugin, format: format,
             memory: SharedPortMemory(unit: memory, format: formatMemory),
-            log: log)
+            log: log, scratchFolder: scratchFolder)
         while instances.count < count {
             let instance = try LV2Instance(context)
             // The latency probe ends in a reset that drops pending worker

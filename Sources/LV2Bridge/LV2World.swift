@@ -60,8 +60,8 @@ package final class LV2World {
         let coreSpecification, unitsSpecification, parametersSpecification: OpaquePointer
         /// For `PropertyDescription`: message parameters.
         let patchWritable, patchReadable, rdfsRange, minimum, maximum, defaultValue: OpaquePointer
-        /// For `PortDescription.supportsMIDI`.
-        let midiEvent: OpaquePointer
+        /// atom:supports (`PortDescription.supports`).
+        let atomSupports: OpaquePointer
 
         init(world: OpaquePointer) {
             func node(_ uri: String) -> OpaquePointer { lilv_new_uri(world, uri) }
@@ -94,14 +94,15 @@ package final class LV2World {
             minimum = node(LV2URI.minimum)
             maximum = node(LV2URI.maximum)
             defaultValue = node(LV2URI.defaultValue)
-            midiEvent = node(LV2URI.midiEvent)
+            atomSupports = node(LV2URI.atomSupports)
         }
 
         func free() {
             for node in [audioPort, controlPort, cvPort, atomPort, outputPort, connectionOptional, isSideChain,
                          toggled, integer, enumeration, designation, reportsLatency, minimumSize, preset,
                          rdfsLabel, unitsUnit, unitsSymbol, doapName, appliesTo, seeAlso, coreSpecification,
-                         unitsSpecification, parametersSpecification, patchWritable, patchReadable, rdfsRange, minimum, maximum, defaultValue, midiEvent] {
+                         unitsSpecification, parametersSpecification, patchWritable, patchReadable, rdfsRange, minimum, maximum, defaultValue,
+                         atomSupports] {
                 lilv_node_free(node)
             }
         }

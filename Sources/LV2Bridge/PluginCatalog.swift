@@ -217,10 +217,25 @@ struct PluginReader {
             isSideChain: has(nodes.isSideChain),
             designation: isLatency ? .latency
                 : designation == LV2URI.freeWheeling ? .freeWheeling
-                : designation == LV2URI.enabled ? .enabled : nil,
+                : designation == LV2URI.enabled ? .enabled
+                : designation == LV2URI.timeBeatsPerMinute ? .beatsPerMinute
+                : designation == LV2URI.timeSpeed ? .speed : nil,
             minimumSize: Lilv.takeNumber(lilv_port_get(plugin, port, nodes.minimumSize)).map { Int($0) },
             unit: readUnit(port),
-            supportsMIDI: kind == .atom && lilv_port_supports_event(plugin, port, nodes.midiEvent))
+            supports: kind == .atom ? readSupports(port) : [])
+    }
+
+    /// atom:supports of an atom port, sorted.
+    private func readSupports(_ port: OpaquePointer) -> [String] {
+        guard let values = lilv_port_get_value(plugin, port, nodes.atomSupports) else { return [] }
+        defer { lilv_nodes_free(values) }
+        var result: [String] = []
+        var iterator = lilv_nodes_begin(values)
+        while !lilv_nodes_is_end(values, iterator) {
+            if let uri = Lilv.string(lilv_nodes_get(values, iterator)) { result.append(uri) }
+            iterator = lilv_nodes_next(values, iterator)
+        }
+        return result.sorted()
     }
 
     private func readScalePoints(_ port: OpaquePointer) -> [ScalePoint] {

@@ -27,7 +27,11 @@ package struct PortDescription: Codable, Sendable, Equatable {
     package enum Kind: String, Codable, Sendable { case audio, control, atom, cv, other }
     package enum Direction: String, Codable, Sendable { case input, output }
     /// lv2:designation values the host drives or reads.
-    package enum Designation: String, Codable, Sendable { case latency, freeWheeling, enabled }
+    package enum Designation: String, Codable, Sendable {
+        case latency, freeWheeling, enabled
+        /// time:beatsPerMinute and time:speed: driven from the host's transport.
+        case beatsPerMinute, speed
+    }
 
     package var index: UInt32
     package var symbol: String
@@ -51,8 +55,22 @@ package struct PortDescription: Codable, Sendable, Equatable {
     package var minimumSize: Int?
     /// A unit symbol such as "dB", when the plugin names one.
     package var unit: String?
-    /// An atom port that takes (input) or gives (output) `midi:MidiEvent`.
-    package var supportsMIDI = false
+    /// atom:supports, for atom ports: the kinds of event or object the port
+    /// takes or gives (`time:Position`, `midi:MidiEvent`, `patch:Message`).
+    package var supports: [String] = []
+
+    /// An atom port that takes (input) or gives (output) `midi:MidiEvent`:
+    /// a MIDI port of its node in the graph.
+    package var supportsMIDI: Bool { kind == .atom && supports.contains(LV2URI.midiEvent) }
+
+    /// An atom input the host sends its `time:Position` to.
+    package var takesTimePosition: Bool {
+        kind == .atom && direction == .input && supports.contains(LV2URI.timePosition)
+    }
+    /// A control input the host drives from its transport: not a user parameter.
+    package var isDrivenByTransport: Bool {
+        kind == .control && direction == .input && (designation == .beatsPerMinute || designation == .speed)
+    }
 
     package var isMainAudio: Bool { kind == .audio && !isOptional && !isSideChain }
 }

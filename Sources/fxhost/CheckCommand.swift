@@ -29,6 +29,7 @@ struct CheckCommand: ParsableCommand {
             return try Terminal.printJSON(CheckReport(patch: patch, plan: plan))
         }
         print("\(patch.name ?? source.patch ?? "chain"): \(plan.nodes.count) nodes at \(Int(plan.format.sampleRate)) Hz")
+        let hostTime = Self.hostTimeLines(graph)
         for node in plan.nodes {
             print("  \(node.name): \(node.summary)" + channelText(node)
                   + (node.latencyFrames > 0 ? ", latency \(node.latencyFrames) frames" : "")
@@ -39,6 +40,7 @@ struct CheckCommand: ParsableCommand {
             for input in node.midiInputs {
                 print("    MIDI \(input.port) ← " + input.feeds.joined(separator: " + "))
             }
+            if let line = hostTime[node.name] { print("    " + line) }
         }
         for tap in plan.taps { print("  tap \(tap.node) → \(tap.file) (\(tap.channels.count) ch)") }
         for line in Self.midiControlText(patch.midiControl) { print("  " + line) }

@@ -31,13 +31,16 @@ enum ConsoleCommand: Equatable {
           unlearn NODE PARAM        remove the MIDI mappings of PARAM
           map                       list the MIDI mappings and scenes
           scene NAME                switch to a scene: all its values and bypasses in one block
+          save [FILE]               write the running state as a patch: over the loaded file (its comments kept), or to FILE
+          tempo BPM                 the tempo plugins that take the host's time follow (unless JACK has a timebase master)
+          transport start|stop      start or stop that transport (JACK's, when a timebase master runs)
           status [--json]           levels, DSP load, xruns, taps (time, recording or paused), bounce progress
           help                      this list
           quit                      finalise every tap and exit
         """
 
-    static let names = ["set", "bypass", "preset", "tap", "untap", "connect", "disconnect", "bounce", "status", "help",
-                        "quit", "learn", "unlearn", "map", "scene"]
+    static let names = ["set", "bypass", "preset", "tap", "untap", "connect", "disconnect", "bounce", "save", "status", "help",
+                        "quit", "learn", "unlearn", "map", "scene", "tempo", "transport"]
 
     /// nil for a blank line or a comment.
     static func parse(_ line: String) throws(CommandLineError) -> ConsoleCommand? {
@@ -91,6 +94,9 @@ enum ConsoleCommand: Equatable {
             return .control(.disconnect(from: try port(arguments[0]), to: try port(arguments[1])))
         case "bounce":
             return .control(try bounce(arguments))
+        case "save":
+            try expect(0...1, "save [FILE]")
+            return .control(.save(file: arguments.first))
         case "status":
             guard arguments.isEmpty || arguments == ["--json"] else { throw CommandLineError("usage: status [--json]") }
             return arguments.isEmpty ? .control(.status) : .statusAsJSON
@@ -103,6 +109,18 @@ enum ConsoleCommand: Equatable {
         case "scene":
             try expect(1...1, "scene NAME")
             return .control(.scene(arguments[0]))
+        case "tempo":
+            try expect(1...1, "tempo BPM")
+            guard let beatsPerMinute = PatchValueSyntax.number(arguments[0]) else {
+                throw CommandLineError("tempo takes beats per minute such as 120, not `\(arguments[0])`")
+            }
+            return .control(.tempo(beatsPerMinute))
+        case "transport":
+            try expect(1...1, "transport start|stop")
+            guard let rolling = ["start": true, "stop": false, "play": true][arguments[0].lowercased()] else {
+                throw CommandLineError("transport takes start or stop, not `\(arguments[0])`")
+            }
+            return .control(.transport(rolling: rolling))
         case "help", "?":
             return .help
         case "quit", "exit":

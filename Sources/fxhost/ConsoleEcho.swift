@@ -10,9 +10,10 @@ enum ConsoleEcho {
         switch change.kind {
         case .bounceFailed(let reason):
             Terminal.error(reason + "; playing live again")
+        case .patchRefused:
+            Terminal.error(text(change.kind))
         default:
-            print(text(change.kind))
-            fflush(stdout)  // a pipe or file buffers it otherwise
+            Terminal.output(text(change.kind))
         }
     }
 
@@ -56,6 +57,20 @@ enum ConsoleEcho {
             return "unmapped \(node):\(parameter)"
         case .sceneApplied(let name):
             return "scene \(name)"
+        case .saved(let file):
+            return "saved the running patch to \(file)"
+        case .patchReloaded(let added, let removed, let rewired):
+            var parts: [String] = []
+            if !added.isEmpty { parts.append("added " + added.joined(separator: ", ")) }
+            if !removed.isEmpty { parts.append("removed " + removed.joined(separator: ", ")) }
+            if rewired { parts.append("rewired") }
+            return "patch file reloaded" + (parts.isEmpty ? " (taps changed)" : ": " + parts.joined(separator: "; "))
+        case .patchRefused(let reason):
+            return reason + " (the file's change is refused: the running patch plays on unchanged)"
+        case .tempo(let beatsPerMinute):
+            return "tempo \(NumberText.format(beatsPerMinute)) bpm"
+        case .transport(let rolling):
+            return "transport \(rolling ? "rolling" : "stopped")"
         }
     }
 

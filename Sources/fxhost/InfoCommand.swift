@@ -58,6 +58,7 @@ struct InfoCommand: ParsableCommand {
                 print("  " + port.symbol.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + Self.describe(port))
             }
         }
+        Self.printHostTime(description)
         let writable = description.properties.filter(\.isWritable)
         if !writable.isEmpty {
             print("\nMessage parameters (patch:writable; fxhost cannot set them yet):")

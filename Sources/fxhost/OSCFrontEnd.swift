@@ -126,11 +126,7 @@ final class OSCFrontEnd: Sendable {
             do {
                 try handle(OSCRequest(message), from: sender)
             } catch {
-                if case .notYet = error {
-                    refuse(error.description, to: sender, counted: false)
-                } else {
-                    refuse(error.description, to: sender, counted: true)
-                }
+                refuse(error.description, to: sender, counted: true)
             }
         }
     }
@@ -204,6 +200,10 @@ final class OSCFrontEnd: Sendable {
             return OSCMessage("/fxhost/bounce/failed", [.string(reason)])
         case .sceneApplied(let name):
             return OSCMessage("/fxhost/scene", [.string(name)])
+        case .tempo(let beatsPerMinute):
+            return OSCMessage("/fxhost/tempo", [.float(Float(beatsPerMinute))])
+        case .transport(let rolling):
+            return OSCMessage("/fxhost/transport", [.int(rolling ? 1 : 0)])
         case .learning(let node, let parameter):
             return OSCMessage("/fxhost/learn", [.string(node), .string(parameter)])
         case .unmapped(let node, let parameter):
@@ -211,6 +211,14 @@ final class OSCFrontEnd: Sendable {
         case .mapped(let mapping):
             // What learn made: the parameter, then the mapping as the patch writes it.
             return OSCMessage("/fxhost/mapped", [.string(mapping.destination), .string(mapping.description)])
+        case .saved(let file):
+            return OSCMessage("/fxhost/save", [.string(file)])
+        case .patchReloaded(let added, let removed, let rewired):
+            // The nodes added, then removed, each as `+name` or `-name`; 1 when the wiring changed.
+            return OSCMessage("/fxhost/reloaded", [.int(rewired ? 1 : 0)]
+                              + added.map { .string("+" + $0) } + removed.map { .string("-" + $0) })
+        case .patchRefused(let reason):
+            return OSCMessage("/fxhost/refused", [.string(reason)])
         }
     }
 }

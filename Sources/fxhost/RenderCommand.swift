@@ -162,6 +162,7 @@ struct RenderCommand: ParsableCommand {
 
         var options = RenderOptions()
         options.maximumTailSeconds = tailSeconds
+        options.tempo = graph.tempo
         options.inputFiles = try FileAssignment.assign(
             inputs, to: plan.sources.compactMap { if case .input = $0.kind { $0.node } else { nil } }
                 + plan.midiSources.compactMap { if case .input = $0.kind { $0.node } else { nil } },

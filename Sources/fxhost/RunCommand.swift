@@ -19,12 +19,15 @@ struct RunCommand: ParsableCommand {
             exits 0; if the server shuts down, the taps are finalised and fxhost exits 1 (with \
             --reconnect it waits for the server instead, and carries on where it was).
 
-            While it plays, type commands on stdin (a terminal or a pipe); `help` lists them:
+            While it plays, type commands on stdin (a terminal or a pipe); `help` lists them. On a \
+            terminal they are typed at a prompt under the status line, with line editing, history \
+            (Up, Down; kept across runs) and Tab completion of commands, nodes, parameters, presets \
+            and files; Ctrl-D quits:
               set drive drive 0.8      bypass room on       preset eq "Bass boost"
               tap drive take.flac      untap drive          connect vox verb -12dB
               disconnect vox verb      status --json        quit
               bounce mix.wav           bounce cancel        bounce a.flac --from 30 --to 45
-              tap pause drive          tap resume drive
+              tap pause drive          tap resume drive     save       save copy.yaml
               learn amp gain           unlearn amp gain     map        scene lead
 
             A patch's midi-control: section adds a JACK MIDI input, fxhost:midi_control, connected \
@@ -35,6 +38,10 @@ struct RunCommand: ParsableCommand {
             --osc PORT takes the same commands as OSC over UDP on 127.0.0.1 (--osc HOST:PORT \
             elsewhere), such as `oscsend localhost 9000 /fxhost/set ssf amp gain -6`; errors come \
             back as /fxhost/error, /fxhost/status replies with the status JSON (docs/live.md).
+
+            `save` writes the running state (values, bypass, wiring, taps) over the patch file, \
+            keeping its comments where values changed in place; `save FILE` writes it elsewhere. \
+            --watch applies edits saved to the patch file while it plays (docs/live.md).
 
             `bounce FILE` exports as a DAW does: the live outputs go silent, the server freewheels \
             while the patch's file sources are rendered to FILE (the same samples as `fxhost render \
@@ -48,6 +55,7 @@ struct RunCommand: ParsableCommand {
               fxhost run --chain "mda/Overdrive drive=0.6 ! mda/Ambience" --no-connect
               echo "set amp gain -6" | fxhost run amp.yaml --duration 10s --quiet
               fxhost run amp.yaml --osc 9000
+              fxhost run amp.yaml --watch
             """)
 
     @OptionGroup var source: PatchOptions
@@ -77,6 +85,9 @@ struct RunCommand: ParsableCommand {
                                valueName: "PORT|HOST:PORT"))
     var osc: String?
 
+    @Flag(help: "Follow the patch file: edits saved to it are applied while it plays (values as parameter changes, new or rewired nodes as one graph edit that keeps every other plugin's state); a file that does not read is refused with file:line:column and the old patch plays on.")
+    var watch = false
+
     @Flag(help: "Register the ports but connect nothing.")
     var noConnect = false
 
@@ -95,6 +106,7 @@ struct RunCommand: ParsableCommand {
         if let osc { oscEndpoint = try OSCEndpoint(parsing: osc) }
         durationSeconds = try duration.map { try TimeOption.seconds($0, option: "--duration") }
         if let threads, threads < 1 { throw ValidationError("--threads must be 1 or more") }
+        if watch && source.chain != nil { throw ValidationError("--watch follows a patch file; a --chain has none") }
         for tap in taps where !tap.contains("=") {
             throw ValidationError("--tap takes NODE=FILE, such as --tap drive=take.wav, not `\(tap)`")
         }
@@ -107,7 +119,10 @@ struct RunCommand: ParsableCommand {
         JackMessages.silenceUnlessVerbose()
 
         let plugins = Plugins()
-        let patch = try source.load(inputChannels: 2, plugins: plugins)
+        // The text first: `save` edits it in place, and --watch compares with it.
+        let text = try source.patch.map { try PatchFileReader.read(path: $0) }
+        let patch = try text.map { try PatchParser.parse(text: $0, path: source.patch!) }
+            ?? source.load(inputChannels: 2, plugins: plugins)
         let graph = try PatchLoader(units: plugins.provider).graph(for: patch)
         for tap in taps {
             let (reference, file) = try Self.tapArgument(tap)
@@ -123,17 +138,27 @@ struct RunCommand: ParsableCommand {
         options.server = server ?? ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"]
         options.threads = threads ?? RenderWorkerPool.availableCores
         options.midiControl = patch.midiControl
+        options.tempo = patch.tempo
         // Front ends on threads of their own (OSC, later MIDI and a file watcher) post here.
         let inbox = ControlInbox()
         // Bound before the session starts, so a port in use stops the run before any sound.
         let oscFrontEnd = try oscEndpoint.map { try OSCFrontEnd(endpoint: $0, inbox: inbox) }
+        let provider = plugins.provider
+        let patchFile = LivePatchFile(path: source.patch, patch: patch, text: text) { reference throws(UnitError) in
+            try provider.makeUnit(reference)
+        }
+        // Watching before the session starts: no edit made after start-up is missed.
+        let watcher = try watch
+            ? PatchFileWatcher(path: LivePatchFile.realPath(patchFile.path!), loadedText: text, inbox: inbox) : nil
         let session = try LiveSession(graph: graph, options: options)
         try session.start()
         if !noConnect { try session.connectPorts() }
         try oscFrontEnd?.start()
+        try watcher?.start()
 
-        let reason = runLoop(session, signals: signals, inbox: inbox, osc: oscFrontEnd)
+        let reason = runLoop(session, signals: signals, inbox: inbox, osc: oscFrontEnd, patchFile: patchFile)
         oscFrontEnd?.stop()
+        watcher?.stop()
         var status = try session.finish()
         status.oscIgnored = oscFrontEnd?.ignored
         if json { try Terminal.printJSON(status) }
@@ -144,26 +169,27 @@ struct RunCommand: ParsableCommand {
     enum StopReason { case signal, duration, quit, serverShutDown }
 
     private func runLoop(_ session: LiveSession, signals: BlockedStopSignals, inbox: ControlInbox,
-                         osc: OSCFrontEnd?) -> StopReason {
-        let console = ConsoleReader.standardInputIsConsole ? ConsoleReader() : nil
-        console?.start()
+                         osc: OSCFrontEnd?, patchFile: LivePatchFile) -> StopReason {
+        let console = LiveConsole(showsStatus: !quiet && Terminal.standardErrorIsTerminal)
+        console.offerCompletions(from: session)  // before the prompt shows: a Tab may come at once
+        console.start()
+        defer { console.finish() }
         let dispatcher = ControlDispatcher(session: session)
+        dispatcher.patchFile = patchFile
         let interpreter = ConsoleInterpreter(dispatcher: dispatcher)
         if let osc {
             dispatcher.addListener(osc.announce)
             dispatcher.amendStatus = { $0.oscIgnored = osc.ignored }
         }
-        let statusLine = !quiet && Terminal.standardErrorIsTerminal
         let limit = durationSeconds
         let started = Date()
         var lastStatus = Date.distantPast
         var lastMIDIPoll = Date.distantPast
-        defer { if statusLine { Terminal.statusLine("") } }
         // --duration and the console's `quit` end the run even while it waits for a server.
         func stopRequested() -> StopReason? {
             if let limit, Date().timeIntervalSince(started) >= limit { return .duration }
-            for line in console?.takeLines() ?? [] {
-                if statusLine { Terminal.statusLine("") }
+            for line in console.takeLines() {
+                console.clearStatus()
                 if interpreter.execute(line) == .quit { return .quit }
             }
             if inbox.deliver(to: dispatcher) { return .quit }
@@ -181,7 +207,7 @@ struct RunCommand: ParsableCommand {
             }
             if session.serverHasShutDown {
                 guard reconnect else { return .serverShutDown }
-                if statusLine { Terminal.statusLine("") }
+                console.clearStatus()
                 Terminal.warning("the JACK server shut down; waiting for it to return (--reconnect)")
                 if let reason = waitForServer(session, signals: signals, stopRequested: stopRequested) { return reason }
                 continue
@@ -192,9 +218,11 @@ struct RunCommand: ParsableCommand {
                 Terminal.warning(error.description)
             }
             osc?.sendMeters(from: session)
-            if statusLine && Date().timeIntervalSince(lastStatus) >= 0.2 {
+            if Date().timeIntervalSince(lastStatus) >= 0.2 {
                 lastStatus = Date()
-                Terminal.statusLine(LiveStatusLine.text(session.status()))
+                // Only when shown: a look at the status resets the peaks `status` reports.
+                if console.showsStatus { console.show(session.status()) }
+                console.offerCompletions(from: session)
             }
         }
     }

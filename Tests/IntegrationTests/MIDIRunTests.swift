@@ -63,4 +63,46 @@ final class MIDIRunTests: XCTestCase {
         XCTAssertTrue(run.stdout.contains("amp:gain = -14.88"), "the console echoes the controller: \(run.stdout)")
         XCTAssertTrue(run.stdout.contains("{ cc: 7, to: amp:gain, range: [-30, 0] }"), "`map` lists it: \(run.stdout)")
     }
+
+    /// `learn` maps a controller live; `save` writes it into the patch's
+    /// `midi-control:` beside the mapping the file had, and leaves the rest
+    /// of the file (comments, `scenes:`) as it was; the saved patch checks.
+    func testSaveWritesALearnedMapping() throws {
+        let server = try startJackServer(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder(#function)
+        try LiveRunTests.writeAmpPatch(folder, seconds: 30)
+        let patch = folder.appendingPathComponent("amp.yaml").path
+        let original = try String(contentsOfFile: patch, encoding: .utf8) + """
+
+            # the controller
+            midi-control:
+              map:
+                - { cc: 7, to: amp:gain, range: [-30, 0] }   # volume pedal
+            scenes:
+              quiet: { amp: { gain: -20 } }   # for the verses
+            """
+        try original.write(toFile: patch, atomically: true, encoding: .utf8)
+        let run = try LiveRun(["run", patch, "--server", server.name, "--quiet"], console: true)
+        XCTAssertTrue(run.waitForTap(folder.appendingPathComponent("take.wav").path, seconds: 0.3), run.stderr)
+        run.type("learn amp bypass")
+        XCTAssertTrue(eventually(within: 30) { run.stdout.contains("learning amp:bypass") }, run.stdout + run.stderr)
+        try MIDISender.send([.controller(64, value: 0)], server: server.name, to: "fxhost:midi_control")
+        XCTAssertTrue(eventually(within: 30) { run.stdout.contains("mapped { cc: 64, to: amp:bypass") }, run.stdout + run.stderr)
+        run.type("save")
+        XCTAssertTrue(eventually(within: 30) { run.stdout.contains("saved the running patch to \(patch)") },
+                      run.stdout + run.stderr)
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+
+        let saved = try String(contentsOfFile: patch, encoding: .utf8)
+        let learned = try XCTUnwrap(run.stdout.split(separator: "\n").first { $0.hasPrefix("mapped { cc: 64") })
+            .dropFirst("mapped ".count)
+        XCTAssertTrue(saved.contains("    - { cc: 7, to: amp:gain, range: [-30, 0] }\n    - \(learned)"), saved)
+        XCTAssertTrue(saved.contains("# the controller\n"), saved)
+        XCTAssertTrue(saved.contains("  quiet: { amp: { gain: -20 } }   # for the verses"), "scenes as written: \(saved)")
+        XCTAssertEqual(saved.components(separatedBy: "# the controller")[0], original.components(separatedBy: "# the controller")[0],
+                       "the rest of the file unchanged")
+        let check = try Tools.run(Tools.fxhost, ["check", patch])
+        XCTAssertEqual(check.status, 0, check.stderr)
+    }
 }

@@ -127,6 +127,24 @@ final class OSCRunTests: XCTestCase {
         XCTAssertEqual(runs.last?.value ?? 0, 0.05, accuracy: 1e-6, "-20 dB: ×0.1")
     }
 
+    /// `/fxhost/set` then `/fxhost/save` from `oscsend`: the patch file is
+    /// written with the value set, in place (its layout kept).
+    func testOscsendSavesThePatch() throws {
+        let (server, folder, port, run) = try startAmpRun()
+        defer { withExtendedLifetime(server) {} }
+        let patch = folder.appendingPathComponent("amp.yaml").path
+        let before = try String(contentsOfFile: patch, encoding: .utf8)
+        XCTAssertEqual(try Tools.run("oscsend", ["127.0.0.1", "\(port)", "/fxhost/set", "ssf", "amp", "gain", "-6"]).status, 0)
+        XCTAssertTrue(eventually(within: 30) { run.stdout.contains("amp:gain = -6.0") }, run.stdout + run.stderr)
+        XCTAssertEqual(try Tools.run("oscsend", ["127.0.0.1", "\(port)", "/fxhost/save"]).status, 0)
+        XCTAssertTrue(eventually(within: 30) { run.stdout.contains("saved the running patch to \(patch)") },
+                      run.stdout + run.stderr)
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+        XCTAssertEqual(try String(contentsOfFile: patch, encoding: .utf8),
+                       before.replacingOccurrences(of: "params: { gain: 0 }", with: "params: { gain: -6 }"))
+    }
+
     /// A port in use, or an `--osc` that is no port, stops the run before
     /// any sound, with a sentence (no JACK server is needed to see it).
     func testABadOrBusyOSCPortIsRefusedBeforeTheRun() throws {

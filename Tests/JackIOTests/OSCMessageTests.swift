@@ -75,6 +75,10 @@ final class OSCMessageTests: XCTestCase {
                        .control(.bounce(file: "a.flac", from: 30, to: 45)))
         XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/bounce/cancel")), .control(.cancelBounce))
         XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/scene", [.string("lead")])), .control(.scene("lead")))
+        XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/save")), .control(.save(file: nil)))
+        XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/tempo", [.float(140)])), .control(.tempo(140)))
+        XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/transport", [.int(0)])), .control(.transport(rolling: false)))
+        XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/save", [.string("live.yaml")])), .control(.save(file: "live.yaml")))
         XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/learn", [.string("wah"), .string("freq")])),
                        .control(.learn(node: "wah", parameter: "freq")))
         XCTAssertEqual(try OSCRequest(OSCMessage("/fxhost/unlearn", [.string("wah"), .string("freq")])),
@@ -101,6 +105,7 @@ final class OSCMessageTests: XCTestCase {
                        "/fxhost/subscribe: the meter rate is from 0 (no meters) to 50 per second, not -1")
         XCTAssertEqual(sentence(OSCMessage("/fxhost/bounce", [.string("a.wav"), .float(40), .float(30)])),
                        "/fxhost/bounce: the end must come after the start, and the start may not be negative")
+        XCTAssertEqual(sentence(OSCMessage("/fxhost/save", [.int(2)])), "/fxhost/save takes [s:file], not arguments of types `i`")
         XCTAssertEqual(sentence(OSCMessage("/fxhost/scene", [.int(2)])), "/fxhost/scene takes s:scene, not arguments of types `i`")
     }
 }

@@ -18,6 +18,9 @@ public final class AudioGraph {
     public private(set) var nodes: [GraphNode] = []
     public private(set) var connections: [GraphConnection] = []
     public private(set) var taps: [GraphTap] = []
+    /// The patch's `tempo:` and `meter:`, for a render of this graph to tell
+    /// plugins that take the host's time (live, `LiveSession.Options.tempo`).
+    package var tempo = Tempo()
 
     public init() {}
 

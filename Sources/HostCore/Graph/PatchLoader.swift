@@ -24,6 +24,7 @@ public struct PatchLoader {
     /// against the patch file's folder.
     public func graph(for patch: Patch) throws(GraphError) -> AudioGraph {
         let graph = AudioGraph()
+        graph.tempo = patch.tempo
         let folder = patch.sourcePath.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }
         for declaration in patch.nodes {
             try add(declaration, to: graph, folder: folder)
@@ -50,7 +51,7 @@ public struct PatchLoader {
         return first?.file.sampleRate
     }
 
-    static func resolve(_ path: String, in folder: String?) -> String {
+    package static func resolve(_ path: String, in folder: String?) -> String {
         guard let folder, !path.hasPrefix("/") else { return path }
         return URL(fileURLWithPath: folder).appendingPathComponent(path).standardizedFileURL.path
     }

@@ -5,6 +5,8 @@ import Foundation
 struct VirtualBuffer: Hashable {
     let id: Int
     static let silence = VirtualBuffer(id: -1)
+    /// Not audio: the plan's transport cell, for `ProcessorKernel.transportConnections`.
+    static let transport = VirtualBuffer(id: -2)
 }
 
 /// Builds a program over virtual buffers, then lowers it to real memory,
@@ -212,6 +214,9 @@ struct ProgramBuilder {
             for (port, buffer) in zip(kernel.outputPorts, kernelOutputs) {
                 connections.append((kernel.handle, kernel.connect, port, buffer))
             }
+            for connection in kernel.transportConnections {
+                connections.append((connection.handle, connection.connect, connection.port, .transport))
+            }
             runOps += kernel.beforeRun.map { .reset($0) }
             runOps += kernel.fillBeforeRun.map { .hook($0) }
             for (port, buffer) in zip(kernel.midiInputs, midiInputs) {
@@ -372,7 +377,8 @@ struct ProgramBuilder {
         for (index, connection) in connections.enumerated() {
             (memory.connections.baseAddress! + index).initialize(to: PortConnection(
                 handle: connection.handle, connect: connection.connect, port: connection.port,
-                data: UnsafeMutableRawPointer(lowered.pointer(connection.buffer))))
+                data: connection.buffer == .transport ? UnsafeMutableRawPointer(memory.transport)
+                    : UnsafeMutableRawPointer(lowered.pointer(connection.buffer))))
         }
         return lowered
     }

@@ -7,7 +7,7 @@ import Foundation
 /// known); the file goes into a folder that exists and can be written, and
 /// can itself be written if it exists (checked when a patch is loaded, like
 /// its file sources).
-enum TapFileCheck {
+package enum TapFileCheck {
     static func requireFormat(_ tap: GraphTap, channels: Int, sampleRate: Double) throws(GraphError) {
         let format: AudioFileFormat
         do {
@@ -24,7 +24,7 @@ enum TapFileCheck {
         }
     }
 
-    static func requireFolder(_ tap: GraphTap) throws(GraphError) {
+    package static func requireFolder(_ tap: GraphTap) throws(GraphError) {
         let url = URL(fileURLWithPath: tap.file)
         let folder = url.deletingLastPathComponent().path
         var isFolder: ObjCBool = false

@@ -48,6 +48,9 @@ package final class RenderJob {
     @exclusivity(unchecked) private var quietFrames = 0
     private let meter: PeakMeter
     private var portsConnected = false
+    /// The musical position the plugins are told (`time:Position`): the
+    /// options' tempo, rolling from the render's first timeline frame.
+    @exclusivity(unchecked) private var transport: TransportClock
     /// Threads that share each block, when `options.threads` and the plan's
     /// branches allow more than one.
     private var workerPool: RenderWorkerPool?
@@ -84,6 +87,7 @@ package final class RenderJob {
         (startFrame, contentFrames) = try Self.range(options, sourcesEnd: sourcesEnd, sampleRate: sampleRate)
         for feed in feeds { try feed.seek(timelineFrame: startFrame) }
         for feed in midiFeeds { feed.playback.pointee.seek(timelineFrame: startFrame) }
+        transport = TransportClock(tempo: options.tempo, sampleRate: sampleRate, frame: Int64(startFrame))
         tailLimit = options.endSeconds == nil ? Int((options.maximumTailSeconds * sampleRate).rounded()) : 0
         silenceNeeded = Int(sampleRate / 2)
         try Self.requireDistinctFiles(plan: plan, options: options)
@@ -244,6 +248,7 @@ package final class RenderJob {
             midiFeeds[index].playback.pointee.fill(midiFeeds[index].list, timelineFrame: startFrame + renderedFrames,
                                                    frames: frames)
         }
+        plan.program.transport?.pointee = transport.position(advancingBy: frames)
         if let workerPool {
             // While the workers render, the reading and writing the next
             // blocks would wait for: the file I/O overlaps the render.

@@ -28,6 +28,10 @@ public struct RenderOptions {
     /// block); off, they are left empty. The tail's silence is measured
     /// either way. The command line turns it off when it shows no summary.
     package var measuresPeaks = true
+    /// The tempo and meter plugins that take the host's time are told
+    /// (the patch's `tempo:` and `meter:`); the transport rolls from the
+    /// render's start.
+    package var tempo = Tempo()
 
     public init() {}
 }

@@ -16,6 +16,8 @@ public struct Patch: Sendable, Equatable {
     package var taps: [TapDeclaration]
     /// `midi-control:` and `scenes:` (used live; a render only checks them).
     package var midiControl = MIDIControl()
+    /// `tempo:` and `meter:` (120 bpm in 4/4 when the patch says nothing).
+    package var tempo = Tempo()
     /// The file the patch came from (for resolving relative paths), or nil.
     package var sourcePath: String?
 

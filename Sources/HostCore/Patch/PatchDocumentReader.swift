@@ -5,7 +5,7 @@ import Yams
 struct PatchDocumentReader {
     let yaml: YAMLReader
 
-    static let topLevelKeys = ["fxhost", "name", "nodes", "chain", "connect", "taps", "midi-control", "scenes"]
+    static let topLevelKeys = ["fxhost", "name", "nodes", "chain", "connect", "taps", "midi-control", "scenes", "tempo", "meter"]
     /// Keys that say what a node is; exactly one per node (`gain` alone is a gain stage).
     static let kindKeys = ["plugin", "file", "input", "output", "mix", "midi-input", "midi-file", "midi-output"]
     static let keysByKind: [String: [String]] = [
@@ -50,6 +50,7 @@ struct PatchDocumentReader {
         if let connect = value("connect") { patch.connections += try readConnect(connect.value, nodeNames: names) }
         if let taps = value("taps") { patch.taps = try readTaps(taps.value, nodeNames: names) }
         patch.midiControl = try readMIDIControl(value("midi-control"), scenes: value("scenes"), nodeNames: names)
+        patch.tempo = try readTempo(value("tempo"), meter: value("meter"))
         return patch
     }
 

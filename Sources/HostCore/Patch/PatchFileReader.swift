@@ -3,11 +3,11 @@ import Glibc
 /// Reads a patch file as text, refusing what no patch could be: missing or
 /// unreadable files, files over the size limit, binary junk, invalid UTF-8.
 /// The size is checked before reading, so a huge file is never loaded.
-enum PatchFileReader {
+package enum PatchFileReader {
     /// Patches are small, hand-written files; anything bigger is a mistake or an attack.
     static let sizeLimit = 1 << 20
 
-    static func read(path: String) throws(GraphError) -> String {
+    package static func read(path: String) throws(GraphError) -> String {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw cannotRead(path, errno) }
         defer { close(descriptor) }

@@ -17,6 +17,8 @@ final class PlanMemory {
     let midiLists: UnsafeMutablePointer<MIDIEventList>
     let midiListCount: Int
     private let midiEvents: UnsafeMutablePointer<MIDIEvent>
+    /// The block's musical position, written by the driver (`RenderProgram.transport`).
+    let transport: UnsafeMutablePointer<TransportPosition>
 
     /// Zeroed, touched memory for `bufferCount` buffers of `frames`, plus the rest.
     init(bufferCount: Int, frames: Int, opCount: Int, connectionCount: Int, gainCount: Int, flagCount: Int,
@@ -43,11 +45,14 @@ final class PlanMemory {
         for index in 0..<midiListCount {
             (midiLists + index).initialize(to: MIDIEventList(events: midiEvents + index * capacity, capacity: capacity))
         }
+        transport = .allocate(capacity: 1)
+        transport.initialize(to: TransportPosition())
     }
 
     func program(maxBlockFrames: Int) -> RenderProgram {
         RenderProgram(ops: UnsafeBufferPointer(ops), connections: UnsafeBufferPointer(connections),
-                      maxBlockFrames: maxBlockFrames, tasks: tasks)
+                      maxBlockFrames: maxBlockFrames, tasks: tasks,
+                      transport: transport)
     }
 
     deinit {
@@ -60,5 +65,6 @@ final class PlanMemory {
         tasks?.deallocate()
         midiLists.deallocate()
         midiEvents.deallocate()
+        transport.deallocate()
     }
 }

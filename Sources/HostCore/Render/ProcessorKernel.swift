@@ -30,6 +30,10 @@ public struct ProcessorKernel {
     package var midiInputs: [KernelMIDIPort] = []
     /// The unit's MIDI outputs: read into the plan's MIDI list after run().
     package var midiOutputs: [KernelMIDIPort] = []
+    /// Connections the plan makes to its transport cell (`data` is filled
+    /// in by the plan): each gives a time hook the `TransportPosition` it
+    /// reads, on the rendering thread, as audio ports are connected.
+    package var transportConnections: [PortConnection] = []
     /// What owns the memory behind these pointers. A plan keeps it alive, so
     /// a unit may move on to new instances (a new format) while plans built
     /// on the old ones still run.

@@ -12,13 +12,19 @@ package struct RenderProgram {
     package let maxBlockFrames: Int
     /// Empty or one task: nothing runs in parallel.
     package let tasks: RenderTaskLayout?
+    /// Where the driver writes the block's musical position before each
+    /// `render` (the plan's transport cell; see `TransportPosition`), which
+    /// the plugins' time hooks read. Nil for programs made by hand.
+    package let transport: UnsafeMutablePointer<TransportPosition>?
 
     package init(ops: UnsafeBufferPointer<RenderOp>, connections: UnsafeBufferPointer<PortConnection>,
-                 maxBlockFrames: Int, tasks: RenderTaskLayout? = nil) {
+                 maxBlockFrames: Int, tasks: RenderTaskLayout? = nil,
+                 transport: UnsafeMutablePointer<TransportPosition>? = nil) {
         self.ops = ops
         self.connections = connections
         self.maxBlockFrames = maxBlockFrames
         self.tasks = tasks
+        self.transport = transport
     }
 
     /// Tasks that may run at once: 0 or 1 for a serial program.

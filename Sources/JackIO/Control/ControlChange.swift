@@ -34,6 +34,20 @@ package struct ControlChange: Equatable, Sendable {
         case unmapped(node: String, parameter: String)
         /// A scene was switched to; its values and bypasses follow as changes of their own.
         case sceneApplied(String)
+        /// The running state was written to `file` (`save`).
+        case saved(file: String)
+        /// A reload of the patch file (`--watch`) swapped in a new graph:
+        /// nodes added and removed (a node whose plugin changed is both),
+        /// and whether the connections changed. Its value changes are
+        /// announced as `.parameter`, `.presetApplied` and `.bypass`.
+        case patchReloaded(added: [String], removed: [String], rewired: Bool)
+        /// A reload refused (`reason`: one sentence with `file:line:column`);
+        /// the running graph plays on unchanged.
+        case patchRefused(reason: String)
+        /// The host's own transport plays at this tempo (beats per minute).
+        case tempo(Double)
+        /// The transport was started (true) or stopped.
+        case transport(rolling: Bool)
     }
 
     /// A tap at the moment of the change.

@@ -26,6 +26,16 @@ package enum ControlCommand: Equatable, Sendable {
     case mappings
     /// Switches every value and bypass of a scene at one block boundary.
     case scene(String)
+    /// Writes the running state as a patch to `file`, or over the patch
+    /// file the run loaded (nil): values, bypass, wiring, taps.
+    case save(file: String?)
+    /// The patch file's new text (`--watch`): the difference with the
+    /// running graph is applied, or the text refused.
+    case reload(text: String)
+    /// The tempo of the host's own transport, in beats per minute.
+    case tempo(Double)
+    /// Starts (true) or stops the transport plugins that take the host's time follow.
+    case transport(rolling: Bool)
     /// A snapshot of the session: the dispatcher answers with `ControlResult.status`.
     case status
     /// Ends the run: the dispatcher only answers `ControlResult.quit`; the

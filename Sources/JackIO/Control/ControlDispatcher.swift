@@ -27,6 +27,9 @@ package final class ControlDispatcher {
     /// Adds what a front end counts itself to every status it answers
     /// (OSC's ignored messages), so `status --json` shows it from any front end.
     package var amendStatus: ((inout LiveStatus) -> Void)?
+    /// The patch file the run plays, for `save` and `reload` (nil: neither
+    /// is available, as in a session built in code).
+    package var patchFile: LivePatchFile?
     /// Who started the bounce under way: its end is announced as theirs.
     private var bounceSource: ControlSource?
 
@@ -133,6 +136,11 @@ package final class ControlDispatcher {
         case .cancelBounce:
             try session.cancelBounce()
             return []
+        case .save(let file):
+            guard let patchFile else { throw .saveNeedsFile }
+            return [.saved(file: try patchFile.save(session, to: file))]
+        case .reload(let text):
+            return try patchFile?.reload(session, text: text) ?? []
         case .learn(let node, let parameter):
             try session.learn(node: node, parameter: parameter)
             return [.learning(node: node, parameter: parameter)]
@@ -141,6 +149,12 @@ package final class ControlDispatcher {
             return [.unmapped(node: node, parameter: parameter)]
         case .scene(let name):
             return try session.applyScene(name)
+        case .tempo(let beatsPerMinute):
+            try session.setTempo(beatsPerMinute)
+            return [.tempo(beatsPerMinute)]
+        case .transport(let rolling):
+            session.setTransportRolling(rolling)
+            return [.transport(rolling: rolling)]
         case .status, .quit, .mappings:
             return []
         }

@@ -38,6 +38,8 @@ func runLiveCycle(_ state: UnsafeMutablePointer<LiveEngineState>, frameCount: In
         let meters = slot.pointee.meters
         let workers = state.pointee.workers
         let blockLimit = max(program.maxBlockFrames, 1)
+        var position = state.pointee.transport.position(
+            frames: frameCount, sampleRate: state.pointee.sampleRate.load(ordering: .relaxed))
         var offset = 0
         while offset < frameCount {
             let chunk = min(blockLimit, frameCount - offset)
@@ -51,6 +53,9 @@ func runLiveCycle(_ state: UnsafeMutablePointer<LiveEngineState>, frameCount: In
             }
             for feed in feeds { feed.fill(frames: chunk) }
             fillMIDIInputs(state, slot, frames: frames, offset: offset, chunk: chunk)
+            program.transport?.pointee = position
+            // Later chunks of the cycle roll on: no jump, so nothing is sent.
+            if position.speed != 0 { position.frame += Int64(chunk) }
             let renderStart = MonotonicClock.nanoseconds()
             if let workers { workers.render(program, frames: chunk) } else { program.render(frames: chunk) }
             renderTime += MonotonicClock.nanoseconds() - renderStart

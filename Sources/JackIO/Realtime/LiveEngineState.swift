@@ -58,12 +58,15 @@ struct LiveEngineState: ~Copyable {
     let midiLearning = Atomic<Bool>(false)
     /// Controller-mapped parameters gliding to their values (see `MIDIRamps`).
     let midiRamps = MIDIRamps(capacity: 64)
+    /// The musical position plugins are told: JACK's timebase master, or the host's own clock.
+    var transport: LiveTransport
 
     init(inputPorts: UnsafeMutableBufferPointer<OpaquePointer>, outputPorts: UnsafeMutableBufferPointer<OpaquePointer>,
          commandCapacity: Int, bufferSize: Int, sampleRate: Int) {
         self.inputPorts = inputPorts
         self.outputPorts = outputPorts
         commands = LiveCommandQueue(capacity: commandCapacity)
+        transport = LiveTransport(tempo: Tempo(), sampleRate: Double(sampleRate))
         self.bufferSize.store(bufferSize, ordering: .relaxed)
         self.sampleRate.store(sampleRate, ordering: .relaxed)
     }

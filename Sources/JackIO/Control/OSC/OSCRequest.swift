@@ -29,6 +29,9 @@ package enum OSCRequest: Equatable, Sendable {
         ("/fxhost/unlearn", "s:node s:param"),
         ("/fxhost/bounce", "s:file [f:from-seconds [f:to-seconds]]"),
         ("/fxhost/bounce/cancel", "no arguments"),
+        ("/fxhost/save", "[s:file]"),
+        ("/fxhost/tempo", "f:beats-per-minute"),
+        ("/fxhost/transport", "i:rolling"),
         ("/fxhost/status", "no arguments"),
         ("/fxhost/subscribe", "[f:meter-hz]"),
         ("/fxhost/unsubscribe", "no arguments"),
@@ -139,8 +142,16 @@ package enum OSCRequest: Equatable, Sendable {
         case "/fxhost/unsubscribe":
             _ = try strings(0)
             self = .unsubscribe
+        case "/fxhost/tempo":
+            _ = try strings(0, extra: 1...1)
+            self = .control(.tempo(try number(arguments[0])))
+        case "/fxhost/transport":
+            _ = try strings(0, extra: 1...1)
+            guard case .int(let rolling) = arguments[0] else { throw expected() }
+            self = .control(.transport(rolling: rolling != 0))
         case "/fxhost/save":
-            throw .notYet("/fxhost/save is not available yet")
+            let names = try strings(arguments.isEmpty ? 0 : 1)
+            self = .control(.save(file: names.first))
         default:
             if Self.addresses.contains(where: { $0.address == message.address }) { throw expected() }
             throw .unknownAddress("unknown OSC address `\(message.address)`; fxhost answers "
@@ -153,12 +164,10 @@ package enum OSCRequest: Equatable, Sendable {
 package enum OSCRequestError: Error, Equatable, CustomStringConvertible {
     case unknownAddress(String)
     case wrongArguments(String)
-    /// An address of the documented space that is not built yet (not counted as ignored).
-    case notYet(String)
 
     package var description: String {
         switch self {
-        case .unknownAddress(let sentence), .wrongArguments(let sentence), .notYet(let sentence): return sentence
+        case .unknownAddress(let sentence), .wrongArguments(let sentence): return sentence
         }
     }
 }

@@ -1,0 +1,33 @@
+import HostCore
+
+/// `tempo BPM` and `transport start|stop`: the host's own transport, which
+/// plugins that take the host's time follow when no JACK timebase master runs.
+extension LiveSession {
+    /// Sets the tempo of the host's own transport (the meter stays). Refused
+    /// while a JACK timebase master is followed: its tempo rules.
+    package func setTempo(_ beatsPerMinute: Double) throws(LiveSessionError) {
+        guard Tempo.beatsPerMinuteRange.contains(beatsPerMinute) else {
+            throw .tempoOutOfRange(beatsPerMinute)
+        }
+        guard !engine.followsJackTransport else {
+            throw .tempoFromJack(beatsPerMinute: engine.playingTransport.beatsPerMinute)
+        }
+        transportTempo.beatsPerMinute = beatsPerMinute
+        engine.requestTempo(transportTempo)
+    }
+
+    /// Starts or stops the transport (JACK's, when a timebase master is followed).
+    package func setTransportRolling(_ rolling: Bool) {
+        transportRolling = rolling
+        engine.requestRolling(rolling)
+    }
+
+    /// What plugins are told now: the tempo, rolling or stopped, and whether
+    /// it comes from a JACK timebase master.
+    package var transportStatus: LiveStatus.Transport {
+        let playing = engine.playingTransport
+        return LiveStatus.Transport(beatsPerMinute: playing.beatsPerMinute, rolling: playing.rolling,
+                                    beatsPerBar: playing.beatsPerBar, beatUnit: playing.beatUnit,
+                                    source: engine.followsJackTransport ? "jack" : "fxhost")
+    }
+}

@@ -1,0 +1,98 @@
+import CJack
+import HostCore
+import Synchronization
+
+// Called by: the realtime thread (`position(frames:)`, once per cycle, from
+// `runLiveCycle`); the control thread asks for a tempo or a start/stop
+// through the atomics and reads back what the realtime thread follows.
+
+/// Where the music is, live. When a JACK timebase master runs (JACK's
+/// position carries bar, beat and tick), its tempo, meter, bar and beat and
+/// JACK's rolling or stopped state are followed, as jalv and Ardour do;
+/// otherwise the host's own `TransportClock` rolls at the patch's tempo, and
+/// `tempo` and `transport start|stop` change it. Either way the position
+/// gets a new generation (so plugins are sent it) only when it jumps: a new
+/// tempo, meter or speed, a relocation, or a change of source.
+struct LiveTransport: ~Copyable {
+    /// The JACK client, for `jack_transport_query`; set before activation.
+    var client: OpaquePointer?
+    /// The host's own transport, used when no timebase master runs.
+    var clock: TransportClock
+
+    /// Asked by the control thread: the tempo (beats per minute, as bits),
+    /// the meter (beats per bar × 256 + note value) and rolling or not.
+    let requestedTempo: Atomic<UInt64>
+    let requestedMeter: Atomic<Int>
+    let requestedRolling = Atomic<Bool>(true)
+    /// Told by the realtime thread: whether a timebase master is followed,
+    /// and the tempo and rolling state it plays at (for status and refusals).
+    let followsJack = Atomic<Bool>(false)
+    let playingTempo: Atomic<UInt64>
+    let playingRolling = Atomic<Bool>(true)
+    let playingMeter: Atomic<Int>
+
+    /// The previous cycle's position and length, to tell a jump from rolling on.
+    var previous = TransportPosition()
+    var previousFrames: Int64 = 0
+    var generation: UInt64 = 0
+
+    init(tempo: Tempo, sampleRate: Double) {
+        clock = TransportClock(tempo: tempo, sampleRate: sampleRate)
+        requestedTempo = Atomic(tempo.beatsPerMinute.bitPattern)
+        requestedMeter = Atomic(Self.meterCode(tempo))
+        playingTempo = Atomic(tempo.beatsPerMinute.bitPattern)
+        playingMeter = Atomic(Self.meterCode(tempo))
+    }
+
+    static func meterCode(_ tempo: Tempo) -> Int { tempo.beatsPerBar * 256 + tempo.beatUnit }
+
+    /// This cycle's position (at its first frame), `frames` long, at `sampleRate`.
+    @_noLocks
+    mutating func position(frames: Int, sampleRate: Int) -> TransportPosition {
+        var position = jackPosition() ?? ownPosition(frames: frames, sampleRate: sampleRate)
+        let expectedFrame = previous.frame + (previous.speed != 0 ? previousFrames : 0)
+        let jumped = generation == 0 || position.frame != expectedFrame || position.speed != previous.speed
+            || position.beatsPerMinute != previous.beatsPerMinute || position.beatsPerBar != previous.beatsPerBar
+            || position.beatUnit != previous.beatUnit
+        if jumped { generation &+= 1 }
+        position.generation = generation
+        previous = position
+        previousFrames = Int64(frames)
+        playingTempo.store(position.beatsPerMinute.bitPattern, ordering: .relaxed)
+        playingRolling.store(position.speed != 0, ordering: .relaxed)
+        playingMeter.store(Int(position.beatsPerBar) * 256 + Int(position.beatUnit), ordering: .relaxed)
+        return position
+    }
+
+    /// JACK's position when a timebase master gives bar, beat and tick; else nil.
+    @_noLocks
+    private mutating func jackPosition() -> TransportPosition? {
+        guard let client else { return nil }
+        var jack = jack_position_t()
+        let state = _unsafePerformance { jack_transport_query(client, &jack) }
+        guard jack.valid.rawValue & JackPositionBBT.rawValue != 0, jack.beats_per_minute > 0, jack.beats_per_bar > 0 else {
+            followsJack.store(false, ordering: .relaxed)
+            return nil
+        }
+        followsJack.store(true, ordering: .relaxed)
+        let ticks = jack.ticks_per_beat > 0 ? Double(jack.tick) / jack.ticks_per_beat : 0
+        let bar = Int64(jack.bar) - 1, barBeat = Double(jack.beat) - 1 + ticks
+        let beatsPerBar = Double(jack.beats_per_bar)
+        return TransportPosition(
+            frame: Int64(jack.frame), speed: state == JackTransportRolling ? 1 : 0,
+            beatsPerMinute: jack.beats_per_minute, beatsPerBar: beatsPerBar,
+            beatUnit: Int32(truncatingIfNeeded: Int(jack.beat_type)), bar: bar, barBeat: barBeat,
+            beat: Double(bar) * beatsPerBar + barBeat, generation: 0)
+    }
+
+    /// The host's own clock, after the control thread's requests.
+    @_noLocks
+    private mutating func ownPosition(frames: Int, sampleRate: Int) -> TransportPosition {
+        clock.setSampleRate(Double(sampleRate))
+        let meter = requestedMeter.load(ordering: .relaxed)
+        clock.setTempo(Tempo(beatsPerMinute: Double(bitPattern: requestedTempo.load(ordering: .relaxed)),
+                             beatsPerBar: meter / 256, beatUnit: meter % 256))
+        clock.setRolling(requestedRolling.load(ordering: .relaxed))
+        return clock.position(advancingBy: frames)
+    }
+}
