@@ -17,7 +17,7 @@ public struct MIDIFileSource: Sendable, Equatable {
     }
 
     /// Reads the file at `path`; an unreadable file is an error naming the byte where reading stopped.
-    public init(path: String, startSeconds: Double = 0) throws(GraphError) {
+    package init(path: String, startSeconds: Double = 0) throws(GraphError) {
         do {
             self.init(path: path, file: try StandardMIDIFile(path: path), startSeconds: startSeconds)
         } catch {
