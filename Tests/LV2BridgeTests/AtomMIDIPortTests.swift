@@ -25,7 +25,7 @@ final class AtomMIDIPortTests: XCTestCase {
             list.insert(MIDIEvent(frame: UInt32(index / 4), size: 3, status: 0x90, data1: UInt8(index % 128), data2: 100))
         }
         let port = try XCTUnwrap(kernel.midiInputs.first)
-        port.function(port.context, UnsafeMutableRawPointer(&list), 256)
+        withUnsafeMutablePointer(to: &list) { port.function(port.context, UnsafeMutableRawPointer($0), 256) }
 
         let fits = (Int(atom.capacity) - 8 - 19) / 24 + 1
         let size = Int(atom.sequence.pointee.atom.size)

@@ -44,9 +44,11 @@ func playNotes(_ plugin: PluginDescription) -> MIDIWalkOutcome {
                                        data1: event.note, data2: event.velocity))
             }
             driver.runBlock(frames: frames, fill: { _, buffer in buffer.update(repeating: 0, count: frames) },
-                            beforeRun: { input.function(input.context, UnsafeMutableRawPointer(&notes), UInt32(frames)) })
+                            beforeRun: {
+                                withUnsafeMutablePointer(to: &notes) { input.function(input.context, UnsafeMutableRawPointer($0), UInt32(frames)) }
+                            })
             for output in kernel.midiOutputs {
-                output.function(output.context, UnsafeMutableRawPointer(&heard), UInt32(frames))
+                withUnsafeMutablePointer(to: &heard) { output.function(output.context, UnsafeMutableRawPointer($0), UInt32(frames)) }
                 outcome.midiOut += heard.count
             }
             for buffer in driver.outputs {
