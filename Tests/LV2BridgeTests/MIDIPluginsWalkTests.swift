@@ -74,7 +74,9 @@ final class MIDIPluginsWalkTests: XCTestCase {
     /// and when walked alone (30 times in a row) or after eg-sampler, but
     /// crashed (SIGSEGV) in every run tried where another Calf plugin
     /// (Fluidsynth, Vocoder, Organ and Monosynth, Vinyl) was made, run and
-    /// freed before it in the same process.
+    /// freed before it in the same process, inside Calf's own code (gdb:
+    /// `wavetable_audio_module::make_snapshot`, called by its `process`
+    /// from `lv2_instance::run`).
     static let notWalked = [
         "http://calf.sourceforge.net/plugins/Wavetable": "crashes after other Calf plugins in one process",
     ]
