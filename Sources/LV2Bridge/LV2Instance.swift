@@ -119,6 +119,8 @@ final class LV2Instance {
             kernel.transportConnections = [PortConnection(handle: UnsafeMutableRawPointer(timeInput),
                                                           connect: TimePositionInput.connect, port: 0, data: nil)]
         }
+        // Graph MIDI (any frame) goes in after the fillBeforeRun hooks' frame-0 events.
+        (kernel.midiInputs, kernel.midiOutputs) = Self.makeMIDIPorts(atomPorts, arena: arena, urids: urids)
         self.kernel = kernel
 
         let workerInterface = lilv_instance_get_extension_data(instance, LV2URI.workerInterface)?
@@ -187,6 +189,25 @@ final class LV2Instance {
         }
         let reason = dlerror().map { String(cString: $0) } ?? "unknown error"
         return "its library does not load (\(reason))"
+    }
+
+    /// The kernel's MIDI ports, in the order of `LV2Unit.midiInputs` and
+    /// `midiOutputs`: each atom port that supports `midi:MidiEvent`.
+    private static func makeMIDIPorts(_ atomPorts: [AtomPortBuffer], arena: CArena,
+                                      urids: URIDMap) -> (inputs: [KernelMIDIPort], outputs: [KernelMIDIPort]) {
+        var inputs: [KernelMIDIPort] = [], outputs: [KernelMIDIPort] = []
+        for atom in atomPorts where atom.port.supportsMIDI {
+            let scratch = arena.allocate(UInt64.self, count: (AtomMIDIPort.scratchBytes + 7) / 8)
+            let context = arena.store(AtomMIDIPort(
+                sequence: atom.sequence, capacity: atom.capacity, midiEventType: urids.map(LV2URI.midiEvent),
+                sequenceType: urids.map(LV2URI.atomSequence), scratch: UnsafeMutableRawPointer(scratch)))
+            if atom.port.direction == .input {
+                inputs.append(KernelMIDIPort(function: AtomMIDIPort.write, context: UnsafeMutableRawPointer(context)))
+            } else {
+                outputs.append(KernelMIDIPort(function: AtomMIDIPort.read, context: UnsafeMutableRawPointer(context)))
+            }
+        }
+        return (inputs, outputs)
     }
 
     /// Atom buffers hold at least the port's rsz:minimumSize and 8 KiB.

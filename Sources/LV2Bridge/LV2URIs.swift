@@ -21,6 +21,7 @@ enum LV2URI {
 
     static let atomPort = "http://lv2plug.in/ns/ext/atom#AtomPort"
     static let atomSequence = "http://lv2plug.in/ns/ext/atom#Sequence"
+    static let midiEvent = "http://lv2plug.in/ns/ext/midi#MidiEvent"
     static let atomChunk = "http://lv2plug.in/ns/ext/atom#Chunk"
     static let atomFloat = "http://lv2plug.in/ns/ext/atom#Float"
     static let atomDouble = "http://lv2plug.in/ns/ext/atom#Double"

@@ -18,6 +18,10 @@ package final class LV2Unit: ProcessingUnit {
     package let inputPorts: [AudioPortInfo]
     package let outputPorts: [AudioPortInfo]
     package let parameters: [ParameterInfo]
+    /// Atom ports that take or give `midi:MidiEvent`, by symbol (the
+    /// kernels' `midiInputs` and `midiOutputs` follow this order).
+    package let midiInputs: [String]
+    package let midiOutputs: [String]
 
     let world: LV2World
     let lilvPlugin: OpaquePointer
@@ -58,6 +62,8 @@ package final class LV2Unit: ProcessingUnit {
         displayName = plugin.name
         inputPorts = plugin.mainAudioInputs.map { AudioPortInfo(symbol: $0.symbol, name: $0.name) }
         outputPorts = plugin.mainAudioOutputs.map { AudioPortInfo(symbol: $0.symbol, name: $0.name) }
+        midiInputs = plugin.ports.filter { $0.supportsMIDI && $0.direction == .input }.map(\.symbol)
+        midiOutputs = plugin.ports.filter { $0.supportsMIDI && $0.direction == .output }.map(\.symbol)
         let parameterDescriptions = plugin.ports.filter {
             $0.kind == .control && $0.direction == .input && $0.designation == nil
         }

@@ -46,12 +46,14 @@ final class KernelDriver {
         for buffer in inputs + outputs { buffer.deallocate() }
     }
 
-    /// Runs one block: `fill(channel, buffer)` writes the inputs first.
-    func runBlock(frames: Int, fill: (Int, UnsafeMutablePointer<Float>) -> Void) {
+    /// Runs one block: `fill(channel, buffer)` writes the inputs first;
+    /// `beforeRun` runs after the resets (where a plan feeds atom inputs).
+    func runBlock(frames: Int, fill: (Int, UnsafeMutablePointer<Float>) -> Void, beforeRun: () -> Void = {}) {
         for (channel, buffer) in inputs.enumerated() { fill(channel, buffer) }
         for reset in kernel.beforeRun {
             reset.destination.copyMemory(from: reset.source, byteCount: reset.byteCount)
         }
+        beforeRun()
         kernel.run(kernel.handle, UInt32(frames))
         if let hook = kernel.afterRun { hook.function(hook.context) }
     }
