@@ -1,0 +1,34 @@
+import Foundation
+import HostCore
+
+/// A live buffer-size change without new instances, for plugins that take
+/// a new block length through LV2's options interface: they keep their
+/// state (a reverb's tail, a loaded impulse response, a worker's files).
+extension LV2Unit: BlockSizeAdjustable {
+    package func adjustBlockSize(to newFormat: RenderFormat) -> Bool {
+        guard let format, newFormat != format, !instances.isEmpty,
+              newFormat.sampleRate == format.sampleRate, newFormat.mode == format.mode,
+              // A block of 1 frame is announced as fixedBlockLength, which cannot change.
+              format.maxBlockFrames > 1, newFormat.maxBlockFrames > 1 else { return false }
+        // Instances of that format still held by a plan are taken up again by prepareInstances.
+        if let earlier, earlier.format == newFormat, earlier.aliveInstances != nil { return false }
+        guard instances.allSatisfy(\.hasOptionsInterface) else { return false }
+        for instance in instances where !instance.setBlockLength(newFormat.maxBlockFrames, urids: world.urids) {
+            // Those told already stay with the plans that hold them
+            // (their memory is not the new block's); new instances come instead.
+            return false
+        }
+        let memory = FormatMemory(newFormat)
+        for instance in instances { instance.adopt(memory) }
+        // The latency may follow the block (a buffered convolver's is one
+        // block). Measured as for a new instance, but without the reset that
+        // ends that probe: deactivate and activate may drop what the plugin
+        // holds, and keeping that is the point.
+        if reportsLatency {
+            for instance in instances { measureLatency(instance, frames: newFormat.maxBlockFrames, reset: false) }
+        }
+        self.formatMemory = memory
+        self.format = newFormat
+        return true
+    }
+}
