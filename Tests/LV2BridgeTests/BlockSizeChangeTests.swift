@@ -77,6 +77,59 @@ final class BlockSizeChangeTests: XCTestCase {
         XCTAssertFalse(after.kernels.first?.owner === before.kernels.first?.owner)
     }
 
+    /// The block-length probe (Tests/TestPlugin/probe_blocks.c) reports the
+    /// nominal length it was last told as its latency, and refuses more
+    /// than 1024 frames.
+    private func probe() throws -> LV2Unit {
+        let folder = try makeScratchFolder(prefix: "block-size-probe")
+        let library = try ProbePlugin.buildLibrary(in: folder)
+        let bundle = try ProbePlugin.blocksBundle(in: folder, library: library)
+        let catalog = PluginCatalog(world: LV2World(bundles: try ConvolverPreset.bundles(with: bundle.path)))
+        return try XCTUnwrap(try LV2UnitProvider(catalog: catalog).makeUnit(ProbePlugin.blocksURI) as? LV2Unit)
+    }
+
+    private func live(_ frames: Int) -> RenderFormat {
+        RenderFormat(sampleRate: 48_000, maxBlockFrames: frames, mode: .live)
+    }
+
+    func testThePluginIsToldTheNewLengthAndARefusalMakesNewInstances() throws {
+        let unit = try probe()
+        let first = try unit.prepareInstances(count: 2, format: live(256))
+        XCTAssertEqual(first.latencyFrames, 256, "told at instantiate")
+        XCTAssertTrue(unit.adjustBlockSize(to: live(512)))
+        let second = try unit.prepareInstances(count: 2, format: live(512))
+        XCTAssertEqual(second.latencyFrames, 512, "told through set(), and measured again")
+        for (old, new) in zip(first.kernels, second.kernels) { XCTAssertTrue(old.owner === new.owner) }
+
+        // 2048 is more than the probe takes: set() refuses, new instances are told at instantiate.
+        XCTAssertFalse(unit.adjustBlockSize(to: live(2048)))
+        let third = try unit.prepareInstances(count: 2, format: live(2048))
+        XCTAssertEqual(third.latencyFrames, 2048)
+        for (old, new) in zip(second.kernels, third.kernels) { XCTAssertFalse(old.owner === new.owner) }
+    }
+
+    /// A bounce's offline instances and the live ones stay apart across a
+    /// block-size change: after it, the next bounce takes up its earlier
+    /// offline instances (still held by their plan) and going back to live
+    /// takes up the live instances that were told the new length.
+    func testABounceAfterTheChangeFindsTheInstancesOfEachFormat() throws {
+        let unit = try probe()
+        let live256 = try unit.prepareInstances(count: 1, format: live(256))
+        let offline = try unit.prepareInstances(count: 1, format: format(256))
+        XCTAssertFalse(offline.kernels[0].owner === live256.kernels[0].owner)
+        XCTAssertTrue(try unit.prepareInstances(count: 1, format: live(256)).kernels[0].owner === live256.kernels[0].owner)
+        XCTAssertTrue(unit.adjustBlockSize(to: live(512)))
+        XCTAssertTrue(try unit.prepareInstances(count: 1, format: live(512)).kernels[0].owner === live256.kernels[0].owner)
+        let bounce = try unit.prepareInstances(count: 1, format: format(256))
+        XCTAssertTrue(bounce.kernels[0].owner === offline.kernels[0].owner)
+        XCTAssertEqual(bounce.latencyFrames, 256, "the offline instances were not told")
+        let back = try unit.prepareInstances(count: 1, format: live(512))
+        XCTAssertTrue(back.kernels[0].owner === live256.kernels[0].owner)
+        XCTAssertEqual(back.latencyFrames, 512)
+        // A live plan compiled at the old length while one at the new plays gets instances of its own.
+        XCTAssertFalse(try unit.prepareInstances(count: 1, format: live(256)).kernels[0].owner === live256.kernels[0].owner)
+    }
+
     /// eg-amp has no options interface: new instances, as for any format.
     func testAPluginWithoutTheInterfaceGetsNewInstances() throws {
         let amp = try Installed.unit("http://lv2plug.in/plugins/eg-amp")
