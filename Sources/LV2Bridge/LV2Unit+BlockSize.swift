@@ -13,15 +13,18 @@ extension LV2Unit: BlockSizeAdjustable {
         // Instances of that format still held by a plan are taken up again by prepareInstances.
         if let earlier, earlier.format == newFormat, earlier.aliveInstances != nil { return false }
         guard instances.allSatisfy(\.hasOptionsInterface) else { return false }
-        for instance in instances where !instance.setBlockLength(newFormat.maxBlockFrames, urids: world.urids) {
-            // Those told already stay with the plans that hold them
-            // (their memory is not the new block's); new instances come instead.
+        for (index, instance) in instances.enumerated()
+        where !instance.setBlockLength(newFormat.maxBlockFrames, urids: world.urids) {
+            // New instances come instead; those told already are told their
+            // old length back, as the plan that holds them (and may be
+            // played again if the new one cannot be built) expects.
+            for told in instances[..<index] { _ = told.setBlockLength(format.maxBlockFrames, urids: world.urids) }
             return false
         }
         let memory = FormatMemory(newFormat)
         for instance in instances { instance.adopt(memory) }
-        // The latency may follow the block (a buffered convolver's is one
-        // block). Measured as for a new instance, but without the reset that
+        // The latency may follow the block length (a block-based
+        // convolver's can). Measured as for a new instance, but without the reset that
         // ends that probe: deactivate and activate may drop what the plugin
         // holds, and keeping that is the point.
         if reportsLatency {
