@@ -478,7 +478,13 @@ public final class LiveSession {
         if newFormat.sampleRate == format.sampleRate, newFormat.mode == format.mode {
             for node in graph.nodes {
                 guard case .unit(let unit, _) = node.kind, let adjustable = unit as? any BlockSizeAdjustable else { continue }
-                _ = adjustable.adjustBlockSize(to: newFormat)
+                do {
+                    _ = try adjustable.adjustBlockSize(to: newFormat)
+                } catch {
+                    try publishAndWait(makeProgram(for: plan))
+                    throw .graph(GraphError("`\(node.name)` (\(unit.displayName)) could not take the new block size: "
+                                            + error.message, at: node.location))
+                }
             }
         }
         let newPlan: RenderPlan

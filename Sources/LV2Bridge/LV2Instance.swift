@@ -23,7 +23,7 @@ final class LV2Instance {
     /// plugin takes the first feature of a URI it finds, so ours must not be there.
     let stateFeatures: UnsafePointer<UnsafePointer<LV2_Feature>?>
     private let arena: CArena
-    private let worker: LV2Worker?
+    let worker: LV2Worker?
     private let outputControls: UnsafeMutablePointer<Float>
     private let latencyPort: UInt32?
     /// Memory the instance's ports and features point into: kept as long as

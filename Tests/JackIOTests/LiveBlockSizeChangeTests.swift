@@ -11,19 +11,22 @@ import XCTest
 /// and the impulse response it loaded; eg-amp, which does not, gets a new
 /// one as before. Oracles: object identity, the convolution of a constant
 /// (1 × an IR of 0.5 at frame 480 = 0.5), and the latency the plugin
-/// reports, which is 0 until an IR is loaded.
+/// reports, which is 0 until an IR is loaded; the kept instance's worker
+/// thread, stopped while the plugin is told, loads another IR afterwards.
 final class LiveBlockSizeChangeTests: XCTestCase {
     func testTheConvolverKeepsItsInstanceAndImpulseResponseAcrossJacksBufferSizeChange() throws {
         let server = try startJackServer(sampleRate: 48_000, bufferFrames: 256)
         let folder = try makeScratchFolder(prefix: "fxhost-jackio")
-        let bundle = try ConvolverPreset.write(in: folder, delay: 480, gain: 0.5)
-        let provider = LV2UnitProvider(catalog: PluginCatalog(world: LV2World(bundles: try ConvolverPreset.bundles(with: bundle))))
+        let echo = try ConvolverPreset.write(in: folder, delay: 480, gain: 0.5)
+        let quiet = try ConvolverPreset.write(in: folder, name: "quiet", delay: 480, gain: 0.25)
+        let world = LV2World(bundles: try ConvolverPreset.bundles(with: echo, quiet))
+        let provider = LV2UnitProvider(catalog: PluginCatalog(world: world))
         let loopback = try LoopbackClient(server: server.name, constant: 1, channels: 1, capacity: 48_000 * 120)
         let graph = AudioGraph()
         let input = try graph.addInput("in", channels: 1, ports: ["loopback:source"])
         let amp = try graph.addUnit("amp", provider.makeUnit("http://lv2plug.in/plugins/eg-amp"))
         let convolver = try provider.makeUnit(ConvolverPreset.plugin)
-        try convolver.applyPreset(ConvolverPreset.label)
+        try convolver.applyPreset(ConvolverPreset.label())
         let conv = try graph.addUnit("conv", convolver)
         let main = try graph.addOutput("main", channels: 1, ports: ["loopback:record_1"])
         try graph.connect(input, to: amp)
@@ -59,6 +62,11 @@ final class LiveBlockSizeChangeTests: XCTestCase {
         XCTAssertTrue(eventually(within: 60) {
             loopback.recordedFrames > recordedAtChange + 48_000 && abs((loopback.latestFrame?.first ?? 0) - 0.5) < 1e-4
         }, "the constant 1 through the same IR after the change: 0.5")
+
+        // The worker runs again: a preset's IR is loaded by it.
+        try session.applyPreset(node: "conv", name: ConvolverPreset.label("quiet"))
+        XCTAssertTrue(eventually(within: 60) { abs((loopback.latestFrame?.first ?? 0) - 0.25) < 1e-4 },
+                      "the constant 1 through the new IR: 0.25")
         try session.finish()
     }
 

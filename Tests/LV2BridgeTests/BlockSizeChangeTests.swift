@@ -24,7 +24,7 @@ final class BlockSizeChangeTests: XCTestCase {
         let bundle = try ConvolverPreset.write(in: folder, delay: delay, gain: gain)
         let catalog = PluginCatalog(world: LV2World(bundles: try ConvolverPreset.bundles(with: bundle)))
         let unit = try XCTUnwrap(try LV2UnitProvider(catalog: catalog).makeUnit(ConvolverPreset.plugin) as? LV2Unit)
-        try unit.applyPreset(ConvolverPreset.label)
+        try unit.applyPreset(ConvolverPreset.label())
         return unit
     }
 
@@ -57,7 +57,7 @@ final class BlockSizeChangeTests: XCTestCase {
         XCTAssertEqual(first.frame, delay + latency, "the IR's delay after the latency the plugin reports")
         XCTAssertEqual(first.value, gain, accuracy: 1e-4)
 
-        XCTAssertTrue(unit.adjustBlockSize(to: format(512)))
+        XCTAssertTrue(try unit.adjustBlockSize(to: format(512)))
         let after = try unit.prepareInstances(count: 1, format: format(512))
         XCTAssertTrue(after.kernels.first?.owner === instance, "the same instance, not a new one")
         XCTAssertEqual(after.latencyFrames, latency, "measured again, the IR still loaded (0 without)")
@@ -96,13 +96,13 @@ final class BlockSizeChangeTests: XCTestCase {
         let unit = try probe()
         let first = try unit.prepareInstances(count: 2, format: live(256))
         XCTAssertEqual(first.latencyFrames, 256, "told at instantiate")
-        XCTAssertTrue(unit.adjustBlockSize(to: live(512)))
+        XCTAssertTrue(try unit.adjustBlockSize(to: live(512)))
         let second = try unit.prepareInstances(count: 2, format: live(512))
         XCTAssertEqual(second.latencyFrames, 512, "told through set(), and measured again")
         for (old, new) in zip(first.kernels, second.kernels) { XCTAssertTrue(old.owner === new.owner) }
 
         // 2048 is more than the probe takes: set() refuses, new instances are told at instantiate.
-        XCTAssertFalse(unit.adjustBlockSize(to: live(2048)))
+        XCTAssertFalse(try unit.adjustBlockSize(to: live(2048)))
         let third = try unit.prepareInstances(count: 2, format: live(2048))
         XCTAssertEqual(third.latencyFrames, 2048)
         for (old, new) in zip(second.kernels, third.kernels) { XCTAssertFalse(old.owner === new.owner) }
@@ -118,7 +118,7 @@ final class BlockSizeChangeTests: XCTestCase {
         let offline = try unit.prepareInstances(count: 1, format: format(256))
         XCTAssertFalse(offline.kernels[0].owner === live256.kernels[0].owner)
         XCTAssertTrue(try unit.prepareInstances(count: 1, format: live(256)).kernels[0].owner === live256.kernels[0].owner)
-        XCTAssertTrue(unit.adjustBlockSize(to: live(512)))
+        XCTAssertTrue(try unit.adjustBlockSize(to: live(512)))
         XCTAssertTrue(try unit.prepareInstances(count: 1, format: live(512)).kernels[0].owner === live256.kernels[0].owner)
         let bounce = try unit.prepareInstances(count: 1, format: format(256))
         XCTAssertTrue(bounce.kernels[0].owner === offline.kernels[0].owner)
@@ -135,10 +135,10 @@ final class BlockSizeChangeTests: XCTestCase {
         let amp = try Installed.unit("http://lv2plug.in/plugins/eg-amp")
         let before = try amp.prepareInstances(count: 2, format: format(256))
         XCTAssertFalse(try XCTUnwrap(before.kernels.first?.owner as? LV2Instance).hasOptionsInterface)
-        XCTAssertFalse(amp.adjustBlockSize(to: format(512)))
+        XCTAssertFalse(try amp.adjustBlockSize(to: format(512)))
         let after = try amp.prepareInstances(count: 2, format: format(512))
         for (old, new) in zip(before.kernels, after.kernels) { XCTAssertFalse(old.owner === new.owner) }
         // Nor does a rate change keep them, with or without the interface.
-        XCTAssertFalse(amp.adjustBlockSize(to: RenderFormat(sampleRate: 44_100, maxBlockFrames: 512, mode: .offline)))
+        XCTAssertFalse(try amp.adjustBlockSize(to: RenderFormat(sampleRate: 44_100, maxBlockFrames: 512, mode: .offline)))
     }
 }

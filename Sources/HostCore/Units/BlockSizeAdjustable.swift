@@ -9,5 +9,6 @@ package protocol BlockSizeAdjustable: ProcessingUnit {
     /// `format` as for any other. Call it only while no plan runs this
     /// unit's instances (a live session plays its silent program): it
     /// reconnects ports and calls the plugin, which must not overlap `run()`.
-    func adjustBlockSize(to format: RenderFormat) -> Bool
+    /// Throws when the instances cannot be made ready to run again.
+    func adjustBlockSize(to format: RenderFormat) throws(UnitError) -> Bool
 }
