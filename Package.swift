@@ -74,6 +74,8 @@ let package = Package(
         // LV2Bridge: live sessions with real plugins run under the sanitizer in-process.
         .testTarget(name: "JackIOTests", dependencies: ["JackIO", "HostCore", "LV2Bridge", "CShim", "CJack", "TestSupport"],
                     linkerSettings: realtimeSanitizer),
+        // The command-line tool's own pure parts (the console prompt's line editor and completion).
+        .testTarget(name: "fxhostTests", dependencies: ["fxhost"]),
         // JackIO and CJack: freewheel tests run a private server and watch it with a client of their own.
         .testTarget(name: "IntegrationTests", dependencies: ["HostCore", "LV2Bridge", "JackIO", "CJack", "fxhost", "TestSupport"]),
     ],

@@ -10,6 +10,7 @@ packages=(
   lv2file ecasound sox                                                       # reference hosts, test signals
   graphviz                                                                   # checks what `fxhost graph` writes
   liblo-tools                                                                # oscsend/oscdump: an OSC client no one here wrote
+  tmux                                                                       # a terminal the console prompt tests type into
 )
 
 # python-osc: a second OSC client for the OSC tests (Python, not Debian-packaged here).

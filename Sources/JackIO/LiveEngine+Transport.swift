@@ -35,6 +35,9 @@ extension LiveEngine {
     package var followsJackTransport: Bool { state.pointee.transport.followsJack.load(ordering: .relaxed) }
 
     /// The tempo and meter the last cycle played at, and whether it rolled.
+    /// How often the position has jumped (see `LiveTransport.jumps`).
+    package var transportJumps: Int { state.pointee.transport.jumps.load(ordering: .relaxed) }
+
     package var playingTransport: (beatsPerMinute: Double, beatsPerBar: Int, beatUnit: Int, rolling: Bool) {
         let meter = state.pointee.transport.playingMeter.load(ordering: .relaxed)
         return (Double(bitPattern: state.pointee.transport.playingTempo.load(ordering: .relaxed)), meter / 256, meter % 256,

@@ -22,6 +22,10 @@ extension LiveSession {
         engine.requestRolling(rolling)
     }
 
+    /// How often the position plugins are told has jumped (a new tempo, a
+    /// relocation, a skipped cycle, a timebase master's late position).
+    package var transportJumps: Int { engine.transportJumps }
+
     /// What plugins are told now: the tempo, rolling or stopped, and whether
     /// it comes from a JACK timebase master.
     package var transportStatus: LiveStatus.Transport {

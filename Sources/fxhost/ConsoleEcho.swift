@@ -13,8 +13,7 @@ enum ConsoleEcho {
         case .patchRefused:
             Terminal.error(text(change.kind))
         default:
-            print(text(change.kind))
-            fflush(stdout)  // a pipe or file buffers it otherwise
+            Terminal.output(text(change.kind))
         }
     }
 

@@ -45,8 +45,7 @@ struct ConsoleInterpreter {
             }
         case .statusAsJSON:
             guard case .status(let status) = try dispatcher.dispatch(.status, from: .console) else { break }
-            try Terminal.printJSON(status)
-            fflush(stdout)  // a pipe or file buffers it otherwise
+            Terminal.output(try Terminal.json(status))
         case .help:
             answer(ConsoleCommand.usage)
         }
@@ -54,7 +53,6 @@ struct ConsoleInterpreter {
     }
 
     private func answer(_ text: String) {
-        print(text)
-        fflush(stdout)
+        Terminal.output(text)
     }
 }

@@ -19,7 +19,10 @@ struct RunCommand: ParsableCommand {
             exits 0; if the server shuts down, the taps are finalised and fxhost exits 1 (with \
             --reconnect it waits for the server instead, and carries on where it was).
 
-            While it plays, type commands on stdin (a terminal or a pipe); `help` lists them:
+            While it plays, type commands on stdin (a terminal or a pipe); `help` lists them. On a \
+            terminal they are typed at a prompt under the status line, with line editing, history \
+            (Up, Down; kept across runs) and Tab completion of commands, nodes, parameters, presets \
+            and files; Ctrl-D quits:
               set drive drive 0.8      bypass room on       preset eq "Bass boost"
               tap drive take.flac      untap drive          connect vox verb -12dB
               disconnect vox verb      status --json        quit
@@ -167,8 +170,10 @@ struct RunCommand: ParsableCommand {
 
     private func runLoop(_ session: LiveSession, signals: BlockedStopSignals, inbox: ControlInbox,
                          osc: OSCFrontEnd?, patchFile: LivePatchFile) -> StopReason {
-        let console = ConsoleReader.standardInputIsConsole ? ConsoleReader() : nil
-        console?.start()
+        let console = LiveConsole(showsStatus: !quiet && Terminal.standardErrorIsTerminal)
+        console.offerCompletions(from: session)  // before the prompt shows: a Tab may come at once
+        console.start()
+        defer { console.finish() }
         let dispatcher = ControlDispatcher(session: session)
         dispatcher.patchFile = patchFile
         let interpreter = ConsoleInterpreter(dispatcher: dispatcher)
@@ -176,17 +181,15 @@ struct RunCommand: ParsableCommand {
             dispatcher.addListener(osc.announce)
             dispatcher.amendStatus = { $0.oscIgnored = osc.ignored }
         }
-        let statusLine = !quiet && Terminal.standardErrorIsTerminal
         let limit = durationSeconds
         let started = Date()
         var lastStatus = Date.distantPast
         var lastMIDIPoll = Date.distantPast
-        defer { if statusLine { Terminal.statusLine("") } }
         // --duration and the console's `quit` end the run even while it waits for a server.
         func stopRequested() -> StopReason? {
             if let limit, Date().timeIntervalSince(started) >= limit { return .duration }
-            for line in console?.takeLines() ?? [] {
-                if statusLine { Terminal.statusLine("") }
+            for line in console.takeLines() {
+                console.clearStatus()
                 if interpreter.execute(line) == .quit { return .quit }
             }
             if inbox.deliver(to: dispatcher) { return .quit }
@@ -204,7 +207,7 @@ struct RunCommand: ParsableCommand {
             }
             if session.serverHasShutDown {
                 guard reconnect else { return .serverShutDown }
-                if statusLine { Terminal.statusLine("") }
+                console.clearStatus()
                 Terminal.warning("the JACK server shut down; waiting for it to return (--reconnect)")
                 if let reason = waitForServer(session, signals: signals, stopRequested: stopRequested) { return reason }
                 continue
@@ -215,9 +218,11 @@ struct RunCommand: ParsableCommand {
                 Terminal.warning(error.description)
             }
             osc?.sendMeters(from: session)
-            if statusLine && Date().timeIntervalSince(lastStatus) >= 0.2 {
+            if Date().timeIntervalSince(lastStatus) >= 0.2 {
                 lastStatus = Date()
-                Terminal.statusLine(LiveStatusLine.text(session.status()))
+                // Only when shown: a look at the status resets the peaks `status` reports.
+                if console.showsStatus { console.show(session.status()) }
+                console.offerCompletions(from: session)
             }
         }
     }

@@ -1,19 +1,40 @@
 import Foundation
+import Synchronization
 
 /// Where fxhost talks to people: results on stdout, everything else on stderr.
+/// While the console prompt runs (`screen`), both are printed above its
+/// status line and input line, which are drawn again under them.
 enum Terminal {
     static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
+    private static let activeScreen = Mutex<PromptScreen?>(nil)
+
+    /// The console prompt's screen while it runs.
+    static var screen: PromptScreen? {
+        get { activeScreen.withLock { $0 } }
+        set { activeScreen.withLock { $0 = newValue } }
+    }
+
     static func error(_ message: String) {
-        FileHandle.standardError.write(Data("fxhost: error: \(message)\n".utf8))
+        standardError("fxhost: error: \(message)\n")
     }
 
     static func warning(_ message: String) {
-        FileHandle.standardError.write(Data("fxhost: warning: \(message)\n".utf8))
+        standardError("fxhost: warning: \(message)\n")
     }
 
     static func status(_ message: String) {
-        FileHandle.standardError.write(Data("\(message)\n".utf8))
+        standardError("\(message)\n")
+    }
+
+    /// A result on stdout, at once (a pipe or file buffers it otherwise).
+    static func output(_ text: String) {
+        if let screen, isatty(STDOUT_FILENO) == 1 {
+            screen.printAbove(text, to: STDOUT_FILENO)
+        } else {
+            print(text)
+            fflush(stdout)
+        }
     }
 
     /// Rewrites the current stderr line (progress bars).
@@ -30,5 +51,13 @@ enum Terminal {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    private static func standardError(_ text: String) {
+        if let screen {
+            screen.printAbove(text, to: STDERR_FILENO)
+        } else {
+            FileHandle.standardError.write(Data(text.utf8))
+        }
     }
 }

@@ -30,6 +30,10 @@ struct LiveTransport: ~Copyable {
     let playingTempo: Atomic<UInt64>
     let playingRolling = Atomic<Bool>(true)
     let playingMeter: Atomic<Int>
+    /// Jumps so far (each sends plugins a new position): for diagnosis and
+    /// tests, which cannot tell a click resynchronised by a late timebase
+    /// master from one placed wrongly otherwise.
+    let jumps = Atomic<Int>(0)
 
     /// The previous cycle's position and length, to tell a jump from rolling on.
     var previous = TransportPosition()
@@ -54,7 +58,10 @@ struct LiveTransport: ~Copyable {
         let jumped = generation == 0 || position.frame != expectedFrame || position.speed != previous.speed
             || position.beatsPerMinute != previous.beatsPerMinute || position.beatsPerBar != previous.beatsPerBar
             || position.beatUnit != previous.beatUnit
-        if jumped { generation &+= 1 }
+        if jumped {
+            generation &+= 1
+            jumps.wrappingAdd(1, ordering: .relaxed)
+        }
         position.generation = generation
         previous = position
         previousFrames = Int64(frames)
