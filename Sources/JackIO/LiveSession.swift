@@ -475,9 +475,25 @@ public final class LiveSession {
     /// format, so the realtime thread first runs a silent program while the
     /// units make new instances, then takes the rebuilt plan. Plugin state
     /// (reverb tails, delay lines) starts afresh; taps get the silence.
+    /// When only the block size changes, a unit that can be told it
+    /// (`BlockSizeAdjustable`: an LV2 plugin with the options interface)
+    /// keeps its instances and their state; it is told during the silence,
+    /// since that must not overlap their run().
     func changeFormat(to newFormat: RenderFormat) throws(LiveSessionError) {
         try publishAndWait(LivePlanOwner.makeIdleProgram(inputs: inputs.count, outputs: outputs.count,
                                                          frames: newFormat.maxBlockFrames))
+        if newFormat.sampleRate == format.sampleRate, newFormat.mode == format.mode {
+            for node in graph.nodes {
+                guard case .unit(let unit, _) = node.kind, let adjustable = unit as? any BlockSizeAdjustable else { continue }
+                do {
+                    _ = try adjustable.adjustBlockSize(to: newFormat)
+                } catch {
+                    try publishAndWait(makeProgram(for: plan))
+                    throw .graph(GraphError("`\(node.name)` (\(unit.displayName)) could not take the new block size: "
+                                            + error.message, at: node.location))
+                }
+            }
+        }
         let newPlan: RenderPlan
         do {
             newPlan = try graph.compile(format: newFormat)

@@ -57,6 +57,7 @@ enum LV2URI {
     static let uridMap = "http://lv2plug.in/ns/ext/urid#map"
     static let uridUnmap = "http://lv2plug.in/ns/ext/urid#unmap"
     static let options = "http://lv2plug.in/ns/ext/options#options"
+    static let optionsInterface = "http://lv2plug.in/ns/ext/options#interface"
     static let boundedBlockLength = "http://lv2plug.in/ns/ext/buf-size#boundedBlockLength"
     static let fixedBlockLength = "http://lv2plug.in/ns/ext/buf-size#fixedBlockLength"
     static let minBlockLength = "http://lv2plug.in/ns/ext/buf-size#minBlockLength"
