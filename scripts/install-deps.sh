@@ -4,9 +4,9 @@
 set -euo pipefail
 
 packages=(
-  pkg-config liblilv-dev lv2-dev libjack-jackd2-dev libsndfile1-dev jackd2   # build and run
+  pkg-config liblilv-dev lv2-dev libjack-jackd2-dev libsndfile1-dev jackd2   # build and run (jackd2 also brings jack_midiseq, the live MIDI tests' sequencer)
   lilv-utils lv2-examples mda-lv2 swh-lv2 x42-plugins                        # plugins the presets and tests use
-  calf-plugins                                                               # Vintage Delay: a control designated time:beatsPerMinute
+  calf-plugins                                                               # Vintage Delay (time:beatsPerMinute); instruments and MIDI effects for the MIDI walk
   lv2file ecasound sox                                                       # reference hosts, test signals
   graphviz                                                                   # checks what `fxhost graph` writes
   liblo-tools                                                                # oscsend/oscdump: an OSC client no one here wrote

@@ -43,6 +43,12 @@ struct GraphRewrite {
                 try result.addGain(node.name, decibels: decibels, location: node.location)
             case .unit(let unit, let bypassed):
                 try result.addUnit(node.name, unit, bypass: bypass[node.name] ?? bypassed, location: node.location)
+            case .midiInput(let ports):
+                try result.addMIDIInput(node.name, ports: ports, location: node.location)
+            case .midiFile(let file):
+                try result.addMIDIFile(node.name, file: file, location: node.location)
+            case .midiOutput(let ports):
+                try result.addMIDIOutput(node.name, ports: ports, location: node.location)
             }
         }
         try result.wire(connections, taps: taps)

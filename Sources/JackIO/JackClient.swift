@@ -50,13 +50,27 @@ package final class JackClient {
         return JackPort(handle: port, name: String(cString: jack_port_name(port)), isInput: isInput)
     }
 
-    /// Registers a MIDI input port named `shortName`.
-    package func registerMIDIPort(_ shortName: String) throws(JackError) -> JackPort {
+    /// Registers a MIDI input (or output) port named `shortName`.
+    package func registerMIDIPort(_ shortName: String, isInput: Bool = true) throws(JackError) -> JackPort {
         let client = try handle()
-        guard let port = jack_port_register(client, shortName, Self.midiType, UInt(JackPortIsInput.rawValue), 0) else {
+        let flags = isInput ? JackPortIsInput.rawValue : JackPortIsOutput.rawValue
+        guard let port = jack_port_register(client, shortName, Self.midiType, UInt(flags), 0) else {
             throw .portRegistrationFailed(port: "\(name):\(shortName)")
         }
-        return JackPort(handle: port, name: String(cString: jack_port_name(port)), isInput: true)
+        return JackPort(handle: port, name: String(cString: jack_port_name(port)), isInput: isInput)
+    }
+
+    /// Connects the MIDI output `source` to every MIDI input port
+    /// `destinationSpec` names or matches.
+    @discardableResult
+    package func connectMIDI(from source: String, toMatching destinationSpec: String) throws(JackError) -> [String] {
+        let client = try handle()
+        let destinations = try midiPorts(matching: destinationSpec, inputs: true)
+        for destination in destinations {
+            let code = jack_connect(client, source, destination)
+            if code != 0 && code != EEXIST { throw .connectFailed(source: source, destination: destination, code: code) }
+        }
+        return destinations
     }
 
     /// Audio ports named exactly `spec`, or else matching it as a regular

@@ -14,6 +14,10 @@ package final class LiveEngine {
     package let outputPorts: [JackPort]
     /// The MIDI input controllers arrive on, when asked for.
     package let midiPort: JackPort?
+    /// MIDI inputs and outputs of the graph (`midi-input`, `midi-output`
+    /// nodes), in the order of a program's `midiInputs` and `midiOutputs`.
+    package let midiInputPorts: [JackPort]
+    package let midiOutputPorts: [JackPort]
     /// What the callbacks share with this object (internal, not private, so
     /// tests can deliver a callback JACK's dummy driver never makes).
     let state: UnsafeMutablePointer<LiveEngineState>
@@ -31,7 +35,8 @@ package final class LiveEngine {
     /// `midiInput`: also a MIDI input port of that name, read every cycle
     /// against the program's MIDI table.
     package init(client: JackClient, inputs: [String], outputs: [String], commandCapacity: Int = 1024,
-                 threads: Int = 1, midiInput: String? = nil) throws(JackError) {
+                 threads: Int = 1, midiInput: String? = nil, midiInputs: [String] = [],
+                 midiOutputs: [String] = []) throws(JackError) {
         self.client = client
         var inputPorts: [JackPort] = []
         for name in inputs { inputPorts.append(try client.registerAudioPort(name, isInput: true)) }
@@ -40,6 +45,11 @@ package final class LiveEngine {
         self.inputPorts = inputPorts
         self.outputPorts = outputPorts
         midiPort = try midiInput.map { name throws(JackError) in try client.registerMIDIPort(name) }
+        var midiInputPorts: [JackPort] = [], midiOutputPorts: [JackPort] = []
+        for name in midiInputs { midiInputPorts.append(try client.registerMIDIPort(name, isInput: true)) }
+        for name in midiOutputs { midiOutputPorts.append(try client.registerMIDIPort(name, isInput: false)) }
+        self.midiInputPorts = midiInputPorts
+        self.midiOutputPorts = midiOutputPorts
 
         let inputHandles = UnsafeMutableBufferPointer<OpaquePointer>.allocate(capacity: inputPorts.count)
         _ = inputHandles.initialize(from: inputPorts.map(\.handle))
@@ -50,6 +60,10 @@ package final class LiveEngine {
                                              commandCapacity: commandCapacity, bufferSize: client.bufferSize,
                                              sampleRate: client.sampleRate))
         state.pointee.midiPort = midiPort?.handle
+        state.pointee.midiInputPorts = .allocate(capacity: midiInputPorts.count)
+        _ = state.pointee.midiInputPorts.initialize(from: midiInputPorts.map(\.handle))
+        state.pointee.midiOutputPorts = .allocate(capacity: midiOutputPorts.count)
+        _ = state.pointee.midiOutputPorts.initialize(from: midiOutputPorts.map(\.handle))
         do {
             try installCallbacks()
             if threads > 1 {
@@ -133,6 +147,8 @@ package final class LiveEngine {
         }
         state.pointee.inputPorts.deallocate()
         state.pointee.outputPorts.deallocate()
+        state.pointee.midiInputPorts.deallocate()
+        state.pointee.midiOutputPorts.deallocate()
         state.pointee.programSwapped.deallocate()
         state.deinitialize(count: 1)
         state.deallocate()

@@ -8,6 +8,8 @@ final class LivePlanOwner {
     let plan: RenderPlan?
     private let recorders: [TapRecorder]
     private let players: [LiveFilePlayer]
+    /// The MIDI file players the program plays from.
+    private var midiPlayers: [LiveMIDIFilePlayer] = []
     private var feedBuffers: [UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>] = []
     private var tapChannels: [UnsafeMutableBufferPointer<UnsafePointer<Float>>] = []
     private var scratch: [UnsafeMutablePointer<Float>] = []
@@ -31,7 +33,8 @@ final class LivePlanOwner {
     /// read from `players`, taps push to `recorders` (by file), and each
     /// output channel `i` is metered into `peaks[i]`.
     static func makeProgram(for plan: RenderPlan, players: [String: LiveFilePlayer], recorders: [String: TapRecorder],
-                        peaks: UnsafeMutablePointer<Atomic<UInt32>>) -> LiveProgram {
+                            peaks: UnsafeMutablePointer<Atomic<UInt32>>,
+                            midiPlayers: [String: LiveMIDIFilePlayer] = [:]) -> LiveProgram {
         let usedRecorders = plan.taps.compactMap { recorders[$0.file] }
         let usedPlayers = plan.sources.compactMap { players[$0.node] }
         let owner = LivePlanOwner(plan: plan, recorders: usedRecorders, players: usedPlayers)
@@ -60,8 +63,22 @@ final class LivePlanOwner {
         let meters = outputs.enumerated().map { index, buffer in
             LiveMeter(buffer: UnsafePointer(buffer), peakBits: peaks + index)
         }
-        return LiveProgram(program: plan.program, inputs: inputs, outputs: outputs, owner: owner,
-                           feeds: feeds, taps: taps, meters: meters)
+        var live = LiveProgram(program: plan.program, inputs: inputs, outputs: outputs, owner: owner,
+                               feeds: feeds, taps: taps, meters: meters)
+        // MIDI: JACK MIDI inputs are the `midi-input` nodes' lists, outputs
+        // the `midi-output` nodes', in plan order; MIDI files play on.
+        for source in plan.midiSources {
+            switch source.kind {
+            case .input:
+                live.midiInputs.append(source.list)
+            case .file:
+                guard let player = midiPlayers[source.node] else { continue }
+                owner.midiPlayers.append(player)
+                live.midiFiles.append(LiveMIDIFeed(playback: player.playback, list: source.list))
+            }
+        }
+        live.midiOutputs = plan.midiOutputs.map(\.list)
+        return live
     }
 
     /// Makes a program that runs nothing and plays silence, for the moments

@@ -19,6 +19,12 @@ package struct LiveProgram {
     package var meters: [LiveMeter]
     /// MIDI mappings resolved against this program's plan (empty: none).
     package var midi = MIDIControlTable.empty
+    /// The lists the program reads for JACK MIDI input port i (the callback
+    /// fills them), and writes for MIDI output port i; MIDI files to play
+    /// into their lists before each chunk.
+    package var midiInputs: [UnsafeMutablePointer<MIDIEventList>] = []
+    package var midiOutputs: [UnsafeMutablePointer<MIDIEventList>] = []
+    package var midiFiles: [LiveMIDIFeed] = []
 
     package init(program: RenderProgram, inputs: [UnsafeMutablePointer<Float>],
                 outputs: [UnsafeMutablePointer<Float>], owner: AnyObject?,
@@ -43,6 +49,9 @@ struct ProgramSlot {
     var taps: UnsafeMutableBufferPointer<LiveTap>
     var meters: UnsafeMutableBufferPointer<LiveMeter>
     var midi: MIDIControlTable
+    var midiInputs: UnsafeMutableBufferPointer<UnsafeMutablePointer<MIDIEventList>>
+    var midiOutputs: UnsafeMutableBufferPointer<UnsafeMutablePointer<MIDIEventList>>
+    var midiFiles: UnsafeMutableBufferPointer<LiveMIDIFeed>
     /// A retained `owner`, opaque so that copying the slot on the realtime
     /// thread never touches a reference count.
     var owner: UnsafeMutableRawPointer?
@@ -58,10 +67,17 @@ struct ProgramSlot {
         _ = taps.initialize(from: live.taps)
         let meters = UnsafeMutableBufferPointer<LiveMeter>.allocate(capacity: live.meters.count)
         _ = meters.initialize(from: live.meters)
+        let midiInputs = UnsafeMutableBufferPointer<UnsafeMutablePointer<MIDIEventList>>.allocate(capacity: live.midiInputs.count)
+        _ = midiInputs.initialize(from: live.midiInputs)
+        let midiOutputs = UnsafeMutableBufferPointer<UnsafeMutablePointer<MIDIEventList>>.allocate(capacity: live.midiOutputs.count)
+        _ = midiOutputs.initialize(from: live.midiOutputs)
+        let midiFiles = UnsafeMutableBufferPointer<LiveMIDIFeed>.allocate(capacity: live.midiFiles.count)
+        _ = midiFiles.initialize(from: live.midiFiles)
         let owner = live.owner.map { Unmanaged.passRetained($0).toOpaque() }
         let slot = UnsafeMutablePointer<ProgramSlot>.allocate(capacity: 1)
         slot.initialize(to: ProgramSlot(program: live.program, inputs: inputs, outputs: outputs,
-                                    feeds: feeds, taps: taps, meters: meters, midi: live.midi, owner: owner))
+                                    feeds: feeds, taps: taps, meters: meters, midi: live.midi,
+                                    midiInputs: midiInputs, midiOutputs: midiOutputs, midiFiles: midiFiles, owner: owner))
         return slot
     }
 
@@ -75,6 +91,9 @@ struct ProgramSlot {
         slot.pointee.feeds.deallocate()
         slot.pointee.taps.deallocate()
         slot.pointee.meters.deallocate()
+        slot.pointee.midiInputs.deallocate()
+        slot.pointee.midiOutputs.deallocate()
+        slot.pointee.midiFiles.deallocate()
         slot.deinitialize(count: 1)
         slot.deallocate()
         if let owner { Unmanaged<AnyObject>.fromOpaque(owner).release() }

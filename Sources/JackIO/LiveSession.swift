@@ -55,6 +55,8 @@ public final class LiveSession {
 
     let options: Options
     private var players: [String: LiveFilePlayer] = [:]
+    /// `midi-file` nodes, playing from the session's start (see `LiveSession+MIDIGraph`).
+    var midiFilePlayers: [String: LiveMIDIFilePlayer] = [:]
     /// Input control values as last set, by node and symbol.
     var parameterRecord = LiveParameterValues()
     /// MIDI mappings and scenes, learning, and what recent MIDI tables mean.
@@ -146,10 +148,12 @@ public final class LiveSession {
         }
         let outputNames = plan.outputs.flatMap { portNames(node: $0.node, channels: $0.channels.count) }
         let engine: LiveEngine
+        let midiPorts = midiPortNames(of: plan)
         do {
             engine = try LiveEngine(client: client, inputs: inputNames.map(\.name), outputs: outputNames.map(\.name),
                                     threads: min(threads, RenderWorkerPool.availableCores),
-                                    midiInput: midiInput ? midiPortName : nil)
+                                    midiInput: midiInput ? midiPortName : nil,
+                                    midiInputs: midiPorts.inputs, midiOutputs: midiPorts.outputs)
         } catch {
             throw .jack(error)
         }
@@ -247,6 +251,7 @@ public final class LiveSession {
             if let midiPort = engine.midiPort {
                 for spec in midi.control.inputs { try client.connectMIDI(spec, to: midiPort.name) }
             }
+            try connectMIDIGraphPorts()
         } catch {
             throw .jack(error)
         }
@@ -380,7 +385,9 @@ public final class LiveSession {
 
     /// A program for `plan` over this session's players, recorders and meters.
     func makeProgram(for plan: RenderPlan) -> LiveProgram {
-        var live = LivePlanOwner.makeProgram(for: plan, players: players, recorders: recorders, peaks: peaks)
+        makeMIDIFilePlayers(for: plan)
+        var live = LivePlanOwner.makeProgram(for: plan, players: players, recorders: recorders, peaks: peaks,
+                                             midiPlayers: midiFilePlayers)
         attachMIDI(to: &live, plan: plan)
         return live
     }
@@ -469,9 +476,25 @@ public final class LiveSession {
     /// format, so the realtime thread first runs a silent program while the
     /// units make new instances, then takes the rebuilt plan. Plugin state
     /// (reverb tails, delay lines) starts afresh; taps get the silence.
+    /// When only the block size changes, a unit that can be told it
+    /// (`BlockSizeAdjustable`: an LV2 plugin with the options interface)
+    /// keeps its instances and their state; it is told during the silence,
+    /// since that must not overlap their run().
     func changeFormat(to newFormat: RenderFormat) throws(LiveSessionError) {
         try publishAndWait(LivePlanOwner.makeIdleProgram(inputs: inputs.count, outputs: outputs.count,
                                                          frames: newFormat.maxBlockFrames))
+        if newFormat.sampleRate == format.sampleRate, newFormat.mode == format.mode {
+            for node in graph.nodes {
+                guard case .unit(let unit, _) = node.kind, let adjustable = unit as? any BlockSizeAdjustable else { continue }
+                do {
+                    _ = try adjustable.adjustBlockSize(to: newFormat)
+                } catch {
+                    try publishAndWait(makeProgram(for: plan))
+                    throw .graph(GraphError("`\(node.name)` (\(unit.displayName)) could not take the new block size: "
+                                            + error.message, at: node.location))
+                }
+            }
+        }
         let newPlan: RenderPlan
         do {
             newPlan = try graph.compile(format: newFormat)

@@ -25,11 +25,18 @@ final class LV2Instance {
     /// plugin takes the first feature of a URI it finds, so ours must not be there.
     let stateFeatures: UnsafePointer<UnsafePointer<LV2_Feature>?>
     private let arena: CArena
-    private let worker: LV2Worker?
+    let worker: LV2Worker?
     private let outputControls: UnsafeMutablePointer<Float>
     private let latencyPort: UInt32?
-    /// Memory the instance's ports and features point into: kept as long as it.
-    private let memory: SharedPortMemory
+    /// Memory the instance's ports and features point into: kept as long as
+    /// it. Its format part changes when the block size does (`adopt`).
+    var memory: SharedPortMemory
+    /// The ports connected to the format's memory (silence, scratch, the
+    /// freewheeling value), reconnected when the instance adopts another.
+    let formatPorts: [FormatPort]
+    /// The maxBlockLength and nominalBlockLength values in the options
+    /// array the instance was made with, kept in step with the block size.
+    let blockLengthOptions: BlockLengthOptions
     /// lilv frees an instance through its world: keep the world until then.
     private let world: LV2World
     private var isActive = false
@@ -44,8 +51,10 @@ final class LV2Instance {
             .contains(LV2URI.workerSchedule)
         let worker = wantsWorker ? LV2Worker(mode: context.format.mode) : nil
         let (map, unmap) = context.world.uridFeatures
+        let blockLengthOptions = BlockLengthOptions(maximum: arena.store(Int32(context.format.maxBlockFrames)),
+                                                    nominal: arena.store(Int32(context.format.maxBlockFrames)))
         let features = Self.makeFeatures(context, arena: arena, map: map, unmap: unmap, worker: worker,
-                                         sequenceBytes: sequenceBytes)
+                                         sequenceBytes: sequenceBytes, blockLengths: blockLengthOptions)
 
         guard let instance = lilv_plugin_instantiate(context.plugin, context.format.sampleRate, features) else {
             throw UnitError("`\(description.name)` (\(description.uri)) failed to instantiate at "
@@ -57,6 +66,7 @@ final class LV2Instance {
         world = context.world
         self.worker = worker
         self.features = features
+        self.blockLengthOptions = blockLengthOptions
         stateFeatures = Self.withoutStatePathFeatures(features, arena: arena)
         outputControls = arena.allocate(Float.self, count: description.ports.count)
         latencyPort = description.ports.first { $0.designation == .latency && $0.direction == .output }?.index
@@ -70,20 +80,26 @@ final class LV2Instance {
         let timeInput = description.ports.contains { $0.takesTimePosition || $0.isDrivenByTransport }
             ? TimePositionInput.make(sequence: nil, capacity: 0, arena: arena, urids: urids, map: map) : nil
         var mainInputs: [UInt32] = [], mainOutputs: [UInt32] = []
+        var formatPorts: [FormatPort] = []
         for port in description.ports {
             let data: UnsafeMutableRawPointer?
             switch (port.kind, port.direction) {
             case (.audio, .input) where port.isMainAudio:
                 mainInputs.append(port.index)
+                formatPorts.append(FormatPort(index: port.index, role: .silence))
                 data = UnsafeMutableRawPointer(context.memory.silence)
             case (.audio, .output) where port.isMainAudio:
                 mainOutputs.append(port.index)
+                formatPorts.append(FormatPort(index: port.index, role: .scratch))
                 data = UnsafeMutableRawPointer(context.memory.scratch)
             case (.audio, .input), (.cv, .input):
+                formatPorts.append(FormatPort(index: port.index, role: .silence))
                 data = UnsafeMutableRawPointer(context.memory.silence)
             case (.audio, .output), (.cv, .output):
+                formatPorts.append(FormatPort(index: port.index, role: .scratch))
                 data = UnsafeMutableRawPointer(context.memory.scratch)
             case (.control, .input) where port.designation == .freeWheeling:
+                formatPorts.append(FormatPort(index: port.index, role: .freeWheeling))
                 data = UnsafeMutableRawPointer(context.memory.format.freeWheeling)
             case (.control, .input) where port.isDrivenByTransport:
                 data = UnsafeMutableRawPointer(port.designation == .speed ? timeInput!.pointee.speed
@@ -110,6 +126,7 @@ final class LV2Instance {
         }
         for reset in resets { reset.destination.copyMemory(from: reset.source, byteCount: reset.byteCount) }
         self.atomPorts = atomPorts
+        self.formatPorts = formatPorts
         messages = PatchMessagePort.make(context, atomPorts: atomPorts, worker: worker)
 
         // Frame-0 events in time order: a unit's own messages first (the
@@ -126,6 +143,8 @@ final class LV2Instance {
             kernel.transportConnections = [PortConnection(handle: UnsafeMutableRawPointer(timeInput),
                                                           connect: TimePositionInput.connect, port: 0, data: nil)]
         }
+        // Graph MIDI (any frame) goes in after the fillBeforeRun hooks' frame-0 events.
+        (kernel.midiInputs, kernel.midiOutputs) = Self.makeMIDIPorts(atomPorts, arena: arena, urids: urids)
         self.kernel = kernel
 
         let workerInterface = lilv_instance_get_extension_data(instance, LV2URI.workerInterface)?
@@ -202,6 +221,25 @@ final class LV2Instance {
         return "its library does not load (\(reason))"
     }
 
+    /// The kernel's MIDI ports, in the order of `LV2Unit.midiInputs` and
+    /// `midiOutputs`: each atom port that supports `midi:MidiEvent`.
+    private static func makeMIDIPorts(_ atomPorts: [AtomPortBuffer], arena: CArena,
+                                      urids: URIDMap) -> (inputs: [KernelMIDIPort], outputs: [KernelMIDIPort]) {
+        var inputs: [KernelMIDIPort] = [], outputs: [KernelMIDIPort] = []
+        for atom in atomPorts where atom.port.supportsMIDI {
+            let scratch = arena.allocate(UInt64.self, count: (AtomMIDIPort.scratchBytes + 7) / 8)
+            let context = arena.store(AtomMIDIPort(
+                sequence: atom.sequence, capacity: atom.capacity, midiEventType: urids.map(LV2URI.midiEvent),
+                sequenceType: urids.map(LV2URI.atomSequence), scratch: UnsafeMutableRawPointer(scratch)))
+            if atom.port.direction == .input {
+                inputs.append(KernelMIDIPort(function: AtomMIDIPort.write, context: UnsafeMutableRawPointer(context)))
+            } else {
+                outputs.append(KernelMIDIPort(function: AtomMIDIPort.read, context: UnsafeMutableRawPointer(context)))
+            }
+        }
+        return (inputs, outputs)
+    }
+
     /// Atom buffers hold at least the port's rsz:minimumSize and 8 KiB.
     static func atomBufferBytes(_ port: PortDescription) -> Int {
         max(port.minimumSize ?? 0, minimumAtomBufferBytes)
@@ -230,11 +268,13 @@ final class LV2Instance {
     private static func makeFeatures(_ context: InstanceContext, arena: CArena,
                                      map: UnsafeMutablePointer<LV2_URID_Map>,
                                      unmap: UnsafeMutablePointer<LV2_URID_Unmap>, worker: LV2Worker?,
-                                     sequenceBytes: Int) -> UnsafePointer<UnsafePointer<LV2_Feature>?> {
+                                     sequenceBytes: Int,
+                                     blockLengths: BlockLengthOptions) -> UnsafePointer<UnsafePointer<LV2_Feature>?> {
         var list: [(String, UnsafeMutableRawPointer?)] = [
             (LV2URI.uridMap, UnsafeMutableRawPointer(map)),
             (LV2URI.uridUnmap, UnsafeMutableRawPointer(unmap)),
-            (LV2URI.options, UnsafeMutableRawPointer(makeOptions(context, arena: arena, sequenceBytes: sequenceBytes))),
+            (LV2URI.options, UnsafeMutableRawPointer(makeOptions(context, arena: arena, sequenceBytes: sequenceBytes,
+                                                                 blockLengths: blockLengths))),
             (LV2URI.boundedBlockLength, nil),
             (LV2URI.loadDefaultState, nil),
             (LV2URI.isLive, nil),
@@ -268,8 +308,8 @@ final class LV2Instance {
     }
 
     /// options:options — sample rate, block lengths and sequence size.
-    private static func makeOptions(_ context: InstanceContext, arena: CArena,
-                                    sequenceBytes: Int) -> UnsafeMutablePointer<LV2_Options_Option> {
+    private static func makeOptions(_ context: InstanceContext, arena: CArena, sequenceBytes: Int,
+                                    blockLengths: BlockLengthOptions) -> UnsafeMutablePointer<LV2_Options_Option> {
         let urids = context.world.urids
         let intType = urids.map(LV2URI.atomInt), floatType = urids.map(LV2URI.atomFloat)
         let maxBlock = Int32(context.format.maxBlockFrames)
@@ -282,8 +322,8 @@ final class LV2Instance {
         var options = [
             option(LV2URI.sampleRate, arena.store(Float(context.format.sampleRate)), type: floatType, size: 4),
             option(LV2URI.minBlockLength, arena.store(minBlock), type: intType, size: 4),
-            option(LV2URI.maxBlockLength, arena.store(maxBlock), type: intType, size: 4),
-            option(LV2URI.nominalBlockLength, arena.store(maxBlock), type: intType, size: 4),
+            option(LV2URI.maxBlockLength, blockLengths.maximum, type: intType, size: 4),
+            option(LV2URI.nominalBlockLength, blockLengths.nominal, type: intType, size: 4),
             option(LV2URI.sequenceSize, arena.store(Int32(sequenceBytes)), type: intType, size: 4),
         ]
         // A plugin that starts threads of its own (x42's convolvers) makes

@@ -21,6 +21,7 @@ enum LV2URI {
 
     static let atomPort = "http://lv2plug.in/ns/ext/atom#AtomPort"
     static let atomSequence = "http://lv2plug.in/ns/ext/atom#Sequence"
+    static let midiEvent = "http://lv2plug.in/ns/ext/midi#MidiEvent"
     static let atomChunk = "http://lv2plug.in/ns/ext/atom#Chunk"
     static let atomFloat = "http://lv2plug.in/ns/ext/atom#Float"
     static let atomDouble = "http://lv2plug.in/ns/ext/atom#Double"
@@ -64,6 +65,7 @@ enum LV2URI {
     static let uridMap = "http://lv2plug.in/ns/ext/urid#map"
     static let uridUnmap = "http://lv2plug.in/ns/ext/urid#unmap"
     static let options = "http://lv2plug.in/ns/ext/options#options"
+    static let optionsInterface = "http://lv2plug.in/ns/ext/options#interface"
     static let boundedBlockLength = "http://lv2plug.in/ns/ext/buf-size#boundedBlockLength"
     static let fixedBlockLength = "http://lv2plug.in/ns/ext/buf-size#fixedBlockLength"
     static let minBlockLength = "http://lv2plug.in/ns/ext/buf-size#minBlockLength"

@@ -18,6 +18,10 @@ package final class LV2Unit: ProcessingUnit {
     package let inputPorts: [AudioPortInfo]
     package let outputPorts: [AudioPortInfo]
     package let parameters: [ParameterInfo]
+    /// Atom ports that take or give `midi:MidiEvent`, by symbol (the
+    /// kernels' `midiInputs` and `midiOutputs` follow this order).
+    package let midiInputs: [String]
+    package let midiOutputs: [String]
 
     let world: LV2World
     let lilvPlugin: OpaquePointer
@@ -26,12 +30,14 @@ package final class LV2Unit: ProcessingUnit {
     private var log: UnsafeMutablePointer<LV2_Log_Log>? { memory.log }
     private let memory: UnitMemory
     let parameterPorts: [String: UInt32]
-    private var format: RenderFormat?
+    /// The format of `instances`; a block-size change may move them to
+    /// another (`adjustBlockSize`).
+    var format: RenderFormat?
     /// Memory of the current format's instances (silence, scratch, freewheeling).
-    private var formatMemory: FormatMemory?
-    private(set) var instances: [LV2Instance] = []
+    var formatMemory: FormatMemory?
+    var instances: [LV2Instance] = []
     /// The instances of the format before this one, to take up again.
-    private var earlier: EarlierInstances?
+    var earlier: EarlierInstances?
     /// The last preset with plugin state, restored into instances made later.
     private var presetState: OpaquePointer?
     /// Message parameters as set and reported (`LV2Unit+Properties`).
@@ -60,6 +66,8 @@ package final class LV2Unit: ProcessingUnit {
         displayName = plugin.name
         inputPorts = plugin.mainAudioInputs.map { AudioPortInfo(symbol: $0.symbol, name: $0.name) }
         outputPorts = plugin.mainAudioOutputs.map { AudioPortInfo(symbol: $0.symbol, name: $0.name) }
+        midiInputs = plugin.ports.filter { $0.supportsMIDI && $0.direction == .input }.map(\.symbol)
+        midiOutputs = plugin.ports.filter { $0.supportsMIDI && $0.direction == .output }.map(\.symbol)
         let parameterDescriptions = plugin.ports.filter {
             $0.kind == .control && $0.direction == .input && $0.designation == nil
         }
@@ -234,7 +242,7 @@ package final class LV2Unit: ProcessingUnit {
         return PreparedUnit(kernels: kernels, latencyFrames: instances.first?.latencyFrames ?? 0)
     }
 
-    private var reportsLatency: Bool {
+    var reportsLatency: Bool {
         plugin.ports.contains { $0.designation == .latency && $0.direction == .output }
     }
 
@@ -245,12 +253,14 @@ package final class LV2Unit: ProcessingUnit {
     /// and scratch buffers — then deactivate and activate it again, which LV2
     /// defines as a reset, so the render starts from a clean instance. The
     /// live worker thread is not started yet, so no work() overlaps the reset.
-    private func measureLatency(_ instance: LV2Instance, frames: Int) {
+    /// An instance that keeps its state (`adjustBlockSize`) is not reset:
+    /// the run only moves its timeline on by one block of silence.
+    func measureLatency(_ instance: LV2Instance, frames: Int, reset: Bool = true) {
         let kernel = instance.kernel
         for reset in kernel.beforeRun { reset.destination.copyMemory(from: reset.source, byteCount: reset.byteCount) }
         kernel.run(kernel.handle, UInt32(max(frames, 1)))
         if let hook = kernel.afterRun { hook.function(hook.context) }
-        instance.reset()
+        if reset { instance.reset() }
     }
 
     /// A file a message parameter (or a preset's state) names may change
@@ -296,7 +306,7 @@ package final class LV2Unit: ProcessingUnit {
 
 /// The instances of a unit's previous format, held weakly: they live only
 /// as long as a plan runs them.
-private struct EarlierInstances {
+struct EarlierInstances {
     let format: RenderFormat
     private let instances: [Weak]
     let formatMemory: FormatMemory?

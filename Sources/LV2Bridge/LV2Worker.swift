@@ -87,18 +87,23 @@ final class LV2Worker {
         body()
     }
 
-    /// Live, starts the worker thread (once). Until then requests wait in the ring.
+    /// Live, starts the worker thread (again after `stop`). Until then
+    /// requests wait in the ring; a restarted thread is woken for them.
     func start() throws(UnitError) {
         guard thread == nil, state.pointee.live, state.pointee.interface != nil else { return }
+        state.pointee.stopping.pointee.store(false, ordering: .releasing)
         let state = state
         do {
             thread = try PosixThread(name: "fxhost worker") { LV2Worker.threadMain(state) }
         } catch {
             throw UnitError("could not start the LV2 worker thread: \(error.reason)")
         }
+        state.pointee.wake.signal()
     }
 
-    /// Stops the thread; call before the plugin instance is freed.
+    /// Stops the thread once the work() it runs has returned; call before
+    /// the plugin instance is freed, or to call a function no work() may
+    /// overlap (options:interface `set`). Requests not yet taken stay queued.
     func stop() {
         guard let thread else { return }
         state.pointee.stopping.pointee.store(true, ordering: .releasing)

@@ -59,6 +59,10 @@ package struct PortDescription: Codable, Sendable, Equatable {
     /// takes or gives (`time:Position`, `midi:MidiEvent`, `patch:Message`).
     package var supports: [String] = []
 
+    /// An atom port that takes (input) or gives (output) `midi:MidiEvent`:
+    /// a MIDI port of its node in the graph.
+    package var supportsMIDI: Bool { kind == .atom && supports.contains(LV2URI.midiEvent) }
+
     /// An atom input the host sends its `time:Position` to.
     package var takesTimePosition: Bool {
         kind == .atom && direction == .input && supports.contains(LV2URI.timePosition)

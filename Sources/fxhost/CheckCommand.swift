@@ -37,6 +37,9 @@ struct CheckCommand: ParsableCommand {
             for (channel, feeds) in node.inputs.enumerated() where !feeds.isEmpty {
                 print("    in \(channel + 1) ← " + feeds.joined(separator: " + "))
             }
+            for input in node.midiInputs {
+                print("    MIDI \(input.port) ← " + input.feeds.joined(separator: " + "))
+            }
             if let line = hostTime[node.name] { print("    " + line) }
         }
         for tap in plan.taps { print("  tap \(tap.node) → \(tap.file) (\(tap.channels.count) ch)") }
@@ -74,6 +77,7 @@ struct CheckCommand: ParsableCommand {
 
     private func channelText(_ node: PlanNode) -> String {
         switch (node.inputWidth, node.outputWidth) {
+        case (0, 0): return ""
         case (0, let out): return " [\(out) ch]"
         case (let input, let out) where input == out: return " [\(input) ch]"
         case (let input, let out): return " [\(input) → \(out) ch]"
@@ -92,6 +96,8 @@ struct CheckReport: Encodable {
         var inputs: [[String]]
         var latencyFrames: Int
         var outputLatencyFrames: Int
+        /// MIDI input port → what feeds it (absent: nothing feeds MIDI in).
+        var midiInputs: [String: [String]]?
     }
     struct Tap: Encodable {
         var node: String
@@ -118,7 +124,9 @@ struct CheckReport: Encodable {
         nodes = plan.nodes.map {
             Node(name: $0.name, summary: $0.summary, inputChannels: $0.inputWidth, outputChannels: $0.outputWidth,
                  instances: $0.instances, inputs: $0.inputs, latencyFrames: $0.latencyFrames,
-                 outputLatencyFrames: $0.outputLatencyFrames)
+                 outputLatencyFrames: $0.outputLatencyFrames,
+                 midiInputs: $0.midiInputs.isEmpty ? nil
+                    : Dictionary($0.midiInputs.map { ($0.port, $0.feeds) }, uniquingKeysWith: { first, _ in first }))
         }
         taps = plan.taps.map { Tap(node: $0.node, file: $0.file, channels: $0.channels.count) }
         let midi = CheckCommand.midiControlText(patch.midiControl)

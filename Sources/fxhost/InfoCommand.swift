@@ -32,6 +32,13 @@ struct InfoCommand: ParsableCommand {
         if let author = description.author { print("  by: \(author)") }
         print("  audio: \(description.mainAudioInputs.count) in, \(description.mainAudioOutputs.count) out"
               + (description.reportsLatency ? ", reports latency" : ""))
+        let midiIn = description.ports.filter { $0.supportsMIDI && $0.direction == .input }.map(\.symbol)
+        let midiOut = description.ports.filter { $0.supportsMIDI && $0.direction == .output }.map(\.symbol)
+        if !midiIn.isEmpty || !midiOut.isEmpty {
+            // The ports a patch wires MIDI to and from (`node:symbol` picks one).
+            func list(_ symbols: [String]) -> String { symbols.isEmpty ? "" : " (" + symbols.joined(separator: ", ") + ")" }
+            print("  MIDI: \(midiIn.count) in\(list(midiIn)), \(midiOut.count) out\(list(midiOut))")
+        }
         let audio = description.ports.filter { $0.kind == .audio }
         if !audio.isEmpty {
             print("\nAudio ports:")

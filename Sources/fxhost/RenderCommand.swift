@@ -143,7 +143,9 @@ struct RenderCommand: ParsableCommand {
     /// The patch and its graph, the patch's live inputs as wide as the first
     /// `-i` file. The first half of every render, single or batch.
     func loadGraph(inputs: [FileAssignment]) throws -> (graph: AudioGraph, firstInput: FileShape?) {
-        let firstInput = try inputs.first.map { try FileShape.read($0.path) }
+        // MIDI files (for `midi-input` nodes) say nothing of the audio inputs' width.
+        let firstInput = try inputs.first { !StandardMIDIFile.isStandardMIDIFile(path: $0.path) }
+            .map { try FileShape.read($0.path) }
         let (patch, plugins) = try source.loadForRendering(inputChannels: firstInput?.channels ?? 2)
         return (try PatchLoader(units: plugins.provider).graph(for: patch), firstInput)
     }
@@ -162,7 +164,8 @@ struct RenderCommand: ParsableCommand {
         options.maximumTailSeconds = tailSeconds
         options.tempo = graph.tempo
         options.inputFiles = try FileAssignment.assign(
-            inputs, to: plan.sources.compactMap { if case .input = $0.kind { $0.node } else { nil } },
+            inputs, to: plan.sources.compactMap { if case .input = $0.kind { $0.node } else { nil } }
+                + plan.midiSources.compactMap { if case .input = $0.kind { $0.node } else { nil } },
             kind: "live input", option: "-i")
         let outputFiles = try FileAssignment.assign(outputs, to: plan.outputs.map(\.node), kind: "output", option: "-o")
         if outputFiles.isEmpty && plan.taps.isEmpty {

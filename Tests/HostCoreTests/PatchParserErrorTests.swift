@@ -5,7 +5,7 @@ import XCTest
 /// 1-based line:column of the offending text, counted by hand from the YAML
 /// written in each test.
 final class PatchParserErrorTests: XCTestCase {
-    private let kinds = "`plugin`, `file`, `input`, `output`, `mix` or `gain`"
+    private let kinds = "`plugin`, `file`, `input`, `output`, `mix`, `gain`, `midi-input`, `midi-file` or `midi-output`"
 
     // MARK: - The document and its top level
 

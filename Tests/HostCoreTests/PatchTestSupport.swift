@@ -37,6 +37,10 @@ func withoutLocations(_ patch: Patch) -> Patch {
             spec.pathLocation = nil
             patch.nodes[index].kind = .file(spec)
         }
+        if case .midiFile(var spec) = patch.nodes[index].kind {
+            spec.pathLocation = nil
+            patch.nodes[index].kind = .midiFile(spec)
+        }
     }
     for index in patch.connections.indices {
         patch.connections[index].location = nil

@@ -17,6 +17,9 @@ final class PatchWriterTests: XCTestCase {
               trim: { gain: -6dB }
               out: { output: [system:playback_1, system:playback_2] }
               spare: { output: 1 }
+              keys: { midi-input: ["system:midi_capture_1", "a2j:.*"] }
+              song: { midi-file: "songs/take 2.mid", start: 250ms }
+              thru: { midi-output: [] }
             connect:
               - guitar -> drive
               - two:2 -> bus:1
@@ -25,6 +28,8 @@ final class PatchWriterTests: XCTestCase {
               - bus -> trim
               - trim -> out
               - trim:1 -> spare
+              - keys -> thru
+              - song -> thru
             taps:
               - { at: drive, file: "takes/drive take.flac" }
               - { at: bus:2, file: bus.wav }

@@ -79,7 +79,8 @@ final class MessageParameterTests: XCTestCase {
         let midiType = unit.world.urids.map("http://lv2plug.in/ns/ext/midi#MidiEvent")
         var played: [Float] = []
         for block in 0..<5 {
-            driver.runBlock(frames: 256, events: { if block == 0 { Self.appendNoteOn(to: control, type: midiType) } }) { _, _ in }
+            driver.runBlock(frames: 256, fill: { _, _ in },
+                            beforeRun: { if block == 0 { Self.appendNoteOn(to: control, type: midiType) } })
             played += Array(UnsafeBufferPointer(start: driver.outputs[0], count: 256))
         }
         // eg-sampler stops on the file's last frame rather than after it.

@@ -47,14 +47,15 @@ final class KernelDriver {
     }
 
     /// Runs one block: `fill(channel, buffer)` writes the inputs first;
-    /// `events` runs after the fill hooks (to append events of its own).
-    func runBlock(frames: Int, events: () -> Void = {}, fill: (Int, UnsafeMutablePointer<Float>) -> Void) {
+    /// `beforeRun` runs after the resets and the kernel's fill hooks
+    /// (where a plan feeds atom inputs, after the unit's own events).
+    func runBlock(frames: Int, fill: (Int, UnsafeMutablePointer<Float>) -> Void, beforeRun: () -> Void = {}) {
         for (channel, buffer) in inputs.enumerated() { fill(channel, buffer) }
         for reset in kernel.beforeRun {
             reset.destination.copyMemory(from: reset.source, byteCount: reset.byteCount)
         }
         for hook in kernel.fillBeforeRun { hook.function(hook.context) }
-        events()
+        beforeRun()
         kernel.run(kernel.handle, UInt32(frames))
         if let hook = kernel.afterRun { hook.function(hook.context) }
     }

@@ -90,6 +90,12 @@ static const LV2_Descriptor descriptor = {
     FXHOST_PROBE_URI, instantiate, connect_port, activate, run, NULL, cleanup, extension_data,
 };
 
+const LV2_Descriptor *fxhost_probe_blocks_descriptor(void); /* probe_blocks.c */
+
 LV2_SYMBOL_EXPORT const LV2_Descriptor *lv2_descriptor(uint32_t index) {
-    return index == 0 ? &descriptor : NULL;
+    switch (index) {
+    case 0: return &descriptor;
+    case 1: return fxhost_probe_blocks_descriptor();
+    default: return NULL;
+    }
 }

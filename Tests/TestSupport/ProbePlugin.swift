@@ -33,7 +33,8 @@ public enum ProbePlugin {
         process.executableURL = URL(fileURLWithPath: compiler)
         process.arguments = ["-shared", "-fPIC", "-O1", "-Wall", "-Werror"] + (unloadable ? ["-DFXHOST_PROBE_UNLOADABLE"] : [])
             + ["-I", source.appendingPathComponent("include").path,
-               source.appendingPathComponent("probe.c").path, "-o", library.path]
+               source.appendingPathComponent("probe.c").path, source.appendingPathComponent("probe_blocks.c").path,
+               "-o", library.path]
         let output = try FileHandle(forWritingTo: log)
         process.standardOutput = output
         process.standardError = output
@@ -79,5 +80,45 @@ public enum ProbePlugin {
                 ] .
             """).write(to: bundle.appendingPathComponent("probe.ttl"), atomically: true, encoding: .utf8)
         return folder
+    }
+
+    /// The block-length probe (Tests/TestPlugin/probe_blocks.c): out = in,
+    /// latency = the nominal block length it was last told, through
+    /// options:interface, which refuses more than `blocksLimit` frames.
+    public static let blocksURI = "urn:fxhost:test:probe-blocks"
+    public static let blocksLimit = 1024
+
+    /// Writes `probe-blocks.lv2` (the same library) into `folder`; returns the bundle.
+    public static func blocksBundle(in folder: URL, library: URL) throws -> URL {
+        let bundle = folder.appendingPathComponent("probe-blocks.lv2")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        let prefixes = """
+            @prefix doap: <http://usefulinc.com/ns/doap#> .
+            @prefix lv2: <http://lv2plug.in/ns/lv2core#> .
+            @prefix opts: <http://lv2plug.in/ns/ext/options#> .
+            @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+            @prefix urid: <http://lv2plug.in/ns/ext/urid#> .
+
+            """
+        try (prefixes + """
+            <\(blocksURI)> a lv2:Plugin ;
+                lv2:binary <\(library.absoluteString)> ;
+                rdfs:seeAlso <probe-blocks.ttl> .
+            """).write(to: bundle.appendingPathComponent("manifest.ttl"), atomically: true, encoding: .utf8)
+        try (prefixes + """
+            <\(blocksURI)> a lv2:Plugin ;
+                doap:name "fxhost block-length probe" ;
+                lv2:requiredFeature urid:map, opts:options ;
+                lv2:extensionData opts:interface ;
+                lv2:port [
+                    a lv2:InputPort, lv2:AudioPort ; lv2:index 0 ; lv2:symbol "in" ; lv2:name "In"
+                ] , [
+                    a lv2:OutputPort, lv2:AudioPort ; lv2:index 1 ; lv2:symbol "out" ; lv2:name "Out"
+                ] , [
+                    a lv2:OutputPort, lv2:ControlPort ; lv2:index 2 ; lv2:symbol "latency" ; lv2:name "Latency" ;
+                    lv2:designation lv2:latency ; lv2:portProperty lv2:reportsLatency
+                ] .
+            """).write(to: bundle.appendingPathComponent("probe-blocks.ttl"), atomically: true, encoding: .utf8)
+        return bundle
     }
 }

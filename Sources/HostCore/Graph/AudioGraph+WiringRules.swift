@@ -13,7 +13,9 @@ extension AudioGraph {
             switch kind {
             case .input: self = .source("an input")
             case .filePlayer: self = .source("a file player")
-            case .output: self = .output
+            case .midiInput: self = .source("a MIDI input")
+            case .midiFile: self = .source("a MIDI file player")
+            case .output, .midiOutput: self = .output
             case .mixer, .gain, .unit: self = .processor
             }
         }
@@ -22,7 +24,9 @@ extension AudioGraph {
             switch kind {
             case .input: self = .source("an input")
             case .file: self = .source("a file player")
-            case .output: self = .output
+            case .midiInput: self = .source("a MIDI input")
+            case .midiFile: self = .source("a MIDI file player")
+            case .output, .midiOutput: self = .output
             case .plugin, .mix, .gain: self = .processor
             }
         }

@@ -67,6 +67,27 @@ public final class AudioGraph {
         try add(GraphNode(name: name, kind: .unit(unit, bypass: bypass), location: location))
     }
 
+    /// A MIDI source: a JACK MIDI input when live, a MIDI file (`-i`) or nothing offline.
+    @discardableResult
+    package func addMIDIInput(_ name: String, ports: [String] = [],
+                              location: SourceLocation? = nil) throws(GraphError) -> GraphNode {
+        try add(GraphNode(name: name, kind: .midiInput(ports: ports), location: location))
+    }
+
+    /// A MIDI file played on the timeline.
+    @discardableResult
+    package func addMIDIFile(_ name: String, file: MIDIFileSource,
+                             location: SourceLocation? = nil) throws(GraphError) -> GraphNode {
+        try add(GraphNode(name: name, kind: .midiFile(file), location: location))
+    }
+
+    /// A JACK MIDI output when live.
+    @discardableResult
+    package func addMIDIOutput(_ name: String, ports: [String] = [],
+                               location: SourceLocation? = nil) throws(GraphError) -> GraphNode {
+        try add(GraphNode(name: name, kind: .midiOutput(ports: ports), location: location))
+    }
+
     private func add(_ node: GraphNode) throws(GraphError) -> GraphNode {
         guard !node.name.isEmpty else { throw GraphError("a node needs a name", at: node.location) }
         if nodes.contains(where: { $0.name == node.name }) {
@@ -94,7 +115,7 @@ public final class AudioGraph {
                 throw GraphError("this \(unit.displayName) unit is already in the graph as `\(other.name)`; make a new unit for `\(node.name)`",
                                  at: node.location)
             }
-        case .gain:
+        case .gain, .midiInput, .midiFile, .midiOutput:
             break
         }
         nodes.append(node)

@@ -5,11 +5,14 @@
 struct ChannelResolver {
     let graph: AudioGraph
     let order: [Int]
+    /// The connections that carry audio (MIDI ones are `MIDIWiring`'s).
+    let connections: [GraphConnection]
     private let indexByName: [String: Int]
 
-    init(graph: AudioGraph, order: [Int]) {
+    init(graph: AudioGraph, order: [Int], connections: [GraphConnection]) {
         self.graph = graph
         self.order = order
+        self.connections = connections
         var index: [String: Int] = [:]
         for (position, node) in graph.nodes.enumerated() { index[node.name] = position }
         indexByName = index
@@ -24,7 +27,7 @@ struct ChannelResolver {
         var inputs = [[[Contribution]]](repeating: [], count: nodes.count)
         for nodeIndex in order {
             let node = nodes[nodeIndex]
-            let incoming = graph.connections.filter { $0.destination == node.name }
+            let incoming = connections.filter { $0.destination == node.name }
             let layout = try layout(of: node, incoming: incoming, layouts: layouts)
             layouts[nodeIndex] = layout
             var contributions = [[Contribution]](repeating: [], count: layout.inputWidth)
@@ -50,6 +53,8 @@ struct ChannelResolver {
         switch node.kind {
         case .input(let channels, _):
             return NodeLayout(inputWidth: 0, outputWidth: channels, instances: 1)
+        case .midiInput, .midiFile, .midiOutput:
+            return NodeLayout(inputWidth: 0, outputWidth: 0, instances: 1)
         case .filePlayer(let file):
             return NodeLayout(inputWidth: 0, outputWidth: file.pan == nil ? file.channels : 2, instances: 1)
         case .output(let channels, _) where channels == EndpointPorts.asWideAsInput:

@@ -45,6 +45,10 @@ struct GraphCompiler {
         var sources: [(node: String, kind: PlanSource.Kind, buffers: [VirtualBuffer])] = []
         var outputs: [(node: String, ports: [String], buffers: [VirtualBuffer], latency: Int)] = []
         var taps: [(tap: GraphTap, buffers: [VirtualBuffer])] = []
+        /// By node index, its MIDI output buffers (MIDI lists).
+        var midiOutputs: [[VirtualBuffer]]
+        var midiSources: [(node: String, kind: PlanMIDISource.Kind, buffer: VirtualBuffer)] = []
+        var midiSinks: [(node: String, ports: [String], buffer: VirtualBuffer)] = []
         var planNodes: [PlanNode] = []
         var units: [any ProcessingUnit] = []
         var kernelOwners: [AnyObject] = []
@@ -53,6 +57,7 @@ struct GraphCompiler {
         init(nodeCount: Int) {
             nodeOutputs = [[VirtualBuffer]](repeating: [], count: nodeCount)
             nodeLatency = [Int](repeating: 0, count: nodeCount)
+            midiOutputs = [[VirtualBuffer]](repeating: [], count: nodeCount)
         }
     }
 
@@ -68,12 +73,17 @@ struct GraphCompiler {
         let node = graph.nodes[nodeIndex], layout = resolved.layouts[nodeIndex]
         emission.builder.beginNode()
         let inputBuffers = emitInputs(of: nodeIndex, into: &emission)
-        let (summary, latency) = emitStage(of: nodeIndex, inputs: inputBuffers, into: &emission)
+        let midiInputs = resolved.midi.inputs[nodeIndex].map { feeds in
+            emission.builder.midiSum(feeds.map { emission.midiOutputs[$0.sourceNode][$0.sourcePort] })
+        }
+        emission.midiOutputs[nodeIndex] = (0..<resolved.midi.outputCounts[nodeIndex]).map { _ in emission.builder.newMIDIBuffer() }
+        let (summary, latency) = emitStage(of: nodeIndex, inputs: inputBuffers, midiInputs: midiInputs, into: &emission)
         emission.nodeLatency[nodeIndex] += latency
         emission.planNodes.append(PlanNode(
             name: node.name, summary: summary, inputWidth: layout.inputWidth, outputWidth: layout.outputWidth,
             instances: layout.instances, inputs: inputDescriptions(of: nodeIndex),
-            latencyFrames: latency, outputLatencyFrames: emission.nodeLatency[nodeIndex]))
+            latencyFrames: latency, outputLatencyFrames: emission.nodeLatency[nodeIndex],
+            midiInputs: midiInputDescriptions(of: nodeIndex)))
     }
 
     /// Sums what feeds each input channel, every feed delayed to the latest
@@ -94,10 +104,20 @@ struct GraphCompiler {
     }
 
     /// The node's own ops; returns its summary for `check` and its own latency.
-    private func emitStage(of nodeIndex: Int, inputs: [VirtualBuffer],
+    private func emitStage(of nodeIndex: Int, inputs: [VirtualBuffer], midiInputs: [VirtualBuffer?],
                            into emission: inout Emission) -> (summary: String, latency: Int) {
         let node = graph.nodes[nodeIndex], layout = resolved.layouts[nodeIndex]
         switch node.kind {
+        case .midiInput(let ports):
+            emission.midiSources.append((node.name, .input(ports: ports), emission.midiOutputs[nodeIndex][0]))
+            return (ports.isEmpty ? "live MIDI input" : "live MIDI input from \(ports.joined(separator: ", "))", 0)
+        case .midiFile(let file):
+            emission.midiSources.append((node.name, .file(file), emission.midiOutputs[nodeIndex][0]))
+            return ("MIDI file \(file.path)", 0)
+        case .midiOutput(let ports):
+            let buffer = (midiInputs.first ?? nil) ?? emission.builder.emptyMIDIBuffer()
+            emission.midiSinks.append((node.name, ports, buffer))
+            return (ports.isEmpty ? "MIDI output" : "MIDI output to \(ports.joined(separator: ", "))", 0)
         case .input(let channels, let ports):
             let buffers = (0..<channels).map { _ in emission.builder.newBuffer(pinned: true) }
             emission.sources.append((node.name, .input(ports: ports), buffers))
@@ -126,7 +146,8 @@ struct GraphCompiler {
             emission.bypassSlots[node.name] = slot
             emission.nodeOutputs[nodeIndex] = emission.builder.unitStage(
                 node: node.name, kernels: prepared.kernels, inputs: inputs, outputWidth: layout.outputWidth,
-                bypassFlag: slot, latencyFrames: prepared.latencyFrames, enabledControl: unit.enabledControl)
+                bypassFlag: slot, latencyFrames: prepared.latencyFrames, enabledControl: unit.enabledControl,
+                midiInputs: midiInputs, midiOutputs: emission.midiOutputs[nodeIndex])
             emission.units.append(unit)
             emission.kernelOwners += prepared.kernels.compactMap(\.owner)
             let summary = "plugin \(unit.displayName)" + (layout.instances > 1 ? " ×\(layout.instances) (one per channel)" : "")
@@ -145,6 +166,17 @@ struct GraphCompiler {
         }
     }
 
+    /// Per MIDI input port that something feeds, its name and what feeds it: "keys", "filter:midiout".
+    private func midiInputDescriptions(of nodeIndex: Int) -> [(port: String, feeds: [String])] {
+        let names = MIDIWiring.inputNames(of: graph.nodes[nodeIndex])
+        return resolved.midi.inputs[nodeIndex].enumerated().filter { !$0.element.isEmpty }.map { port, feeds in
+            (names[port], feeds.map { feed in
+                let source = graph.nodes[feed.sourceNode]
+                return source.kind.isUnit ? "\(source.name):\(MIDIWiring.outputNames(of: source)[feed.sourcePort])" : source.name
+            })
+        }
+    }
+
     private static func channels(_ count: Int) -> String { "\(count) channel\(count == 1 ? "" : "s")" }
 
     // MARK: Aligning latency
@@ -155,6 +187,13 @@ struct GraphCompiler {
         var tapNodes: [(tap: GraphTap, node: Int, channels: [Int])] = []
         for tap in graph.taps {
             let nodeIndex = resolved.resolver.index(of: tap.node)
+            switch graph.nodes[nodeIndex].kind {
+            case .midiInput, .midiFile, .midiOutput:
+                throw GraphError("`\(tap.node)` carries MIDI, and a tap records audio; tap the instrument it plays instead",
+                                 at: tap.location)
+            default:
+                break
+            }
             let channels = try resolved.resolver.channels(of: graph.nodes[nodeIndex], tap.port, side: .output,
                                                           layout: resolved.layouts[nodeIndex], at: tap.location)
             try TapFileCheck.requireFormat(tap, channels: channels.count, sampleRate: format.sampleRate)
@@ -198,7 +237,9 @@ struct GraphCompiler {
             },
             nodes: emission.planNodes, latencyFrames: latencyFrames, units: emission.units,
             kernelOwners: emission.kernelOwners,
-            bypassFlags: emission.bypassSlots.mapValues { lowered.memory.flags.baseAddress! + $0 })
+            bypassFlags: emission.bypassSlots.mapValues { lowered.memory.flags.baseAddress! + $0 },
+            midiSources: emission.midiSources.map { PlanMIDISource(node: $0.node, kind: $0.kind, list: lowered.midiPointer($0.buffer)) },
+            midiOutputs: emission.midiSinks.map { PlanMIDIOutput(node: $0.node, ports: $0.ports, list: lowered.midiPointer($0.buffer)) })
     }
 
     static func formatDecibels(_ decibels: Double) -> String {

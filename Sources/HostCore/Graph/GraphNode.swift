@@ -12,4 +12,11 @@ public enum GraphNodeKind {
     case mixer(channels: Int)
     case gain(decibels: Double)
     case unit(any ProcessingUnit, bypass: Bool)
+    /// A MIDI source: a JACK MIDI input port connected to `ports` (names or
+    /// patterns) when live; offline, a MIDI file given with `-i`, else silent.
+    case midiInput(ports: [String])
+    /// A Standard MIDI File played on the timeline.
+    case midiFile(MIDIFileSource)
+    /// A JACK MIDI output port connected to `ports` when live; offline it plays nowhere.
+    case midiOutput(ports: [String])
 }

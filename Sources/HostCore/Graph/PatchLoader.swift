@@ -68,6 +68,20 @@ public struct PatchLoader {
             try graph.addMixer(name, channels: channels, location: location)
         case .gain(let decibels):
             try graph.addGain(name, decibels: decibels, location: location)
+        case .midiInput(let ports):
+            try graph.addMIDIInput(name, ports: ports, location: location)
+        case .midiOutput(let ports):
+            try graph.addMIDIOutput(name, ports: ports, location: location)
+        case .midiFile(let spec):
+            let path = Self.resolve(spec.path, in: folder)
+            let file: StandardMIDIFile
+            do {
+                file = try StandardMIDIFile(path: path)
+            } catch {
+                throw GraphError("node `\(name)`: \(error.description)", at: spec.pathLocation ?? location)
+            }
+            try graph.addMIDIFile(name, file: MIDIFileSource(path: path, file: file, startSeconds: spec.startSeconds),
+                                  location: location)
         case .file(let spec):
             let path = Self.resolve(spec.path, in: folder)
             let shape: FileShape

@@ -24,6 +24,11 @@ struct ProgramBuilder {
         case enableUnlessSet(flag: Int, control: UnsafeMutablePointer<Float>)
         /// Delays a buffer in place through delay line `line`.
         case delay(VirtualBuffer, line: Int)
+        /// MIDI buffers (`newMIDIBuffer`): empty one, merge one into another,
+        /// a plugin's MIDI port reading one (input) or writing one (output).
+        case midiClear(VirtualBuffer)
+        case midiMerge(VirtualBuffer, into: VirtualBuffer)
+        case midiPort(KernelMIDIPort, VirtualBuffer, isOutput: Bool)
 
         var reads: [VirtualBuffer] {
             switch self {
@@ -31,6 +36,8 @@ struct ProgramBuilder {
             case .add(let source, let destination, _): return [source, destination]
             case .run(_, _, let reads, _): return reads
             case .delay(let buffer, _): return [buffer]
+            case .midiMerge(let source, let destination): return [source, destination]
+            case .midiPort(_, let buffer, let isOutput): return isOutput ? [] : [buffer]
             default: return []
             }
         }
@@ -41,6 +48,8 @@ struct ProgramBuilder {
             case .copy(_, let destination, _), .add(_, let destination, _): return [destination]
             case .run(_, _, _, let writes): return writes
             case .delay(let buffer, _): return [buffer]
+            case .midiClear(let buffer), .midiMerge(_, let buffer): return [buffer]
+            case .midiPort(_, let buffer, let isOutput): return isOutput ? [buffer] : []
             default: return []
             }
         }
@@ -51,6 +60,10 @@ struct ProgramBuilder {
     private var nodeStarts: [Int] = []
     private var bufferCount = 0
     private var pinned: Set<Int> = []
+    /// Virtual buffers that are MIDI lists, with their list's index. Each
+    /// has a list of its own (no reuse: they are few and small), and they
+    /// take part in the task partition like audio buffers.
+    private var midiLists: [Int: Int] = [:]
     private var gains: [Float] = []
     private var flags: [UInt8] = []
     /// Each delay line's identity (the signal it delays and by how much) and length.
@@ -77,6 +90,30 @@ struct ProgramBuilder {
         defer { bufferCount += 1 }
         if pinned { self.pinned.insert(bufferCount) }
         return VirtualBuffer(id: bufferCount)
+    }
+
+    /// A new MIDI list (a block's events), with memory of its own.
+    mutating func newMIDIBuffer() -> VirtualBuffer {
+        let buffer = newBuffer()
+        midiLists[buffer.id] = midiLists.count
+        return buffer
+    }
+
+    /// What a MIDI input port receives: its one feed as it is, several
+    /// merged into a new list, none: nil.
+    mutating func midiSum(_ feeds: [VirtualBuffer]) -> VirtualBuffer? {
+        if feeds.count <= 1 { return feeds.first }
+        let result = newMIDIBuffer()
+        ops.append(.midiClear(result))
+        for feed in feeds { ops.append(.midiMerge(feed, into: result)) }
+        return result
+    }
+
+    /// A list that stays empty (a MIDI output nothing feeds).
+    mutating func emptyMIDIBuffer() -> VirtualBuffer {
+        let result = newMIDIBuffer()
+        ops.append(.midiClear(result))
+        return result
     }
 
     mutating func pin(_ buffer: VirtualBuffer) {
@@ -153,13 +190,20 @@ struct ProgramBuilder {
     /// `enabledControl` (its `lv2:enabled` port) bypasses itself instead: it
     /// always runs, told by that control, and fades on its own, with no click.
     /// Returns the node's output buffers.
+    ///
+    /// MIDI: `midiInputs` (per MIDI input port, what feeds it) go into every
+    /// instance after its `fillBeforeRun` hooks, so after the unit's own
+    /// frame-0 events; `midiOutputs` (new MIDI buffers, per MIDI output port)
+    /// are read from the first instance after its run. Bypassed, a MIDI
+    /// output passes the first MIDI input on (or stays empty).
     mutating func unitStage(node: String, kernels: [ProcessorKernel], inputs: [VirtualBuffer], outputWidth: Int,
                             bypassFlag: Int, latencyFrames: Int = 0,
-                            enabledControl: UnsafeMutablePointer<Float>? = nil) -> [VirtualBuffer] {
+                            enabledControl: UnsafeMutablePointer<Float>? = nil,
+                            midiInputs: [VirtualBuffer?] = [], midiOutputs: [VirtualBuffer] = []) -> [VirtualBuffer] {
         let outputs = (0..<outputWidth).map { _ in newBuffer() }
         var runOps: [Op] = []
         var inputCursor = 0, outputCursor = 0
-        for kernel in kernels {
+        for (instance, kernel) in kernels.enumerated() {
             let kernelInputs = kernel.inputPorts.indices.map { inputs[inputCursor + $0] }
             let kernelOutputs = kernel.outputPorts.indices.map { outputs[outputCursor + $0] }
             inputCursor += kernel.inputPorts.count
@@ -175,7 +219,13 @@ struct ProgramBuilder {
             }
             runOps += kernel.beforeRun.map { .reset($0) }
             runOps += kernel.fillBeforeRun.map { .hook($0) }
+            for (port, buffer) in zip(kernel.midiInputs, midiInputs) {
+                if let buffer { runOps.append(.midiPort(port, buffer, isOutput: false)) }
+            }
             runOps.append(.run(kernel.handle, kernel.run, reads: kernelInputs, writes: kernelOutputs))
+            if instance == 0 {
+                for (port, buffer) in zip(kernel.midiOutputs, midiOutputs) { runOps.append(.midiPort(port, buffer, isOutput: true)) }
+            }
             if let hook = kernel.afterRun { runOps.append(.hook(hook)) }
         }
         if let enabledControl {
@@ -188,8 +238,12 @@ struct ProgramBuilder {
         // block, bypassed or not, so engaging bypass plays the right history.
         let bypassSources = latencyFrames > 0
             ? inputs.enumerated().map { delayed($1, by: latencyFrames, signal: "bypass \(node):\($0 + 1)") } : inputs
-        let passthrough: [Op] = outputs.enumerated().map { index, output in
+        var passthrough: [Op] = outputs.enumerated().map { index, output in
             bypassSources.isEmpty ? .clear(output) : .copy(bypassSources[index % bypassSources.count], output, gain: nil)
+        }
+        for output in midiOutputs {
+            passthrough.append(.midiClear(output))
+            if let input = midiInputs.first ?? nil { passthrough.append(.midiMerge(input, into: output)) }
         }
         ops.append(.skipIfSet(flag: bypassFlag, count: runOps.count + 1))
         ops += runOps
@@ -210,6 +264,11 @@ struct ProgramBuilder {
     struct Lowered {
         let memory: PlanMemory
         let assignment: [Int]
+        let midiLists: [Int: Int]
+
+        func midiPointer(_ buffer: VirtualBuffer) -> UnsafeMutablePointer<MIDIEventList> {
+            memory.midiLists + midiLists[buffer.id]!
+        }
 
         func pointer(_ buffer: VirtualBuffer) -> UnsafeMutablePointer<Float> {
             buffer == .silence ? memory.silence
@@ -232,6 +291,8 @@ struct ProgramBuilder {
         for (index, op) in ops.enumerated() {
             for buffer in op.reads + op.writes where buffer != .silence { lastUse[buffer.id] = index }
         }
+        // MIDI lists have memory of their own, never shared with audio.
+        func isAudio(_ buffer: VirtualBuffer) -> Bool { buffer != .silence && midiLists[buffer.id] == nil }
         var assignment = [Int](repeating: -1, count: bufferCount)
         var free: [Int] = []
         /// Per real buffer, the tasks that have used it.
@@ -258,23 +319,23 @@ struct ProgramBuilder {
             let task = partition.taskOfOp[index]
             // Outputs are assigned before this op's inputs are freed, so a
             // plugin never gets its input as its output (lv2:inPlaceBroken).
-            for buffer in op.writes + op.reads where buffer != .silence {
+            for buffer in op.writes + op.reads where isAudio(buffer) {
                 assign(buffer.id, task: task)
                 users[assignment[buffer.id]].insert(task)
             }
-            for buffer in Set(op.reads + op.writes) where buffer != .silence
+            for buffer in Set(op.reads + op.writes) where isAudio(buffer)
                 && lastUse[buffer.id] == index && !pinned.contains(buffer.id) {
                 free.append(assignment[buffer.id])
             }
         }
         // Buffers no op touches (an unconnected plugin output) still need memory.
-        for id in 0..<bufferCount where assignment[id] < 0 { assign(id, task: nil) }
+        for id in 0..<bufferCount where assignment[id] < 0 && midiLists[id] == nil { assign(id, task: nil) }
 
         let memory = PlanMemory(bufferCount: users.count, frames: frames, opCount: ops.count,
                                 connectionCount: connections.count, gainCount: gains.count,
                                 flagCount: flags.count, delayLines: delayLineBoxes(previous: previous),
-                                tasks: Self.taskLayout(partition))
-        let lowered = Lowered(memory: memory, assignment: assignment)
+                                tasks: Self.taskLayout(partition), midiListCount: midiLists.count)
+        let lowered = Lowered(memory: memory, assignment: assignment, midiLists: midiLists)
         for (index, value) in gains.enumerated() { memory.gains[index] = value }
         for (index, value) in flags.enumerated() { memory.flags[index] = value }
         let gainBase = UnsafePointer(memory.gains.baseAddress)
@@ -304,6 +365,12 @@ struct ProgramBuilder {
                 real = .enableUnlessSet(flag: flagBase! + flag, control: control)
             case .delay(let buffer, let line):
                 real = .delay(memory.delayLines[delayLines[line].identity]!.line, buffer: lowered.pointer(buffer))
+            case .midiClear(let buffer):
+                real = .midiClear(lowered.midiPointer(buffer))
+            case .midiMerge(let source, let destination):
+                real = .midiMerge(from: UnsafePointer(lowered.midiPointer(source)), to: lowered.midiPointer(destination))
+            case .midiPort(let port, let buffer, _):
+                real = .midiPort(port, list: lowered.midiPointer(buffer))
             }
             (memory.ops.baseAddress! + index).initialize(to: real)
         }

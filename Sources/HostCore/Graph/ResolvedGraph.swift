@@ -10,12 +10,15 @@ struct ResolvedGraph {
     let layouts: [NodeLayout]
     /// By node index, then input channel: the contributions summed into it.
     let inputs: [[[Contribution]]]
+    /// MIDI connections by node and MIDI port; `resolver` sees only the audio ones.
+    let midi: MIDIWiring
 
     init(_ graph: AudioGraph) throws(GraphError) {
         if let conflict = FileConflicts(of: graph).first { throw GraphError(conflict.message, at: conflict.location) }
         self.graph = graph
         order = try Schedule.order(of: graph)
-        resolver = ChannelResolver(graph: graph, order: order)
+        midi = try MIDIWiring(graph)
+        resolver = ChannelResolver(graph: graph, order: order, connections: midi.audioConnections)
         (layouts, inputs) = try resolver.resolve()
     }
 }

@@ -1,6 +1,8 @@
 /// Why an offline render could not run or finish.
 public enum RenderError: Error, CustomStringConvertible {
     case file(AudioFileError)
+    /// A MIDI file given to a `midi-input` node that cannot be read.
+    case midiFile(MIDIFileError)
     case missingInput(node: String)
     case sampleRate(SampleRateMismatch)
     case channelMismatch(path: String, fileChannels: Int, node: String, nodeChannels: Int)
@@ -16,6 +18,8 @@ public enum RenderError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case .file(let error):
+            return error.description
+        case .midiFile(let error):
             return error.description
         case .missingInput(let node):
             return "the patch's live input `\(node)` has nothing to play: give it a file with `-i \(node)=FILE` (or `-i FILE` for the first input)"

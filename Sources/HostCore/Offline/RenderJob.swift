@@ -21,6 +21,8 @@ package final class RenderJob {
     package let plan: RenderPlan
     private let options: RenderOptions
     private let feeds: [SourceFeed]
+    /// MIDI sources: a file's events placed on the timeline, per MIDI list.
+    private let midiFeeds: [(playback: UnsafeMutablePointer<MIDIFilePlayback>, list: UnsafeMutablePointer<MIDIEventList>)]
     // Constants, as everything `write` reads per block: a class's `var` costs
     // a runtime exclusivity check at each access.
     private let writers: [(output: PlanOutput, writer: AudioFileWriter, channels: ChannelList)]
@@ -78,9 +80,13 @@ package final class RenderJob {
             }
         }
         self.feeds = feeds
-        let sourcesEnd = feeds.map(\.endFrame).max() ?? 0
+        let midiFeeds = try Self.midiFeeds(plan: plan, options: options)
+        self.midiFeeds = midiFeeds
+        // A MIDI file counts towards the length like a sound file.
+        let sourcesEnd = (feeds.map(\.endFrame) + midiFeeds.map(\.playback.pointee.endFrame)).max() ?? 0
         (startFrame, contentFrames) = try Self.range(options, sourcesEnd: sourcesEnd, sampleRate: sampleRate)
         for feed in feeds { try feed.seek(timelineFrame: startFrame) }
+        for feed in midiFeeds { feed.playback.pointee.seek(timelineFrame: startFrame) }
         transport = TransportClock(tempo: options.tempo, sampleRate: sampleRate, frame: Int64(startFrame))
         tailLimit = options.endSeconds == nil ? Int((options.maximumTailSeconds * sampleRate).rounded()) : 0
         silenceNeeded = Int(sampleRate / 2)
@@ -117,6 +123,36 @@ package final class RenderJob {
         isFinished = contentFrames + tailLimit == 0
     }
 
+    /// Each MIDI source's events on the timeline: a `midi-file` node's file
+    /// from its `start`, a `midi-input` node's `-i` file from 0 (none: it
+    /// plays nothing).
+    private static func midiFeeds(plan: RenderPlan, options: RenderOptions) throws(RenderError)
+        -> [(playback: UnsafeMutablePointer<MIDIFilePlayback>, list: UnsafeMutablePointer<MIDIEventList>)] {
+        let sampleRate = plan.format.sampleRate
+        var result: [(playback: UnsafeMutablePointer<MIDIFilePlayback>, list: UnsafeMutablePointer<MIDIEventList>)] = []
+        for source in plan.midiSources {
+            let file: StandardMIDIFile, start: Double
+            switch source.kind {
+            case .file(let player):
+                (file, start) = (player.file, player.startSeconds)
+            case .input:
+                guard let path = options.inputFiles[source.node] else { continue }
+                do {
+                    file = try StandardMIDIFile(path: path)
+                } catch {
+                    for feed in result { feed.playback.pointee.deallocate(); feed.playback.deallocate() }
+                    throw RenderError.midiFile(error)
+                }
+                start = 0
+            }
+            let playback = UnsafeMutablePointer<MIDIFilePlayback>.allocate(capacity: 1)
+            playback.initialize(to: MIDIFilePlayback(file: file, startFrame: Int((start * sampleRate).rounded()),
+                                                     sampleRate: sampleRate))
+            result.append((playback, source.list))
+        }
+        return result
+    }
+
     /// The start frame and the frames to render, checked: a range starts at
     /// 0 or later, ends after it starts, and a range with no end starts
     /// before the sources end.
@@ -151,6 +187,14 @@ package final class RenderJob {
                 if let path = options.inputFiles[source.node] { files.sources.append((source.node, path, true, nil)) }
             }
         }
+        for source in plan.midiSources {
+            switch source.kind {
+            case .file(let file):
+                files.sources.append((source.node, file.path, false, nil))
+            case .input:
+                if let path = options.inputFiles[source.node] { files.sources.append((source.node, path, true, nil)) }
+            }
+        }
         if let conflict = files.first { throw .fileConflict(conflict.message) }
     }
 
@@ -158,6 +202,10 @@ package final class RenderJob {
         for writer in writers { writer.channels.deallocate() }
         for recorder in recorders { recorder.channels.deallocate() }
         meter.deallocate()
+        for feed in midiFeeds {
+            feed.playback.pointee.deallocate()
+            feed.playback.deallocate()
+        }
     }
 
     /// Starts the tap writers and the clock. Call once, before the first block.
@@ -196,6 +244,10 @@ package final class RenderJob {
         let renderEnd = contentFrames + tailLimit + latency
         let frames = min(maxFrames, plan.format.maxBlockFrames, renderEnd - renderedFrames)
         for feed in feeds { feed.fill(timelineFrame: startFrame + renderedFrames, frames: frames) }
+        for index in midiFeeds.indices {
+            midiFeeds[index].playback.pointee.fill(midiFeeds[index].list, timelineFrame: startFrame + renderedFrames,
+                                                   frames: frames)
+        }
         plan.program.transport?.pointee = transport.position(advancingBy: frames)
         if let workerPool {
             // While the workers render, the reading and writing the next

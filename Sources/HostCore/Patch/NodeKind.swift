@@ -13,4 +13,25 @@ package enum NodeKind: Sendable, Equatable {
     case mix(channels: Int)
     /// A gain stage (`gain: -6dB`), as wide as its input.
     case gain(decibels: Double)
+    /// A MIDI source: JACK MIDI ports to read (`midi-input: [system:midi_capture_1]`,
+    /// names or patterns). Offline, `-i NODE=FILE.mid` feeds it, else it is silent.
+    case midiInput(ports: [String])
+    /// A Standard MIDI File played on the timeline (`midi-file: notes.mid`, `start`).
+    case midiFile(MIDIFileSpec)
+    /// A JACK MIDI output (`midi-output: [some:port]`).
+    case midiOutput(ports: [String])
+}
+
+/// A `midi-file:` node as written.
+package struct MIDIFileSpec: Sendable, Equatable {
+    /// Relative paths are relative to the patch file's folder.
+    package var path: String
+    package var pathLocation: SourceLocation?
+    package var startSeconds: Double
+
+    package init(path: String, pathLocation: SourceLocation? = nil, startSeconds: Double = 0) {
+        self.path = path
+        self.pathLocation = pathLocation
+        self.startSeconds = startSeconds
+    }
 }

@@ -7,7 +7,7 @@ struct PatchDocumentReader {
 
     static let topLevelKeys = ["fxhost", "name", "nodes", "chain", "connect", "taps", "midi-control", "scenes", "tempo", "meter"]
     /// Keys that say what a node is; exactly one per node (`gain` alone is a gain stage).
-    static let kindKeys = ["plugin", "file", "input", "output", "mix"]
+    static let kindKeys = ["plugin", "file", "input", "output", "mix", "midi-input", "midi-file", "midi-output"]
     static let keysByKind: [String: [String]] = [
         "plugin": ["plugin", "params", "preset", "bypass"],
         "file": ["file", "start", "gain", "pan"],
@@ -15,8 +15,12 @@ struct PatchDocumentReader {
         "output": ["output"],
         "mix": ["mix"],
         "gain": ["gain"],
+        "midi-input": ["midi-input"],
+        "midi-file": ["midi-file", "start"],
+        "midi-output": ["midi-output"],
     ]
-    static let allNodeKeys = ["plugin", "params", "preset", "bypass", "file", "start", "gain", "pan", "input", "output", "mix"]
+    static let allNodeKeys = ["plugin", "params", "preset", "bypass", "file", "start", "gain", "pan", "input", "output", "mix",
+                              "midi-input", "midi-file", "midi-output"]
     /// More channels than any real rig has: refuse rather than allocate for a typo.
     static let channelLimit = 256
 
@@ -79,7 +83,7 @@ struct PatchDocumentReader {
     }
 
     private func readNodeKind(name: String, _ node: Node, nameNode: Node) throws(GraphError) -> NodeKind {
-        let kindList = "`plugin`, `file`, `input`, `output`, `mix` or `gain`"
+        let kindList = "`plugin`, `file`, `input`, `output`, `mix`, `gain`, `midi-input`, `midi-file` or `midi-output`"
         if yaml.isNull(node) || node.mapping?.isEmpty == true {
             throw GraphError("node `\(name)` is empty; give it one of \(kindList)", at: yaml.location(nameNode))
         }
@@ -115,6 +119,9 @@ struct PatchDocumentReader {
         case "input": return .input(try readEndpoint(value("input")!, key: "input"))
         case "output": return .output(try readEndpoint(value("output")!, key: "output"))
         case "mix": return .mix(channels: try readChannelCount(value("mix")!, key: "mix"))
+        case "midi-input": return .midiInput(ports: try readMIDIPorts(value("midi-input")!, key: "midi-input"))
+        case "midi-output": return .midiOutput(ports: try readMIDIPorts(value("midi-output")!, key: "midi-output"))
+        case "midi-file": return .midiFile(try readMIDIFile(entries))
         default: return .gain(decibels: try readGain(value("gain")!, key: "gain"))
         }
     }

@@ -3,7 +3,9 @@
 /// Nodes are boxes labelled with their name and kind (plugin reference,
 /// file, ports or channel count); connections are edges labelled with port
 /// selectors and non-zero gains; each tap is a dashed edge to a note-shaped
-/// node for its file.
+/// node for its file. Edges out of MIDI sources and into MIDI outputs are
+/// bold and labelled `MIDI` (which plugin-to-plugin edges carry MIDI is
+/// known only once the plugins are loaded: `fxhost check` says).
 package enum PatchGraphviz {
     package static func dot(_ patch: Patch) -> String {
         var lines = ["digraph \(quoted(patch.name ?? "patch")) {",
@@ -18,7 +20,13 @@ package enum PatchGraphviz {
             if let selector = selectorLabel(connection.from.port) { label.append("from \(selector)") }
             if let selector = selectorLabel(connection.to.port) { label.append("to \(selector)") }
             if connection.gainDecibels != 0 { label.append(decibels(connection.gainDecibels)) }
-            let attributes = label.isEmpty ? "" : " [label=\(quoted(label.joined(separator: "\n")))]"
+            let isMIDI = patch.nodes.contains { node in
+                (node.name == connection.from.node && node.kind.isMIDISource)
+                    || (node.name == connection.to.node && node.kind.isMIDIOutput)
+            }
+            if isMIDI { label.insert("MIDI", at: 0) }
+            let style = isMIDI ? "style=bold, " : ""
+            let attributes = label.isEmpty ? "" : " [\(style)label=\(quoted(label.joined(separator: "\n")))]"
             lines.append("  \(quoted(connection.from.node)) -> \(quoted(connection.to.node))\(attributes);")
         }
         for (index, tap) in patch.taps.enumerated() {
@@ -48,13 +56,17 @@ package enum PatchGraphviz {
         case .output(let ports): return "output: " + endpointLabel(ports)
         case .mix(let channels): return "mix: \(channels) ch"
         case .gain(let gain): return "gain: \(decibels(gain))"
+        case .midiInput(let ports): return "MIDI input" + (ports.isEmpty ? "" : ": " + ports.joined(separator: ", "))
+        case .midiOutput(let ports): return "MIDI output" + (ports.isEmpty ? "" : ": " + ports.joined(separator: ", "))
+        case .midiFile(let spec):
+            return "MIDI file: \(spec.path)" + (spec.startSeconds != 0 ? "\nstart \(NumberText.format(spec.startSeconds))s" : "")
         }
     }
 
     private static func shape(_ kind: NodeKind) -> String {
         switch kind {
-        case .input, .file: return "invhouse"
-        case .output: return "house"
+        case .input, .file, .midiInput, .midiFile: return "invhouse"
+        case .output, .midiOutput: return "house"
         case .mix: return "invtrapezium"
         case .plugin, .gain: return "box"
         }
@@ -92,5 +104,19 @@ package enum PatchGraphviz {
             }
         }
         return result + "\""
+    }
+}
+
+extension NodeKind {
+    var isMIDISource: Bool {
+        switch self {
+        case .midiInput, .midiFile: return true
+        default: return false
+        }
+    }
+
+    var isMIDIOutput: Bool {
+        if case .midiOutput = self { return true }
+        return false
     }
 }

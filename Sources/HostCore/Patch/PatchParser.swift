@@ -37,6 +37,7 @@ public enum PatchParser {
         // The graph's own wiring rules, checked before any unit exists.
         try AudioGraph.WiringRules.check(nodes: patch.nodes.map { ($0.name, AudioGraph.WiringRole($0.kind)) },
                                          connections: patch.connections)
+        try MIDIWiring.checkDeclared(nodes: patch.nodes, connections: patch.connections)
         return patch
     }
 }

@@ -13,12 +13,16 @@ final class PlanMemory {
     let delayLines: [String: DelayLineBox]
     /// The ops cut into tasks for worker threads; nil when there is one task.
     let tasks: RenderTaskLayout?
+    /// MIDI lists (`MIDIEventList`), each with room for `MIDIEventList.capacityPerBlock` events.
+    let midiLists: UnsafeMutablePointer<MIDIEventList>
+    let midiListCount: Int
+    private let midiEvents: UnsafeMutablePointer<MIDIEvent>
     /// The block's musical position, written by the driver (`RenderProgram.transport`).
     let transport: UnsafeMutablePointer<TransportPosition>
 
     /// Zeroed, touched memory for `bufferCount` buffers of `frames`, plus the rest.
     init(bufferCount: Int, frames: Int, opCount: Int, connectionCount: Int, gainCount: Int, flagCount: Int,
-         delayLines: [String: DelayLineBox], tasks: RenderTaskLayout? = nil) {
+         delayLines: [String: DelayLineBox], tasks: RenderTaskLayout? = nil, midiListCount: Int = 0) {
         self.bufferCount = bufferCount
         self.frames = frames
         buffers = .allocate(capacity: max(1, bufferCount * frames))
@@ -33,6 +37,14 @@ final class PlanMemory {
         flags.initialize(repeating: 0)
         self.delayLines = delayLines
         self.tasks = tasks
+        self.midiListCount = midiListCount
+        let capacity = MIDIEventList.capacityPerBlock
+        midiEvents = .allocate(capacity: max(1, midiListCount * capacity))
+        midiEvents.initialize(repeating: MIDIEvent(frame: 0, size: 0, status: 0), count: max(1, midiListCount * capacity))
+        midiLists = .allocate(capacity: max(1, midiListCount))
+        for index in 0..<midiListCount {
+            (midiLists + index).initialize(to: MIDIEventList(events: midiEvents + index * capacity, capacity: capacity))
+        }
         transport = .allocate(capacity: 1)
         transport.initialize(to: TransportPosition())
     }
@@ -51,6 +63,8 @@ final class PlanMemory {
         gains.deallocate()
         flags.deallocate()
         tasks?.deallocate()
+        midiLists.deallocate()
+        midiEvents.deallocate()
         transport.deallocate()
     }
 }

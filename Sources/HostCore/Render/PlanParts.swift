@@ -39,4 +39,25 @@ package struct PlanNode {
     package let latencyFrames: Int
     /// Frames from the sources to this node's output: the latest feed plus its own.
     package let outputLatencyFrames: Int
+    /// Per MIDI input port that something feeds: its name and what feeds it ("keys", "filter:midiout").
+    package var midiInputs: [(port: String, feeds: [String])] = []
+}
+
+/// A MIDI source node's list, which the driver fills before each block.
+package struct PlanMIDISource {
+    package enum Kind {
+        /// Live: a JACK MIDI input connected to `ports`; offline: a file given with `-i`, else nothing.
+        case input(ports: [String])
+        case file(MIDIFileSource)
+    }
+    package let node: String
+    package let kind: Kind
+    package let list: UnsafeMutablePointer<MIDIEventList>
+}
+
+/// A MIDI output node's list, which the driver reads after each block.
+package struct PlanMIDIOutput {
+    package let node: String
+    package let ports: [String]
+    package let list: UnsafeMutablePointer<MIDIEventList>
 }

@@ -25,6 +25,11 @@ public struct ProcessorKernel {
     public var fillBeforeRun: [KernelHook]
     /// Called after every run (delivering worker responses).
     public var afterRun: KernelHook?
+    /// The unit's MIDI inputs (`ProcessingUnit.midiInputs` order): what a
+    /// plan's MIDI connection puts into the port, after `fillBeforeRun`.
+    package var midiInputs: [KernelMIDIPort] = []
+    /// The unit's MIDI outputs: read into the plan's MIDI list after run().
+    package var midiOutputs: [KernelMIDIPort] = []
     /// Connections the plan makes to its transport cell (`data` is filled
     /// in by the plan): each gives a time hook the `TransportPosition` it
     /// reads, on the rendering thread, as audio ports are connected.

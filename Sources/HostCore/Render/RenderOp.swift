@@ -26,6 +26,12 @@ package enum RenderOp {
     case enableUnlessSet(flag: UnsafePointer<UInt8>, control: UnsafeMutablePointer<Float>)
     /// `delay.process(buffer)`: a fixed delay, for latency compensation.
     case delay(UnsafeMutablePointer<DelayLine>, buffer: UnsafeMutablePointer<Float>)
+    /// Empties a MIDI list.
+    case midiClear(UnsafeMutablePointer<MIDIEventList>)
+    /// Merges one MIDI list into another in time order (several MIDI feeds into one input).
+    case midiMerge(from: UnsafePointer<MIDIEventList>, to: UnsafeMutablePointer<MIDIEventList>)
+    /// A plugin's MIDI port: the list into its atom input, or its atom output into the list.
+    case midiPort(KernelMIDIPort, list: UnsafeMutablePointer<MIDIEventList>)
 }
 
 /// A port connection the plan makes once, on the thread that runs it, before

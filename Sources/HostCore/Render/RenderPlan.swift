@@ -12,6 +12,10 @@ public final class RenderPlan {
     package let outputs: [PlanOutput]
     /// Buffers to record after each `render`.
     package let taps: [PlanTap]
+    /// MIDI lists the driver fills before each `render`, per MIDI source node.
+    package let midiSources: [PlanMIDISource]
+    /// MIDI lists the driver reads after each `render`, per MIDI output node.
+    package let midiOutputs: [PlanMIDIOutput]
     /// Every node as resolved, in schedule order, for `check` and status.
     package let nodes: [PlanNode]
     /// Frames between a source sample and the same sample at every output
@@ -28,13 +32,16 @@ public final class RenderPlan {
 
     init(format: RenderFormat, memory: PlanMemory, sources: [PlanSource], outputs: [PlanOutput],
          taps: [PlanTap], nodes: [PlanNode], latencyFrames: Int, units: [any ProcessingUnit],
-         kernelOwners: [AnyObject], bypassFlags: [String: UnsafeMutablePointer<UInt8>]) {
+         kernelOwners: [AnyObject], bypassFlags: [String: UnsafeMutablePointer<UInt8>],
+         midiSources: [PlanMIDISource] = [], midiOutputs: [PlanMIDIOutput] = []) {
         self.format = format
         self.memory = memory
         self.program = memory.program(maxBlockFrames: format.maxBlockFrames)
         self.sources = sources
         self.outputs = outputs
         self.taps = taps
+        self.midiSources = midiSources
+        self.midiOutputs = midiOutputs
         self.nodes = nodes
         self.latencyFrames = latencyFrames
         self.units = units
@@ -52,6 +59,13 @@ public final class RenderPlan {
 
     /// A delay line of this plan, by identity (for the plan that replaces it).
     func delayLine(_ identity: String) -> DelayLineBox? { memory.delayLines[identity] }
+
+    /// MIDI events dropped since the plan was made: a block's burst larger
+    /// than a list holds, or than a plugin's atom input holds. Read it
+    /// between blocks (the rendering thread counts).
+    package var droppedMIDIEvents: Int {
+        (0..<memory.midiListCount).reduce(0) { $0 + memory.midiLists[$1].dropped }
+    }
 
     /// Number of distinct audio buffers the plan uses (after reuse).
     package var bufferCount: Int { memory.bufferCount }

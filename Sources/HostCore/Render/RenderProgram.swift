@@ -97,6 +97,12 @@ package struct RenderProgram {
                 control.pointee = flag.pointee != 0 ? 0 : 1
             case .delay(let line, let buffer):
                 line.pointee.process(buffer, frames: frames)
+            case .midiClear(let list):
+                list.pointee.removeAll()
+            case .midiMerge(let source, let destination):
+                destination.pointee.merge(source)
+            case .midiPort(let port, let list):
+                _unsafePerformance { port.function(port.context, UnsafeMutableRawPointer(list), UInt32(frames)) }
             }
             index += 1
         }

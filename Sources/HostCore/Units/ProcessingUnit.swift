@@ -14,6 +14,11 @@ public protocol ProcessingUnit: AnyObject {
     var outputPorts: [AudioPortInfo] { get }
     /// Input control parameters.
     var parameters: [ParameterInfo] { get }
+    /// Port symbols of the MIDI inputs of one instance (an LV2 atom input
+    /// that takes `midi:MidiEvent`), in the order of its kernels' `midiInputs`.
+    var midiInputs: [String] { get }
+    /// Port symbols of its MIDI outputs, in the order of `midiOutputs`.
+    var midiOutputs: [String] { get }
 
     /// Sets an input control for every instance. Out-of-range values and
     /// unknown symbols are errors that say the range or what was meant.
@@ -110,6 +115,10 @@ extension ProcessingUnit {
             try setParameter(name, to: value)
         }
     }
+
+    public var midiInputs: [String] { [] }
+
+    public var midiOutputs: [String] { [] }
 
     public var enabledControl: UnsafeMutablePointer<Float>? { nil }
 

@@ -97,7 +97,7 @@ struct ReloadPlan {
             case .gain(let decibels):
                 if case .gain(decibels)? = current?.kind {} else { replaced(declaration.name, existed: current != nil) }
                 nodes.append((declaration.name, .gain(decibels: decibels), declaration.location))
-            case .input, .output, .file:
+            case .input, .output, .file, .midiInput, .midiOutput, .midiFile:
                 guard let current, let before, Self.sameEndpoint(before.kind, declaration.kind) else {
                     throw Self.fixed(declaration.name, at: declaration.location)
                 }
@@ -106,7 +106,8 @@ struct ReloadPlan {
         }
         for node in running.nodes where new.node(named: node.name) == nil {
             switch node.kind {
-            case .input, .output, .filePlayer: throw Self.fixed(node.name, at: new.nodes.first?.location)
+            case .input, .output, .filePlayer, .midiInput, .midiOutput, .midiFile:
+                throw Self.fixed(node.name, at: new.nodes.first?.location)
             default: removed.append(node.name)
             }
         }
@@ -123,6 +124,9 @@ struct ReloadPlan {
             case .mixer(let channels): try graph.addMixer(node.name, channels: channels, location: node.location)
             case .gain(let decibels): try graph.addGain(node.name, decibels: decibels, location: node.location)
             case .unit(let unit, let bypass): try graph.addUnit(node.name, unit, bypass: bypass, location: node.location)
+            case .midiInput(let ports): try graph.addMIDIInput(node.name, ports: ports, location: node.location)
+            case .midiOutput(let ports): try graph.addMIDIOutput(node.name, ports: ports, location: node.location)
+            case .midiFile(let file): try graph.addMIDIFile(node.name, file: file, location: node.location)
             }
         }
         try graph.wire(new.connections, taps: taps)
@@ -221,6 +225,11 @@ struct ReloadPlan {
 
     /// The same input, output or file source, wherever it is written.
     private static func sameEndpoint(_ a: NodeKind, _ b: NodeKind) -> Bool {
+        if case .midiFile(var first) = a, case .midiFile(var second) = b {
+            first.pathLocation = nil
+            second.pathLocation = nil
+            return first == second
+        }
         guard case .file(var first) = a, case .file(var second) = b else { return a == b }
         first.pathLocation = nil
         second.pathLocation = nil

@@ -71,6 +71,16 @@ extension LivePatchFile {
                 kind = .mix(channels: channels)
             case .gain(let decibels):
                 kind = .gain(decibels: decibels)
+            case .midiInput(let ports):
+                kind = .midiInput(ports: ports)
+            case .midiOutput(let ports):
+                kind = .midiOutput(ports: ports)
+            case .midiFile(let file):
+                var written: String?
+                if case .midiFile(let spec) = declared { written = spec.path }
+                kind = .midiFile(MIDIFileSpec(path: Self.pathText(file.path, written: written, originalFolder: self.folder,
+                                                                  folder: folder),
+                                              startSeconds: file.startSeconds))
             }
             result.nodes.append(NodeDeclaration(name: node.name, kind: kind))
         }

@@ -28,6 +28,7 @@ func runLiveCycle(_ state: UnsafeMutablePointer<LiveEngineState>, frameCount: In
     let frames = UInt32(truncatingIfNeeded: frameCount)
     // Controllers before the block: a CC is heard in the block it arrives in.
     applyMIDIControl(state, frames: frames)
+    clearMIDIOutputs(state, frames: frames)
     if let slot = state.pointee.current {
         let program = slot.pointee.program
         let inputs = slot.pointee.inputs
@@ -51,6 +52,7 @@ func runLiveCycle(_ state: UnsafeMutablePointer<LiveEngineState>, frameCount: In
                 }
             }
             for feed in feeds { feed.fill(frames: chunk) }
+            fillMIDIInputs(state, slot, frames: frames, offset: offset, chunk: chunk)
             program.transport?.pointee = position
             // Later chunks of the cycle roll on: no jump, so nothing is sent.
             if position.speed != 0 { position.frame += Int64(chunk) }
@@ -66,6 +68,7 @@ func runLiveCycle(_ state: UnsafeMutablePointer<LiveEngineState>, frameCount: In
                     UnsafeMutableRawPointer(destination).copyMemory(from: outputs[index], byteCount: byteCount)
                 }
             }
+            writeMIDIOutputs(state, slot, frames: frames, offset: offset)
             offset += chunk
         }
     } else {

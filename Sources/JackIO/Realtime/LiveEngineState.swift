@@ -48,6 +48,10 @@ struct LiveEngineState: ~Copyable {
     /// The MIDI input port controllers arrive on (nil: the session has no
     /// `midi-control:`), set before the client is activated.
     var midiPort: OpaquePointer? = nil
+    /// The graph's JACK MIDI inputs and outputs (`midi-input`, `midi-output`
+    /// nodes), set before the client is activated.
+    var midiInputPorts = UnsafeMutableBufferPointer<OpaquePointer>(start: nil, count: 0)
+    var midiOutputPorts = UnsafeMutableBufferPointer<OpaquePointer>(start: nil, count: 0)
     /// What the realtime thread applied from MIDI, for the control thread to announce.
     let midiActivity = MIDIActivityRing(capacity: 1024)
     /// Set while `learn` waits for a controller: every CC seen is reported.

@@ -51,6 +51,13 @@ package enum PatchWriter {
             entries.append("mix: \(channels)")
         case .gain(let decibels):
             entries.append("gain: " + YAMLText.decibels(decibels))
+        case .midiInput(let ports):
+            entries.append("midi-input: " + midiPorts(ports))
+        case .midiOutput(let ports):
+            entries.append("midi-output: " + midiPorts(ports))
+        case .midiFile(let spec):
+            entries.append("midi-file: " + YAMLText.string(spec.path))
+            if spec.startSeconds != 0 { entries.append("start: " + YAMLText.seconds(spec.startSeconds)) }
         }
         return "{ " + entries.joined(separator: ", ") + " }"
     }
@@ -64,6 +71,10 @@ package enum PatchWriter {
         let from = YAMLText.string(connection.from.description), to = YAMLText.string(connection.to.description)
         guard connection.gainDecibels != 0 else { return "\(connection.from) -> \(connection.to)" }
         return "{ from: \(from), to: \(to), gain: \(YAMLText.decibels(connection.gainDecibels)) }"
+    }
+
+    private static func midiPorts(_ names: [String]) -> String {
+        "[" + names.map(YAMLText.string).joined(separator: ", ") + "]"
     }
 
     private static func endpoint(_ ports: EndpointPorts) -> String {
