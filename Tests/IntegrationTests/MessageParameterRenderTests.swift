@@ -67,6 +67,43 @@ final class MessageParameterRenderTests: XCTestCase {
         }
     }
 
+    /// eg-sampler given its sample by `params:` plays that file, not its
+    /// default click, at a note from a MIDI file (written by PyPI's mido):
+    /// the file's samples from the note's frame (0.25 s: 12000), silence
+    /// elsewhere (it stops one frame before the file's end, its own loop).
+    func testTheSamplerPlaysTheFileItIsGivenAtANote() throws {
+        let folder = try Tools.temporaryFolder()
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        let written = try Tools.run("python3", ["-c", """
+            import sys, mido
+            track = mido.MidiTrack([mido.MetaMessage("set_tempo", tempo=500000, time=0),
+                                    mido.Message("note_on", note=60, velocity=100, time=240),
+                                    mido.Message("note_off", note=60, velocity=0, time=480)])
+            midi = mido.MidiFile(type=0, ticks_per_beat=480)
+            midi.tracks.append(track)
+            midi.save(sys.argv[1])
+            """, path("notes.mid")])
+        XCTAssertEqual(written.status, 0, "mido (scripts/install-deps.sh) must be installed: \(written.stderr)")
+        let ramp = (0..<2000).map { Float($0 + 1) / 4000 }
+        try FileManager.default.createDirectory(atPath: path("samples"), withIntermediateDirectories: true)
+        try Audio(channels: [ramp]).write(path("samples/ramp.wav"))
+        try """
+        fxhost: 1
+        nodes:
+          keys: { midi-file: notes.mid }
+          sampler: { plugin: "http://lv2plug.in/plugins/eg-sampler", params: { sample: samples/ramp.wav } }
+          out: { output: 1 }
+        chain: [keys, sampler, out]
+        """.write(toFile: path("sampler.yaml"), atomically: true, encoding: .utf8)
+        try Tools.fxhost(["render", path("sampler.yaml"), "-o", path("out.wav"), "--block", "256", "--tail", "0s"])
+        let output = try Audio.read(path("out.wav")).channels[0]
+        var expected = [Float](repeating: 0, count: output.count)
+        for frame in 0..<(ramp.count - 1) where 12_000 + frame < output.count { expected[12_000 + frame] = ramp[frame] }
+        let differing = (0..<output.count).first { output[$0] != expected[$0] }
+        XCTAssertNil(differing, "first difference at frame \(differing ?? 0): \(differing.map { output[$0] } ?? 0)")
+        XCTAssertGreaterThan(output.count, 14_000)
+    }
+
     func testAMissingFileIsRefusedAtItsPlaceInThePatch() throws {
         let folder = try Tools.temporaryFolder()
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
