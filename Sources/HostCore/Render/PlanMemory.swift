@@ -49,10 +49,13 @@ final class PlanMemory {
         transport.initialize(to: TransportPosition())
     }
 
+    /// The program; its transport cell only when some plugin reads it, so a
+    /// driver works out no position for a plan that takes none.
     func program(maxBlockFrames: Int) -> RenderProgram {
-        RenderProgram(ops: UnsafeBufferPointer(ops), connections: UnsafeBufferPointer(connections),
-                      maxBlockFrames: maxBlockFrames, tasks: tasks,
-                      transport: transport)
+        let cell = UnsafeMutableRawPointer(transport)
+        return RenderProgram(ops: UnsafeBufferPointer(ops), connections: UnsafeBufferPointer(connections),
+                             maxBlockFrames: maxBlockFrames, tasks: tasks,
+                             transport: connections.contains { $0.data == cell } ? transport : nil)
     }
 
     deinit {
