@@ -29,6 +29,7 @@ struct RunCommand: ParsableCommand {
               bounce mix.wav           bounce cancel        bounce a.flac --from 30 --to 45
               tap pause drive          tap resume drive     save       save copy.yaml
               learn amp gain           unlearn amp gain     map        scene lead
+              tempo 140                transport stop       preset save amp Quiet
 
             A patch's midi-control: section adds a JACK MIDI input, fxhost:midi_control, connected \
             to its input: ports: mapped controllers move parameters in the block they arrive in, \
