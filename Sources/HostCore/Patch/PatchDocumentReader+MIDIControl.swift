@@ -191,17 +191,7 @@ extension PatchDocumentReader {
                 throw GraphError("`\(entry.key)` is not a port symbol; symbols contain only letters, digits and `_`",
                                  at: yaml.location(entry.keyNode))
             }
-            let value: ParameterValue
-            if let number = yaml.plainText(entry.value).flatMap({ PatchValueSyntax.number($0) }) {
-                value = .number(number)
-            } else if let toggle = yaml.bool(entry.value) {
-                value = .toggle(toggle)
-            } else if let label = yaml.text(entry.value) {
-                value = .label(label)
-            } else {
-                throw GraphError("parameter `\(entry.key)` in \(what) must be a number, true/false or a label, got \(yaml.describe(entry.value))",
-                                 at: yaml.location(entry.value))
-            }
+            let value = try parameterValue(entry, where: "in \(what)")
             result.parameters.append(ParameterSetting(symbol: entry.key, value: value, location: yaml.location(entry.keyNode)))
         }
         return result

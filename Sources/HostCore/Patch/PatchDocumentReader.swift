@@ -156,6 +156,16 @@ struct PatchDocumentReader {
         return spec
     }
 
+    /// A parameter's value as a patch writes it: a number (with its unit),
+    /// `true`/`false`, or a label; `place` says where, for the error.
+    func parameterValue(_ entry: YAMLEntry, where place: String) throws(GraphError) -> ParameterValue {
+        if let number = yaml.plainText(entry.value).flatMap({ PatchValueSyntax.number($0) }) { return .number(number) }
+        if let toggle = yaml.bool(entry.value) { return .toggle(toggle) }
+        if let label = yaml.text(entry.value) { return .label(label) }
+        throw GraphError("parameter `\(entry.key)` \(place) must be a number, true/false or a label, got \(yaml.describe(entry.value))",
+                         at: yaml.location(entry.value))
+    }
+
     private func readParameters(_ node: Node, node name: String) throws(GraphError) -> [ParameterSetting] {
         var settings: [ParameterSetting] = []
         for entry in try yaml.entries(of: node, what: "`params` of node `\(name)`") {
@@ -163,17 +173,7 @@ struct PatchDocumentReader {
                 throw GraphError("`\(entry.key)` is not a port symbol; symbols contain only letters, digits and `_`",
                                  at: yaml.location(entry.keyNode))
             }
-            let value: ParameterValue
-            if let number = yaml.plainText(entry.value).flatMap({ PatchValueSyntax.number($0) }) {
-                value = .number(number)
-            } else if let toggle = yaml.bool(entry.value) {
-                value = .toggle(toggle)
-            } else if let label = yaml.text(entry.value) {
-                value = .label(label)
-            } else {
-                throw GraphError("parameter `\(entry.key)` of node `\(name)` must be a number, true/false or a label, got \(yaml.describe(entry.value))",
-                                 at: yaml.location(entry.value))
-            }
+            let value = try parameterValue(entry, where: "of node `\(name)`")
             settings.append(ParameterSetting(symbol: entry.key, value: value, location: yaml.location(entry.keyNode)))
         }
         return settings
