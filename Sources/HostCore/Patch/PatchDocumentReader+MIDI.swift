@@ -3,6 +3,8 @@ import Yams
 /// MIDI nodes: `midi-input`, `midi-output` (JACK MIDI port names or
 /// patterns) and `midi-file` (a Standard MIDI File, optionally with `start`).
 extension PatchDocumentReader {
+    /// JACK MIDI port names or patterns: one, or a list (`midi-input`,
+    /// `midi-output`, and `midi-control`'s `input`).
     func readMIDIPorts(_ node: Node, key: String) throws(GraphError) -> [String] {
         if let single = yaml.text(node), node.sequence == nil {
             guard !single.trimmingSpaces.isEmpty else {

@@ -18,7 +18,7 @@ extension PatchDocumentReader {
         let entries = try yaml.entries(of: section.value, what: "`midi-control`")
         for entry in entries { try yaml.rejectUnknown(entry, allowed: Self.midiControlKeys, in: "`midi-control`") }
         if let input = entries.first(where: { $0.key == "input" }) {
-            control.inputs = try readMIDIInputs(input.value)
+            control.inputs = try readMIDIPorts(input.value, key: "input")
         }
         if let map = entries.first(where: { $0.key == "map" }), !yaml.isNull(map.value) {
             let example = "`[{ cc: 7, to: amp:gain }]`"
@@ -27,20 +27,6 @@ extension PatchDocumentReader {
             }
         }
         return control
-    }
-
-    private func readMIDIInputs(_ node: Node) throws(GraphError) -> [String] {
-        // One port may be written without the list.
-        let items = node.sequence.map(Array.init) ?? [node]
-        var ports: [String] = []
-        for item in items {
-            guard let port = yaml.text(item), !port.trimmingSpaces.isEmpty else {
-                throw GraphError("`input` in `midi-control` takes JACK MIDI port names or patterns such as `system:midi_capture_1`, got \(yaml.describe(item))",
-                                 at: yaml.location(item))
-            }
-            ports.append(port)
-        }
-        return ports
     }
 
     private func readMapping(_ item: Node, nodeNames: DeclaredNodeNames, scenes: [SceneDeclaration]) throws(GraphError) -> MIDIMapping {
