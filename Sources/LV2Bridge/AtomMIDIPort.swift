@@ -28,6 +28,12 @@ struct AtomMIDIPort {
     static let write: KernelMIDIFunction = { context, list, _ in
         guard let port = context?.assumingMemoryBound(to: AtomMIDIPort.self),
               let events = list?.assumingMemoryBound(to: MIDIEventList.self) else { return }
+        write(events, into: port)
+    }
+
+    /// `write`'s body, checked by the compiler as realtime code.
+    @_noLocks
+    static func write(_ events: UnsafeMutablePointer<MIDIEventList>, into port: UnsafeMutablePointer<AtomMIDIPort>) {
         let count = events.pointee.count
         for index in 0..<count {
             let event = events.pointee.events[index]
@@ -39,10 +45,11 @@ struct AtomMIDIPort {
             bytes[0] = event.status
             bytes[1] = event.data1
             bytes[2] = event.data2
-            if lv2_atom_sequence_append_event(port.pointee.sequence, port.pointee.capacity, header) == nil {
-                // The input's sequence is full (a burst beyond its size): counted with the list's own drops.
-                events.pointee.dropped &+= 1
+            let appended = _unsafePerformance {
+                lv2_atom_sequence_append_event(port.pointee.sequence, port.pointee.capacity, header) != nil
             }
+            // The input's sequence is full (a burst beyond its size): counted with the list's own drops.
+            if !appended { events.pointee.dropped &+= 1 }
         }
     }
 
@@ -52,14 +59,21 @@ struct AtomMIDIPort {
     static let read: KernelMIDIFunction = { context, list, frames in
         guard let port = context?.assumingMemoryBound(to: AtomMIDIPort.self),
               let events = list?.assumingMemoryBound(to: MIDIEventList.self) else { return }
+        read(from: port, into: events, frames: frames)
+    }
+
+    /// `read`'s body, checked by the compiler as realtime code.
+    @_noLocks
+    static func read(from port: UnsafeMutablePointer<AtomMIDIPort>, into events: UnsafeMutablePointer<MIDIEventList>,
+                     frames: UInt32) {
         events.pointee.removeAll()
         let sequence = port.pointee.sequence
         guard sequence.pointee.atom.type == port.pointee.sequenceType else { return }
         let size = sequence.pointee.atom.size
         let body = (UnsafeMutableRawPointer(sequence) + MemoryLayout<LV2_Atom>.size)
             .assumingMemoryBound(to: LV2_Atom_Sequence_Body.self)
-        var iterator = lv2_atom_sequence_begin(body)
-        while let event = iterator, !lv2_atom_sequence_is_end(body, size, event) {
+        var iterator = _unsafePerformance { lv2_atom_sequence_begin(body) }
+        while let event = iterator, !_unsafePerformance({ lv2_atom_sequence_is_end(body, size, event) }) {
             let length = event.pointee.body.size
             if event.pointee.body.type == port.pointee.midiEventType, length >= 1, length <= 3 {
                 let bytes = UnsafeRawPointer(event + 1).assumingMemoryBound(to: UInt8.self)
@@ -67,7 +81,7 @@ struct AtomMIDIPort {
                 events.pointee.insert(MIDIEvent(frame: frame, size: UInt8(length), status: bytes[0],
                                                 data1: length > 1 ? bytes[1] : 0, data2: length > 2 ? bytes[2] : 0))
             }
-            iterator = lv2_atom_sequence_next(event)
+            iterator = _unsafePerformance { lv2_atom_sequence_next(event) }
         }
     }
 }

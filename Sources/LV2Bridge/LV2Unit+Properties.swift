@@ -33,7 +33,7 @@ extension LV2Unit {
         let checked = try PropertyRules.check(value, for: property, relativeTo: folder)
         for instance in instances {
             guard deliver(property.uri, checked, to: instance) else {
-                throw UnitError("`\(displayName)` did not take `\(property.shortName)` (too many messages waiting, or its state refused it)")
+                throw UnitError("`\(displayName)` did not take `\(property.shortName)` (too long for its input, too many messages waiting, or its state refused it)")
             }
         }
         propertyRecord.recordSent(property.uri, checked)

@@ -7,7 +7,9 @@ import Synchronization
 // Called by: the realtime thread only: JACK's process callback calls
 // `runLiveCycle` once per cycle. Everything it reaches is in this folder,
 // HostCore/Realtime (`RenderWorkers.render` when the engine has worker
-// threads) and `RenderProgram.render`.
+// threads, the transport clock), HostCore/MIDI (a `midi-file` node's
+// playback), HostCore/Render (`RenderProgram.render`, `MIDIEventList`) and,
+// through the plan's ops, the LV2Bridge hooks (messages, time, MIDI ports).
 
 /// One JACK cycle: apply queued commands, swap in a published program, then
 /// render `frameCount` frames in chunks of at most the program's block size,

@@ -1,6 +1,6 @@
 import HostCore
 
-// Called by: the realtime thread (`runLiveMIDI*`, once per chunk of a
+// Called by: the realtime thread (`fillMIDIInputs`, once per chunk of a
 // cycle); made by `LivePlanOwner` on the control thread.
 
 /// A `midi-file` node playing live: its playback (owned by the session's

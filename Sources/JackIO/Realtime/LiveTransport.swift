@@ -67,7 +67,7 @@ struct LiveTransport: ~Copyable {
         previousFrames = Int64(frames)
         playingTempo.store(position.beatsPerMinute.bitPattern, ordering: .relaxed)
         playingRolling.store(position.speed != 0, ordering: .relaxed)
-        playingMeter.store(Int(position.beatsPerBar) * 256 + Int(position.beatUnit), ordering: .relaxed)
+        playingMeter.store(Int(position.beatsPerBar) &* 256 &+ Int(position.beatUnit), ordering: .relaxed)
         return position
     }
 
@@ -77,7 +77,11 @@ struct LiveTransport: ~Copyable {
         guard let client else { return nil }
         var jack = jack_position_t()
         let state = _unsafePerformance { jack_transport_query(client, &jack) }
-        guard jack.valid.rawValue & JackPositionBBT.rawValue != 0, jack.beats_per_minute > 0, jack.beats_per_bar > 0 else {
+        // Another client's numbers: anything a conversion would trap on (NaN,
+        // infinity, absurd sizes) means no usable position, not a crash here.
+        guard jack.valid.rawValue & JackPositionBBT.rawValue != 0,
+              jack.beats_per_minute.isFinite, jack.beats_per_minute > 0, jack.beats_per_minute < 10_000,
+              jack.beats_per_bar.isFinite, jack.beats_per_bar >= 1, jack.beats_per_bar <= 64 else {
             followsJack.store(false, ordering: .relaxed)
             return nil
         }
@@ -85,10 +89,12 @@ struct LiveTransport: ~Copyable {
         let ticks = jack.ticks_per_beat > 0 ? Double(jack.tick) / jack.ticks_per_beat : 0
         let bar = Int64(jack.bar) - 1, barBeat = Double(jack.beat) - 1 + ticks
         let beatsPerBar = Double(jack.beats_per_bar)
+        let beatUnit: Int32 = jack.beat_type.isFinite && jack.beat_type >= 1 && jack.beat_type <= 64
+            ? Int32(jack.beat_type) : 4
         return TransportPosition(
             frame: Int64(jack.frame), speed: state == JackTransportRolling ? 1 : 0,
             beatsPerMinute: jack.beats_per_minute, beatsPerBar: beatsPerBar,
-            beatUnit: Int32(truncatingIfNeeded: Int(jack.beat_type)), bar: bar, barBeat: barBeat,
+            beatUnit: beatUnit, bar: bar, barBeat: barBeat,
             beat: Double(bar) * beatsPerBar + barBeat, generation: 0)
     }
 

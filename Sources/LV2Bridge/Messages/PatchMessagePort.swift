@@ -53,9 +53,12 @@ final class PatchMessagePort {
     }
 
     /// Queues one message (an atom's bytes) for the start of the next
-    /// block; false when the ring is full or there is no input to take it.
+    /// block; false when the ring is full, there is no input to take it, or
+    /// it could never fit the input (an event's 8-byte time, beside the
+    /// sequence's 8-byte header): left in the ring, it would hold up every
+    /// message after it.
     func send(_ message: [UInt8]) -> Bool {
-        guard state.pointee.input != nil else { return false }
+        guard state.pointee.input != nil, message.count + 16 <= Int(state.pointee.inputCapacity) else { return false }
         return message.withUnsafeBytes { state.pointee.toPlugin.write($0.baseAddress, size: UInt32($0.count)) }
     }
 
