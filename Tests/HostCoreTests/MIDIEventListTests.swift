@@ -1,4 +1,5 @@
 @testable import HostCore
+import TestSupport
 import XCTest
 
 /// A block's MIDI events and a MIDI file's events on the timeline, against
@@ -32,30 +33,12 @@ final class MIDIEventListTests: XCTestCase {
         XCTAssertEqual(first.count, 0)
     }
 
-    /// A format 0 file, laid out by hand: header, then one track of
-    /// (delta ticks, message) events.
-    static func smf(division: UInt16, events: [(delta: Int, bytes: [UInt8])]) -> [UInt8] {
-        func variableLength(_ value: Int) -> [UInt8] {
-            var bytes = [UInt8(value & 0x7F)], rest = value >> 7
-            while rest > 0 {
-                bytes.insert(UInt8(rest & 0x7F) | 0x80, at: 0)
-                rest >>= 7
-            }
-            return bytes
-        }
-        func be32(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8((value >> $0) & 0xFF) } }
-        var track: [UInt8] = []
-        for event in events { track += variableLength(event.delta) + event.bytes }
-        let header: [UInt8] = Array("MThd".utf8) + be32(6) + [0, 0, 0, 1, UInt8(division >> 8), UInt8(division & 0xFF)]
-        return header + Array("MTrk".utf8) + be32(track.count) + track
-    }
-
     /// Notes at 0.25 s, 1 s and 1.000021 s (one frame later at 48 kHz) land
     /// on frames 12000, 48000 and 48001 of the timeline for any block size,
     /// and a seek passes over what came before.
     func testAFilePlaysAtItsFramesForAnyBlockSize() throws {
         // 24000 ticks a beat at the default 120 bpm: a tick is one frame at 48 kHz.
-        let file = try StandardMIDIFile(bytes: Self.smf(division: 24_000, events: [
+        let file = try StandardMIDIFile(bytes: MIDIFileBytes.format0(division: 24_000, events: [
             (12_000, [0x90, 60, 100]), (36_000, [0x90, 62, 100]), (1, [0x80, 62, 0]),
             (23_999, [0xF0, 3, 1, 2, 0xF7]),  // system exclusive: not played
             (24_000, [0xFF, 0x2F, 0]),  // end of track at 2 s

@@ -105,17 +105,9 @@ final class OSCRunTests: XCTestCase {
     /// `/fxhost/scene s quiet` from `oscsend` switches the patch's scene:
     /// eg-amp to -20 dB, ×0.1 on the tap; the console echoes it.
     func testOscsendSwitchesAScene() throws {
-        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let (server, folder, port, run) = try startAmpRun(patchEnd: "\nscenes:\n  quiet: { amp: { gain: -20 } }\n")
         defer { withExtendedLifetime(server) {} }
-        let folder = try Tools.temporaryFolder()
-        try LiveRunTests.writeAmpPatch(folder, seconds: 8)
-        let patch = folder.appendingPathComponent("amp.yaml").path
-        try (String(contentsOfFile: patch, encoding: .utf8) + "\nscenes:\n  quiet: { amp: { gain: -20 } }\n")
-            .write(toFile: patch, atomically: true, encoding: .utf8)
-        let port = try Self.freeUDPPort()
         let take = folder.appendingPathComponent("take.wav").path
-        let run = try LiveRun(["run", patch, "--server", server.name, "--quiet", "--osc", "\(port)"], console: true)
-        XCTAssertTrue(run.waitForTap(take, seconds: 0.5), run.stderr)
         let sent = try Tools.run("oscsend", ["127.0.0.1", "\(port)", "/fxhost/scene", "s", "quiet"])
         XCTAssertEqual(sent.status, 0, sent.stderr)
         XCTAssertTrue(run.waitForRuns(take, count: 2, lastAtLeast: 24_000), run.stderr)
@@ -174,10 +166,10 @@ final class OSCRunTests: XCTestCase {
                       busy.stderr)
     }
 
-    /// Messages built and replies read by python-osc; a plain UDP socket
-    /// carries them so the replies come back to it. Prints each reply as a
-    /// JSON array: the address, then the arguments.
-    private static let pythonClient = """
+    /// What every python-osc client here starts with: fxhost's port from
+    /// argv[1], a UDP socket of its own (so replies come back to it), and
+    /// `send(address, *arguments)`.
+    private static let clientStart = """
         import json, socket, subprocess, sys
         from pythonosc.osc_message import OscMessage
         from pythonosc.osc_message_builder import OscMessageBuilder
@@ -190,6 +182,13 @@ final class OSCRunTests: XCTestCase {
             for argument in arguments:
                 builder.add_arg(argument)
             sock.sendto(builder.build().dgram, fxhost)
+
+        """
+
+    /// Messages built and replies read by python-osc; a plain UDP socket
+    /// carries them so the replies come back to it. Prints each reply as a
+    /// JSON array: the address, then the arguments.
+    private static let pythonClient = clientStart + """
         def reply():
             message = OscMessage(sock.recvfrom(65536)[0])
             print(json.dumps([message.address] + list(message.params)), flush=True)
@@ -215,19 +214,7 @@ final class OSCRunTests: XCTestCase {
     /// Subscribes with 20 meters a second and prints, address first, the
     /// messages it waited for: full-level meters, a set's echo and the
     /// meters after it, a tap's pause and resume, meters of silence.
-    private static let meterClient = """
-        import socket, sys
-        from pythonosc.osc_message import OscMessage
-        from pythonosc.osc_message_builder import OscMessageBuilder
-        fxhost = ("127.0.0.1", int(sys.argv[1]))
-        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        sock.settimeout(30)
-        sock.bind(("127.0.0.1", 0))
-        def send(address, *arguments):
-            builder = OscMessageBuilder(address=address)
-            for argument in arguments:
-                builder.add_arg(argument)
-            sock.sendto(builder.build().dgram, fxhost)
+    private static let meterClient = clientStart + """
         def wait_for(address, accept=lambda params: True):
             while True:
                 message = OscMessage(sock.recvfrom(65536)[0])
@@ -255,11 +242,16 @@ final class OSCRunTests: XCTestCase {
 
     /// `fxhost run --osc PORT` of the amp patch on a private server, its tap
     /// already recording.
-    private func startAmpRun(seconds: Int = 8, testName: String = #function) throws
+    /// `patchEnd` is added to the patch's text (a `scenes:` section).
+    private func startAmpRun(seconds: Int = 8, patchEnd: String = "", testName: String = #function) throws
         -> (server: JackServerProcess, folder: URL, port: UInt16, run: LiveRun) {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
         let folder = try Tools.temporaryFolder(testName)
         try LiveRunTests.writeAmpPatch(folder, seconds: seconds)
+        if !patchEnd.isEmpty {
+            let patch = folder.appendingPathComponent("amp.yaml").path
+            try (String(contentsOfFile: patch, encoding: .utf8) + patchEnd).write(toFile: patch, atomically: true, encoding: .utf8)
+        }
         let port = try Self.freeUDPPort()
         let take = folder.appendingPathComponent("take.wav").path
         let run = try LiveRun(["run", folder.appendingPathComponent("amp.yaml").path, "--server", server.name,
