@@ -250,7 +250,7 @@ private final class MIDITestUnit: ProcessingUnit {
             throw UnitError("`\(displayName)` has no parameter `\(symbol)`")
         }
         guard case .number(let number) = value, (Double(parameter.minimum)...Double(parameter.maximum)).contains(number) else {
-            throw UnitError("`\(symbol)` must be between \(MIDIMapping.number(Double(parameter.minimum))) and \(MIDIMapping.number(Double(parameter.maximum))), got \(value)")
+            throw UnitError("`\(symbol)` must be between \(NumberText.format(Double(parameter.minimum))) and \(NumberText.format(Double(parameter.maximum))), got \(value)")
         }
         return Float(number)
     }

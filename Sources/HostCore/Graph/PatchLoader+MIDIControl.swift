@@ -61,11 +61,11 @@ extension MIDIMapping {
         }
         let own = Double(parameter.minimum)...Double(parameter.maximum)
         let bounds = range ?? own
-        let shown = "[\(Self.number(bounds.lowerBound)), \(Self.number(bounds.upperBound))]"
+        let shown = "[\(NumberText.format(bounds.lowerBound)), \(NumberText.format(bounds.upperBound))]"
         // A float's rounding of the plugin's bounds must not refuse the bounds themselves.
         let slack = 1e-6 * max(1, abs(own.lowerBound), abs(own.upperBound))
         guard bounds.lowerBound >= own.lowerBound - slack, bounds.upperBound <= own.upperBound + slack else {
-            throw GraphError("the range \(shown) of `\(node):\(symbol)` goes beyond the parameter's own, [\(Self.number(own.lowerBound)), \(Self.number(own.upperBound))]",
+            throw GraphError("the range \(shown) of `\(node):\(symbol)` goes beyond the parameter's own, [\(NumberText.format(own.lowerBound)), \(NumberText.format(own.upperBound))]",
                              at: location)
         }
         if curve == .logarithmic, bounds.lowerBound <= 0 {

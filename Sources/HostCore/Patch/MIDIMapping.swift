@@ -56,7 +56,7 @@ package struct MIDIMapping: Sendable, Equatable, CustomStringConvertible {
         switch target {
         case .parameter(let node, let symbol, let range, let curve):
             parts.append("to: \(node):\(symbol)")
-            if let range { parts.append("range: [\(Self.number(range.lowerBound)), \(Self.number(range.upperBound))]") }
+            if let range { parts.append("range: [\(NumberText.format(range.lowerBound)), \(NumberText.format(range.upperBound))]") }
             if curve == .logarithmic { parts.append("curve: log") }
         case .bypass(let node):
             parts.append("to: \(node):bypass")
@@ -65,11 +65,6 @@ package struct MIDIMapping: Sendable, Equatable, CustomStringConvertible {
         }
         if let channel { parts.append("channel: \(channel)") }
         return "{ " + parts.joined(separator: ", ") + " }"
-    }
-
-    /// `-30` rather than `-30.0`.
-    static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }
 

@@ -122,11 +122,11 @@ extension PatchDocumentReader {
                                  at: yaml.location(range.value))
             }
             guard numbers[0] < numbers[1] else {
-                throw GraphError("`range` must go from low to high, got [\(MIDIMapping.number(numbers[0])), \(MIDIMapping.number(numbers[1]))]",
+                throw GraphError("`range` must go from low to high, got [\(NumberText.format(numbers[0])), \(NumberText.format(numbers[1]))]",
                                  at: yaml.location(range.value))
             }
             if scaledCurve == .logarithmic, numbers[0] <= 0 {
-                throw GraphError("a `log` curve needs a range above 0, got [\(MIDIMapping.number(numbers[0])), \(MIDIMapping.number(numbers[1]))]; use `curve: linear` or a range such as [20, 20000]",
+                throw GraphError("a `log` curve needs a range above 0, got [\(NumberText.format(numbers[0])), \(NumberText.format(numbers[1]))]; use `curve: linear` or a range such as [20, 20000]",
                                  at: yaml.location(range.value))
             }
             bounds = numbers[0]...numbers[1]
