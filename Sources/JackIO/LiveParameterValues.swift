@@ -24,11 +24,7 @@ struct LiveParameterValues {
                 kept[node.name] = known
                 continue
             }
-            var values: [String: Float] = [:]
-            for parameter in unit.parameters {
-                values[parameter.symbol] = unit.parameterValue(parameter.symbol) ?? parameter.defaultValue
-            }
-            kept[node.name] = values
+            kept[node.name] = Self.values(of: unit)
         }
         byNode = kept
     }
@@ -36,11 +32,16 @@ struct LiveParameterValues {
     /// Reads every input control of `node` from `unit` again: only while no
     /// plan plays it (a preset restored while the session plays silence).
     mutating func reread(_ node: String, from unit: any ProcessingUnit) {
+        byNode[node] = Self.values(of: unit)
+    }
+
+    /// Every input control of `unit` as it holds it now.
+    private static func values(of unit: any ProcessingUnit) -> [String: Float] {
         var values: [String: Float] = [:]
         for parameter in unit.parameters {
             values[parameter.symbol] = unit.parameterValue(parameter.symbol) ?? parameter.defaultValue
         }
-        byNode[node] = values
+        return values
     }
 
     mutating func set(node: String, symbol: String, value: Float) {
