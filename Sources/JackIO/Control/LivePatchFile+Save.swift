@@ -103,8 +103,10 @@ extension LivePatchFile {
     /// session changed from what loading the patch gives it.
     private func savedParameters(_ spec: PluginNodeSpec, unit: any ProcessingUnit, node: String,
                                  session: LiveSession) -> [ParameterSetting] {
-        let changed = session.parameterValues(node: node)
-        func now(_ symbol: String) -> Float? { changed[symbol] ?? unit.parameterValue(symbol) }
+        // The session's record holds every parameter of every plugin node; the
+        // unit's own memory is the realtime thread's to write while it plays.
+        let recorded = session.parameterValues(node: node)
+        func now(_ symbol: String) -> Float? { recorded[symbol] }
         var result: [ParameterSetting] = []
         for setting in spec.parameters where !unit.isMessageParameter(setting.symbol) {
             guard let value = now(setting.symbol), (try? unit.checkedValue(setting.symbol, setting.value)) != value else {
@@ -115,7 +117,7 @@ extension LivePatchFile {
         }
         let loaded = (spec.preset.flatMap { try? unit.presetParameterValues($0) })?.values ?? [:]
         for info in unit.parameters where !spec.parameters.contains(where: { $0.symbol == info.symbol }) {
-            guard let value = changed[info.symbol], value != loaded[info.symbol] ?? info.defaultValue else { continue }
+            guard let value = recorded[info.symbol], value != loaded[info.symbol] ?? info.defaultValue else { continue }
             result.append(ParameterSetting(symbol: info.symbol, value: .number(Double(value))))
         }
         return result
