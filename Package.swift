@@ -36,6 +36,7 @@ let package = Package(
         .library(name: "HostCore", targets: ["HostCore"]),
         .library(name: "LV2Bridge", targets: ["LV2Bridge"]),
         .library(name: "JackIO", targets: ["JackIO"]),
+        .library(name: "LiveControl", targets: ["LiveControl"]),
         .executable(name: "fxhost", targets: ["fxhost"]),
     ],
     dependencies: [
@@ -53,8 +54,12 @@ let package = Package(
         .target(name: "HostCore", dependencies: ["CSndFile", "CShim", .product(name: "Yams", package: "Yams")]),
         .target(name: "LV2Bridge", dependencies: ["HostCore", "CLilv", "CShim"]),
         .target(name: "JackIO", dependencies: ["HostCore", "CJack", "CShim"]),
+        // The command protocol and everything that steers a live session: the
+        // dispatcher, the patch file as a live document, LiveHost's run loop
+        // and the front ends (console, OSC, MIDI announcements, file watcher).
+        .target(name: "LiveControl", dependencies: ["HostCore", "JackIO"]),
         .executableTarget(name: "fxhost", dependencies: [
-            "HostCore", "LV2Bridge", "JackIO",
+            "HostCore", "LV2Bridge", "JackIO", "LiveControl",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -62,7 +67,7 @@ let package = Package(
         // private JACK servers, the probe plugin (Tests/TestPlugin, which the tests compile
         // themselves: SwiftPM makes a shared library only for a product, and fxhost's
         // products are its library API and tool, not test fixtures).
-        .target(name: "TestSupport", dependencies: ["HostCore", "CJack", "CShim"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["HostCore", "JackIO", "CJack", "CShim"], path: "Tests/TestSupport"),
         .testTarget(name: "HostCoreTests", dependencies: ["HostCore", "TestSupport"]),
         .testTarget(name: "LV2BridgeTests", dependencies: ["LV2Bridge", "HostCore", "TestSupport"]),
         // Runs a LiveEngine with a deliberate allocation in its callback, so a
@@ -74,10 +79,11 @@ let package = Package(
         // LV2Bridge: live sessions with real plugins run under the sanitizer in-process.
         .testTarget(name: "JackIOTests", dependencies: ["JackIO", "HostCore", "LV2Bridge", "CShim", "CJack", "TestSupport"],
                     linkerSettings: realtimeSanitizer),
-        // The command-line tool's own pure parts (the console prompt's line editor and completion).
-        .testTarget(name: "fxhostTests", dependencies: ["fxhost"]),
+        // The dispatcher, the protocol, the patch file as a live document and the
+        // front ends (console parsing, prompt, OSC), on live sessions of their own.
+        .testTarget(name: "LiveControlTests", dependencies: ["LiveControl", "JackIO", "HostCore", "LV2Bridge", "TestSupport"]),
         // JackIO and CJack: freewheel tests run a private server and watch it with a client of their own.
-        .testTarget(name: "IntegrationTests", dependencies: ["HostCore", "LV2Bridge", "JackIO", "CJack", "fxhost", "TestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["HostCore", "LV2Bridge", "JackIO", "LiveControl", "CJack", "fxhost", "TestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -37,18 +37,20 @@ package final class LiveBounce: @unchecked Sendable {
     deinit { done.deallocate() }
 
     /// Starts the render thread, detached: `waitForResult` waits for its
-    /// outcome instead of joining it.
-    func start() {
+    /// outcome instead of joining it. `notifier` is signalled when it ends.
+    func start(notifying notifier: EventNotifier?) {
         do {
             try PosixThread(name: "fxhost bounce") { [self] in
                 let result = Result { () throws(FreewheelError) in try renderer.render(job) }
                 outcome.withLock { $0 = result }
                 done.signal()
+                notifier?.signal()
             }.detach()
         } catch {
             job.abort()
             outcome.withLock { $0 = .failure(.cannotStartThread(reason: error.reason)) }
             done.signal()
+            notifier?.signal()
         }
     }
 

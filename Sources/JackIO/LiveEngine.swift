@@ -112,7 +112,10 @@ package final class LiveEngine {
         let bufferSize: JackBufferSizeCallback = { frames, context in
             let state = context!.assumingMemoryBound(to: LiveEngineState.self)
             let previous = state.pointee.bufferSize.exchange(Int(frames), ordering: .acquiringAndReleasing)
-            if previous != Int(frames) { state.pointee.bufferSizeChanged.store(true, ordering: .releasing) }
+            if previous != Int(frames) {
+                state.pointee.bufferSizeChanged.store(true, ordering: .releasing)
+                EventNotifier.signal(state.pointee.noticeDescriptor.load(ordering: .acquiring))
+            }
             return 0
         }
         guard jack_set_buffer_size_callback(handle, bufferSize, context) == 0 else {
@@ -135,7 +138,9 @@ package final class LiveEngine {
         }
         // Only a flag: closing the client here is not allowed.
         let shutdown: JackShutdownCallback = { context in
-            context!.assumingMemoryBound(to: LiveEngineState.self).pointee.serverShutDown.store(true, ordering: .releasing)
+            let state = context!.assumingMemoryBound(to: LiveEngineState.self)
+            state.pointee.serverShutDown.store(true, ordering: .releasing)
+            EventNotifier.signal(state.pointee.noticeDescriptor.load(ordering: .acquiring))
         }
         jack_on_shutdown(handle, shutdown, context)
     }
@@ -255,7 +260,15 @@ package final class LiveEngine {
     /// What the sample-rate callback does: records the rate and flags a change.
     static func noteSampleRate(_ rate: Int, in state: UnsafeMutablePointer<LiveEngineState>) {
         let previous = state.pointee.sampleRate.exchange(rate, ordering: .acquiringAndReleasing)
-        if previous != rate { state.pointee.sampleRateChanged.store(true, ordering: .releasing) }
+        if previous != rate {
+            state.pointee.sampleRateChanged.store(true, ordering: .releasing)
+            EventNotifier.signal(state.pointee.noticeDescriptor.load(ordering: .acquiring))
+        }
+    }
+
+    /// Where the non-realtime callbacks signal that they set a flag (an eventfd; -1: nowhere).
+    package func notify(descriptor: Int32) {
+        state.pointee.noticeDescriptor.store(descriptor, ordering: .releasing)
     }
 
     /// The new sample rate if JACK changed it since the last call, else nil.

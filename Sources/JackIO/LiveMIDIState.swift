@@ -28,7 +28,7 @@ struct LiveMIDIState {
     /// The last few tables' meanings, by generation.
     var resolutions: [Int32: Resolution] = [:]
     /// Changes taken from the realtime thread and recorded, not yet announced.
-    var undelivered: [ControlChange.Kind] = []
+    var undelivered: [LiveSessionChange] = []
     /// How many tables back a report may come from and still be announced.
     static let keptResolutions: Int32 = 8
 }

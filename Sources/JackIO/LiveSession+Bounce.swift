@@ -96,7 +96,7 @@ extension LiveSession {
         }
         bounce = started
         framesAtBounceStart = framesBefore
-        started.start()
+        started.start(notifying: options.notifier)
         return started
     }
 

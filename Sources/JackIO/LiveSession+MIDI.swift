@@ -66,7 +66,7 @@ extension LiveSession {
     /// Switches to scene `name`: every value and bypass it holds reaches the
     /// realtime thread in one batch of commands, applied in one cycle.
     /// Returns the changes to announce (the scene, then each value).
-    package func applyScene(_ name: String) throws(LiveSessionError) -> [ControlChange.Kind] {
+    package func applyScene(_ name: String) throws(LiveSessionError) -> [LiveSessionChange] {
         guard let scene = midi.control.scene(named: name) else {
             throw .unknownScene(name, known: midi.control.scenes.map(\.name))
         }
@@ -84,8 +84,8 @@ extension LiveSession {
     }
 
     /// Records what a scene set (values, bypass in the graph); returns its changes.
-    private func record(_ scene: LiveMIDIState.ResolvedScene) -> [ControlChange.Kind] {
-        var changes: [ControlChange.Kind] = [.sceneApplied(scene.name)]
+    private func record(_ scene: LiveMIDIState.ResolvedScene) -> [LiveSessionChange] {
+        var changes: [LiveSessionChange] = [.sceneApplied(scene.name)]
         for parameter in scene.parameters {
             noteParameterValue(node: parameter.node, symbol: parameter.symbol, value: parameter.value)
             changes.append(.parameter(node: parameter.node, parameter: parameter.symbol, value: parameter.value))
@@ -104,7 +104,7 @@ extension LiveSession {
     /// later plans keep it), completes a `learn` whose controller moved, and
     /// returns the changes to announce: the latest value per parameter and
     /// bypass per node in this drain, so a sweep does not flood listeners.
-    package func drainMIDI() -> [ControlChange.Kind] {
+    package func drainMIDI() -> [LiveSessionChange] {
         absorbMIDIActivity()
         defer { midi.undelivered = [] }
         return midi.undelivered
@@ -117,8 +117,8 @@ extension LiveSession {
         let reports = engine.takeMIDIActivity()
         guard !reports.isEmpty else { return }
         var order: [String] = []
-        var latest: [String: ControlChange.Kind] = [:]
-        func keep(_ key: String, _ change: ControlChange.Kind) {
+        var latest: [String: LiveSessionChange] = [:]
+        func keep(_ key: String, _ change: LiveSessionChange) {
             if latest[key] == nil { order.append(key) }
             latest[key] = change
         }

@@ -32,6 +32,11 @@ public final class LiveSession {
         /// The patch's `tempo:` and `meter:`: the host's own transport's, when
         /// no JACK timebase master runs (see `LiveTransport`).
         package var tempo = Tempo()
+        /// Signalled when the session has something to report without being
+        /// asked (the server shut down, its buffer size or rate changed, a
+        /// bounce ended), so the thread that owns the session can sleep
+        /// until then (`LiveHost`); nil: it is polled.
+        package var notifier: EventNotifier?
 
         public init() {}
     }
@@ -108,6 +113,7 @@ public final class LiveSession {
         }
         (engine, inputs, outputs) = try Self.makeEngine(client: client, plan: plan, threads: options.threads,
                                                          midiInput: options.midiControl.isDeclared)
+        engine.notify(descriptor: options.notifier?.signalDescriptor ?? -1)
         engine.prepareTransport(tempo: transportTempo, rolling: transportRolling)
         parameterRecord.follow(self.graph)
         peaks = .allocate(capacity: max(outputs.count, 1))
@@ -191,6 +197,7 @@ public final class LiveSession {
         let previous = engine.statistics
         (engine, inputs, outputs) = try Self.makeEngine(client: client, plan: plan, threads: options.threads,
                                                          midiInput: options.midiControl.isDeclared)
+        engine.notify(descriptor: options.notifier?.signalDescriptor ?? -1)
         engine.prepareTransport(tempo: transportTempo, rolling: transportRolling)
         earlierFrames += previous.frames
         earlierXruns += previous.xruns
@@ -436,6 +443,16 @@ public final class LiveSession {
         engine.reportLatency(frames: plan.latencyFrames, playsFiles: playsFiles)
     }
 
+    /// A reload's new graph (`--watch`): `newGraph` replaces the running one
+    /// as `replaceGraph` does, and the nodes in `newUnits` (kept names, new
+    /// plugins) have their recorded values read from their new units.
+    package func replaceGraph(with newGraph: AudioGraph, newUnits: [String]) throws(LiveSessionError) {
+        try replaceGraph(with: newGraph)
+        for node in newUnits {
+            if case .unit(let unit, _)? = graph.node(named: node)?.kind { parameterRecord.reread(node, from: unit) }
+        }
+    }
+
     /// Replaces the running graph by `newGraph` (same nodes, same units):
     /// compiles it, opens recorders for new taps, swaps it in at a block
     /// boundary, then finalises the taps it no longer has. On failure the
@@ -554,7 +571,7 @@ public final class LiveSession {
         return unit
     }
 
-    func requireNode(_ node: String) throws(LiveSessionError) {
+    package func requireNode(_ node: String) throws(LiveSessionError) {
         guard graph.node(named: node) == nil else { return }
         throw .unknownNode(node, suggestion: Suggestion.didYouMean(node, in: graph.nodes.map(\.name)))
     }

@@ -30,10 +30,6 @@ public enum LiveSessionError: Error, CustomStringConvertible, UserFacingError {
     /// `unlearn` of a parameter no mapping moves.
     case noMapping(String, mapped: [String])
     case unknownScene(String, known: [String])
-    /// `save` without a file in a run that loaded none (`--chain`).
-    case saveNeedsFile
-    /// The patch could not be written (`reason`: what failed, and why).
-    case save(path: String, reason: String)
     /// `tempo` outside 1...999 beats per minute.
     case tempoOutOfRange(Double)
     /// `tempo` while a JACK timebase master sets the tempo.
@@ -88,10 +84,6 @@ public enum LiveSessionError: Error, CustomStringConvertible, UserFacingError {
             return known.isEmpty ? "there is no scene `\(name)`: the patch has no `scenes:`"
                 : "there is no scene `\(name)`" + (Suggestion.didYouMean(name, in: known).map { " (\($0))" }
                     ?? "; the scenes are " + known.map { "`\($0)`" }.joined(separator: ", "))
-        case .saveNeedsFile:
-            return "this run plays a --chain, not a patch file, so `save` needs a file to write: `save FILE.yaml`"
-        case .save(let path, let reason):
-            return "cannot save the patch to `\(path)`: \(reason); the file is as it was"
         case .tempoOutOfRange(let value):
             return "a tempo is 1 to 999 beats per minute, not \(NumberText.format(value))"
         case .tempoFromJack(let beatsPerMinute):

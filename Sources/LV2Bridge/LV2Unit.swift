@@ -15,6 +15,8 @@ package final class LV2Unit: ProcessingUnit {
     /// Its presets grow when one is saved (`savePreset`).
     package internal(set) var plugin: PluginDescription
     package let displayName: String
+    package var identifier: String? { plugin.uri }
+    package var presetLabels: [String] { plugin.presets.map(\.label) }
     package let inputPorts: [AudioPortInfo]
     package let outputPorts: [AudioPortInfo]
     package let parameters: [ParameterInfo]

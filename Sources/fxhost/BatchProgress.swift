@@ -1,5 +1,6 @@
 import Foundation
 import HostCore
+import LiveControl
 import Synchronization
 
 /// One progress display over a whole batch, on stderr: a bar with the
@@ -94,6 +95,6 @@ final class BatchProgress {
         let done = fraction(state)
         guard done > 0.001, done < 1 else { return nil }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-        return ProgressReporter.clock(elapsed * (1 - done) / done)
+        return NumberText.clock(elapsed * (1 - done) / done)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HostCore
+import LiveControl
 import Synchronization
 
 /// Renders the files of a batch, several at once: a pool of `jobs`

@@ -1,4 +1,5 @@
 import HostCore
+import LiveControl
 
 /// What a batch did, file by file, for the closing summary and `--json`.
 struct BatchSummary: Encodable {

@@ -1,4 +1,5 @@
 import HostCore
+import LiveControl
 import LV2Bridge
 
 extension CheckCommand {

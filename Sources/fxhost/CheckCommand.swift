@@ -1,5 +1,6 @@
 import ArgumentParser
 import HostCore
+import LiveControl
 
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

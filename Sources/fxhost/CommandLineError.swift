@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HostCore
+import LiveControl
 import LV2Bridge
 
 /// A command-line mistake that ArgumentParser cannot see.

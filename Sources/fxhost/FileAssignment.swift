@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HostCore
+import LiveControl
 import LV2Bridge
 
 /// `-i`/`-o` values: `FILE` for the patch's inputs or outputs in order, or

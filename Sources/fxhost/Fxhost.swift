@@ -1,3 +1,4 @@
+import LiveControl
 import ArgumentParser
 
 struct Fxhost: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import HostCore
+import LiveControl
 
 struct GraphCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,3 +1,4 @@
+import LiveControl
 import LV2Bridge
 
 extension InfoCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HostCore
 import JackIO
+import LiveControl
 
 /// Why `fxhost run` ended with an error after it had started playing.
 enum LiveRunError: UserFacingError {

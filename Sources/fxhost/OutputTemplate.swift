@@ -1,3 +1,4 @@
+import LiveControl
 import Foundation
 
 /// An `-o` path that names one output per input file of a batch:

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HostCore
+import LiveControl
 import LV2Bridge
 
 /// The patch a command works on: a file, or `--chain` on the command line.

@@ -1,3 +1,4 @@
+import LiveControl
 import Glibc
 
 /// Keeps the renders of a batch inside LV2's threading rules. Setting a

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HostCore
+import LiveControl
 import LV2Bridge
 
 /// The installed plugins, loaded once per command. Descriptions come from

@@ -1,5 +1,6 @@
 import ArgumentParser
 import HostCore
+import LiveControl
 import LV2Bridge
 
 struct PluginsCommand: ParsableCommand {

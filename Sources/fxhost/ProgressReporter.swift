@@ -1,5 +1,6 @@
 import Foundation
 import HostCore
+import LiveControl
 
 /// Render progress on stderr: a bar with ETA on a terminal, a plain line
 /// every 10% otherwise (logs and CI).
@@ -19,9 +20,9 @@ final class ProgressReporter {
             let width = 30
             let filled = Int(fraction * Double(width))
             let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
-            var line = "[\(bar)] \(Int(fraction * 100))%  \(Self.clock(seconds))  \(String(format: "%.1f", progress.speed))× realtime"
+            var line = "[\(bar)] \(Int(fraction * 100))%  \(NumberText.clock(seconds))  \(String(format: "%.1f", progress.speed))× realtime"
             if progress.inTail { line += "  tail" } else if let remaining = progress.remainingSeconds {
-                line += "  ETA \(Self.clock(remaining))"
+                line += "  ETA \(NumberText.clock(remaining))"
             }
             Terminal.statusLine(line)
             drewBar = true
@@ -29,16 +30,11 @@ final class ProgressReporter {
             let decile = Int(fraction * 10)
             guard decile > lastDecile, !progress.inTail else { return }
             lastDecile = decile
-            Terminal.status("rendering: \(decile * 10)% (\(Self.clock(seconds)), \(String(format: "%.1f", progress.speed))× realtime)")
+            Terminal.status("rendering: \(decile * 10)% (\(NumberText.clock(seconds)), \(String(format: "%.1f", progress.speed))× realtime)")
         }
     }
 
     func finish() {
         if drewBar { Terminal.statusLine("") }
-    }
-
-    static func clock(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded(.down))
-        return String(format: "%d:%02d.%d", total / 60, total % 60, Int((seconds - Double(total)) * 10))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HostCore
+import LiveControl
 
 extension RenderCommand {
     /// Renders every file of `batch` on its own, `--jobs` at once, each set up

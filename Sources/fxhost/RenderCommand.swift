@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HostCore
 import JackIO
+import LiveControl
 
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

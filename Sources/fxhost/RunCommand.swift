@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HostCore
 import JackIO
+import LiveControl
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -115,7 +116,7 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         // Before any thread exists, so every thread (libjack's too) inherits
-        // the mask and the signals wait for the run loop's sigtimedwait.
+        // the mask and the signals wait for the host's loop.
         let signals = BlockedStopSignals()
         JackMessages.silenceUnlessVerbose()
 
@@ -134,125 +135,37 @@ struct RunCommand: ParsableCommand {
             try graph.installTap(on: node, reference.port, file: file)
         }
 
-        var options = LiveSession.Options()
-        options.clientName = clientName
-        options.server = server ?? ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"]
-        options.threads = threads ?? RenderWorkerPool.availableCores
-        options.midiControl = patch.midiControl
-        options.tempo = patch.tempo
-        // Front ends on threads of their own (OSC, later MIDI and a file watcher) post here.
-        let inbox = ControlInbox()
+        var sessionOptions = LiveSession.Options()
+        sessionOptions.clientName = clientName
+        sessionOptions.server = server ?? ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"]
+        sessionOptions.threads = threads ?? RenderWorkerPool.availableCores
+        sessionOptions.midiControl = patch.midiControl
+        sessionOptions.tempo = patch.tempo
+        var hostOptions = LiveHost.Options()
+        hostOptions.duration = durationSeconds
+        hostOptions.reconnect = reconnect
+        hostOptions.connectPorts = !noConnect
         // Bound before the session starts, so a port in use stops the run before any sound.
-        let oscFrontEnd = try oscEndpoint.map { try OSCFrontEnd(endpoint: $0, inbox: inbox) }
+        let osc = try oscEndpoint.map { try OSCFrontEnd(endpoint: $0) }
         let provider = plugins.provider
         let patchFile = LivePatchFile(path: source.patch, patch: patch, text: text) { reference throws(UnitError) in
             try provider.makeUnit(reference)
         }
         // Watching before the session starts: no edit made after start-up is missed.
-        let watcher = try watch
-            ? PatchFileWatcher(path: LivePatchFile.realPath(patchFile.path!), loadedText: text, inbox: inbox) : nil
-        let session = try LiveSession(graph: graph, options: options)
-        try session.start()
-        if !noConnect { try session.connectPorts() }
-        try oscFrontEnd?.start()
-        try watcher?.start()
+        let watcher = try watch ? PatchFileWatcher(path: LivePatchFile.realPath(patchFile.path!), loadedText: text) : nil
+        let host = try LiveHost(graph: graph, session: sessionOptions, patchFile: patchFile, signals: signals,
+                                options: hostOptions)
+        host.attach(ConsoleFrontEnd(showsStatus: !quiet && Terminal.standardErrorIsTerminal))
+        host.attach(MIDIAnnouncer())
+        if let osc { host.attach(osc) }
+        if let watcher { host.attach(watcher) }
 
-        let reason = runLoop(session, signals: signals, inbox: inbox, osc: oscFrontEnd, patchFile: patchFile)
-        oscFrontEnd?.stop()
-        watcher?.stop()
-        var status = try session.finish()
-        status.oscIgnored = oscFrontEnd?.ignored
+        let (reason, closing) = try host.run()
+        var status = closing
+        status.oscIgnored = osc?.ignored
         if json { try Terminal.printJSON(status) }
         if !quiet { LiveStatusLine.printSummary(status) }
         if reason == .serverShutDown { throw LiveRunError.serverShutDown(taps: status.taps.count) }
-    }
-
-    enum StopReason { case signal, duration, quit, serverShutDown }
-
-    private func runLoop(_ session: LiveSession, signals: BlockedStopSignals, inbox: ControlInbox,
-                         osc: OSCFrontEnd?, patchFile: LivePatchFile) -> StopReason {
-        let console = LiveConsole(showsStatus: !quiet && Terminal.standardErrorIsTerminal)
-        console.offerCompletions(from: session)  // before the prompt shows: a Tab may come at once
-        console.start()
-        defer { console.finish() }
-        let dispatcher = ControlDispatcher(session: session)
-        dispatcher.patchFile = patchFile
-        let interpreter = ConsoleInterpreter(dispatcher: dispatcher)
-        if let osc {
-            dispatcher.addListener(osc.announce)
-            dispatcher.amendStatus = { $0.oscIgnored = osc.ignored }
-        }
-        let limit = durationSeconds
-        let started = Date()
-        var lastStatus = Date.distantPast
-        var lastMIDIPoll = Date.distantPast
-        // --duration and the console's `quit` end the run even while it waits for a server.
-        func stopRequested() -> StopReason? {
-            if let limit, Date().timeIntervalSince(started) >= limit { return .duration }
-            for line in console.takeLines() {
-                console.clearStatus()
-                if interpreter.execute(line) == .quit { return .quit }
-            }
-            if inbox.deliver(to: dispatcher) { return .quit }
-            return nil
-        }
-        while true {
-            if signals.wait(seconds: 0.02) { return .signal }
-            if let reason = stopRequested() { return reason }
-            dispatcher.finishBounce()  // announced: the console echoes it
-            // What controllers changed, announced as from `.midi`: ten times a
-            // second, the latest value per parameter, so a sweep is a few lines.
-            if Date().timeIntervalSince(lastMIDIPoll) >= 0.1 {
-                lastMIDIPoll = Date()
-                dispatcher.pollMIDI()
-            }
-            if session.serverHasShutDown {
-                guard reconnect else { return .serverShutDown }
-                console.clearStatus()
-                Terminal.warning("the JACK server shut down; waiting for it to return (--reconnect)")
-                if let reason = waitForServer(session, signals: signals, stopRequested: stopRequested) { return reason }
-                continue
-            }
-            do {
-                try session.poll()
-            } catch {
-                Terminal.warning(error.description)
-            }
-            osc?.sendMeters(from: session)
-            if Date().timeIntervalSince(lastStatus) >= 0.2 {
-                lastStatus = Date()
-                // Only when shown: a look at the status resets the peaks `status` reports.
-                if console.showsStatus { console.show(session.status()) }
-                console.offerCompletions(from: session)
-            }
-        }
-    }
-
-    /// Tries to rejoin the server twice a second until it is back (nil) or
-    /// a signal, --duration or `quit` ends the run (the reason).
-    private func waitForServer(_ session: LiveSession, signals: BlockedStopSignals,
-                               stopRequested: () -> StopReason?) -> StopReason? {
-        while true {
-            if signals.wait(seconds: 0.5) { return .signal }
-            if let reason = stopRequested() { return reason }
-            do {
-                try session.reconnect()
-            } catch LiveSessionError.jack(.noServer) {
-                continue
-            } catch {
-                Terminal.warning("\(error)")
-                continue
-            }
-            Terminal.status("reconnected to the JACK server; playing again")
-            if !noConnect {
-                do {
-                    try session.connectPorts()
-                } catch {
-                    Terminal.warning("\(error)")
-                }
-            }
-            return nil
-        }
     }
 
     /// `NODE=FILE` or `NODE:N=FILE`.
@@ -261,6 +174,6 @@ struct RunCommand: ParsableCommand {
         guard parts.count == 2, !parts[1].isEmpty else {
             throw CommandLineError("--tap takes NODE=FILE, such as --tap drive=take.wav, not `\(text)`")
         }
-        return (try ConsoleCommand.port(parts[0]), parts[1])
+        return (try ConsoleArguments.port(parts[0]), parts[1])
     }
 }

@@ -1,3 +1,4 @@
+import LiveControl
 import Foundation
 import Synchronization
 

@@ -1,5 +1,6 @@
 import Foundation
 import HostCore
+import LiveControl
 
 extension SummaryPrinter {
     /// The closing summary of a batch: a line per output of each file, or the file's error.
@@ -15,7 +16,7 @@ extension SummaryPrinter {
             for output in render.outputs {
                 let peaks = output.peakDecibels.map { Decibels.peakText($0) }
                 Terminal.status("  \(file.number) \(file.input) → \(output.file ?? "(not written)"): "
-                    + "\(ProgressReporter.clock(render.durationSeconds)), peak \(peaks.joined(separator: " / ")) dBFS")
+                    + "\(NumberText.clock(render.durationSeconds)), peak \(peaks.joined(separator: " / ")) dBFS")
                 if output.clipped {
                     Terminal.warning("`\(output.file ?? output.node)` peaks above 0 dBFS: it clips in integer formats and on playback; lower the gain or add a limiter")
                 }

@@ -1,10 +1,11 @@
 import Foundation
 import HostCore
+import LiveControl
 
 /// The closing summary of a render.
 enum SummaryPrinter {
     static func print(_ summary: RenderSummary) {
-        Terminal.status(String(format: "rendered %@ in %.2f s (%.1f× realtime)", ProgressReporter.clock(summary.durationSeconds),
+        Terminal.status(String(format: "rendered %@ in %.2f s (%.1f× realtime)", NumberText.clock(summary.durationSeconds),
                                summary.elapsedSeconds, summary.speed))
         for output in summary.outputs {
             let peaks = output.peakDecibels.map { Decibels.peakText($0) }
@@ -14,7 +15,7 @@ enum SummaryPrinter {
             }
         }
         for tap in summary.taps {
-            Terminal.status("  tap \(tap.node) → \(tap.file): \(ProgressReporter.clock(Double(tap.frames) / summary.sampleRate))")
+            Terminal.status("  tap \(tap.node) → \(tap.file): \(NumberText.clock(Double(tap.frames) / summary.sampleRate))")
         }
     }
 }

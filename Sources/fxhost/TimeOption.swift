@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HostCore
 import JackIO
+import LiveControl
 
 /// A time option ("5s", "500ms", "1.5", "0"), in the patch's time syntax.
 enum TimeOption {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HostCore
+import LiveControl
 
 StartupTimings.mark("main")
 // Errors of our own become one sentence and exit 1; argument errors keep

@@ -324,6 +324,8 @@ final class LiveRun {
 
     func kill(_ signal: Int32) { Glibc.kill(process.processIdentifier, signal) }
 
+    var processIdentifier: Int32 { process.processIdentifier }
+
     /// Waits until a recording-mode tap file reads as at least `seconds` long.
     func waitForTap(_ path: String, seconds: Double, timeout: Double = 60) -> Bool {
         eventually(within: timeout) {

@@ -10,7 +10,7 @@ final class OSCRunTests: XCTestCase {
     /// `/fxhost/set amp gain f -6` from `oscsend` scales eg-amp's output by
     /// 10^(-6/20) = ×0.501187, measured on a tap of the amp.
     func testOscsendSetChangesTheTappedLevel() throws {
-        let (server, folder, port, run) = try startAmpRun()
+        let (server, folder, port, run) = try Self.startAmpRun()
         defer { withExtendedLifetime(server) {} }  // the server runs until the test ends
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
         let sent = try Tools.run("oscsend", ["127.0.0.1", "\(port)", "/fxhost/set", "ssf", "amp", "gain", "-6"])
@@ -30,7 +30,7 @@ final class OSCRunTests: XCTestCase {
     /// status JSON with the ignored messages counted, and a set sent by
     /// another client (oscsend) reaches the subscriber as well.
     func testPythonOSCErrorsAreAnsweredAndTheRunGoesOn() throws {
-        let (server, folder, port, run) = try startAmpRun()
+        let (server, folder, port, run) = try Self.startAmpRun()
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
         let client = try Tools.run("python3", ["-c", Self.pythonClient, "\(port)"])
         XCTAssertEqual(client.status, 0, "python-osc (scripts/install-deps.sh) must be installed: \(client.stderr)")
@@ -71,7 +71,7 @@ final class OSCRunTests: XCTestCase {
     /// hears a tap paused and resumed (its seconds standing still between),
     /// and a bounce it asked for start and finish: 3 s of the constant at -6 dB.
     func testSubscribersHearMetersTapPausesAndBounces() throws {
-        let (server, folder, port, run) = try startAmpRun(seconds: 3)
+        let (server, folder, port, run) = try Self.startAmpRun(seconds: 3)
         defer { withExtendedLifetime(server) {} }
         let bounce = folder.appendingPathComponent("bounce.wav").path
         let client = try Tools.run("python3", ["-c", Self.meterClient, "\(port)", bounce])
@@ -105,7 +105,7 @@ final class OSCRunTests: XCTestCase {
     /// `/fxhost/scene s quiet` from `oscsend` switches the patch's scene:
     /// eg-amp to -20 dB, ×0.1 on the tap; the console echoes it.
     func testOscsendSwitchesAScene() throws {
-        let (server, folder, port, run) = try startAmpRun(patchEnd: "\nscenes:\n  quiet: { amp: { gain: -20 } }\n")
+        let (server, folder, port, run) = try Self.startAmpRun(patchEnd: "\nscenes:\n  quiet: { amp: { gain: -20 } }\n")
         defer { withExtendedLifetime(server) {} }
         let take = folder.appendingPathComponent("take.wav").path
         let sent = try Tools.run("oscsend", ["127.0.0.1", "\(port)", "/fxhost/scene", "s", "quiet"])
@@ -122,7 +122,7 @@ final class OSCRunTests: XCTestCase {
     /// `/fxhost/set` then `/fxhost/save` from `oscsend`: the patch file is
     /// written with the value set, in place (its layout kept).
     func testOscsendSavesThePatch() throws {
-        let (server, folder, port, run) = try startAmpRun()
+        let (server, folder, port, run) = try Self.startAmpRun()
         defer { withExtendedLifetime(server) {} }
         let patch = folder.appendingPathComponent("amp.yaml").path
         let before = try String(contentsOfFile: patch, encoding: .utf8)
@@ -169,7 +169,7 @@ final class OSCRunTests: XCTestCase {
     /// What every python-osc client here starts with: fxhost's port from
     /// argv[1], a UDP socket of its own (so replies come back to it), and
     /// `send(address, *arguments)`.
-    private static let clientStart = """
+    static let clientStart = """
         import json, socket, subprocess, sys
         from pythonosc.osc_message import OscMessage
         from pythonosc.osc_message_builder import OscMessageBuilder
@@ -243,7 +243,7 @@ final class OSCRunTests: XCTestCase {
     /// `fxhost run --osc PORT` of the amp patch on a private server, its tap
     /// already recording.
     /// `patchEnd` is added to the patch's text (a `scenes:` section).
-    private func startAmpRun(seconds: Int = 8, patchEnd: String = "", testName: String = #function) throws
+    static func startAmpRun(seconds: Int = 8, patchEnd: String = "", testName: String = #function) throws
         -> (server: JackServerProcess, folder: URL, port: UInt16, run: LiveRun) {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
         let folder = try Tools.temporaryFolder(testName)

@@ -7,6 +7,10 @@
 public protocol ProcessingUnit: AnyObject {
     /// For messages and `check` output.
     var displayName: String { get }
+    /// What the patch names it by, when it has such a name (an LV2 plugin's URI).
+    var identifier: String? { get }
+    /// The labels of the presets `applyPreset` takes, for menus and completion.
+    var presetLabels: [String] { get }
     /// Main audio inputs of one instance, in channel order (sidechains and
     /// optional inputs are not listed: the unit feeds them silence).
     var inputPorts: [AudioPortInfo] { get }
@@ -86,6 +90,10 @@ public protocol ProcessingUnit: AnyObject {
 }
 
 extension ProcessingUnit {
+    public var identifier: String? { nil }
+
+    public var presetLabels: [String] { [] }
+
     public func isMessageParameter(_ name: String) -> Bool { false }
 
     public func messageParameterShortName(_ name: String) -> String? { nil }

@@ -37,6 +37,10 @@ struct LiveEngineState: ~Copyable {
     let bufferSizeChanged = Atomic<Bool>(false)
     let bufferSize = Atomic<Int>(0)
     let serverShutDown = Atomic<Bool>(false)
+    /// An eventfd the non-realtime callbacks (shutdown, buffer size, sample
+    /// rate) signal after setting their flag, so the host's loop wakes for
+    /// them (`EventNotifier`); -1: none. Never touched by the process callback.
+    let noticeDescriptor = Atomic<Int32>(-1)
     /// Set by the sample-rate callback when the rate differs from the one at start.
     let sampleRateChanged = Atomic<Bool>(false)
     let sampleRate = Atomic<Int>(0)

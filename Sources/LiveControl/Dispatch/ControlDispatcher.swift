@@ -1,0 +1,203 @@
+import HostCore
+import JackIO
+
+/// The one way into a running session for every front end: a command in,
+/// the session changed, and every change announced to every listener, so a
+/// change made from one surface shows on all of them (console echo, OSC
+/// subscribers, `status`). A refusal is announced too (to the refusal
+/// listeners: the console shows one from another front end, so nothing
+/// fails unseen).
+///
+/// Runs on the thread that owns the session (the run loop's): a front end
+/// that reads on a thread of its own (the console, OSC) hands its commands
+/// to that thread. MIDI controllers are applied by the realtime thread
+/// itself and announced from here by `pollMIDI`. Parameters and bypass still reach the realtime
+/// thread through the session's lock-free command queue, and edits through
+/// a new plan; nothing here runs on the realtime thread. Listeners are
+/// called in the order they were added, on that thread, once the change is
+/// made; a listener must not dispatch.
+package final class ControlDispatcher {
+    package typealias Listener = (ControlChange) -> Void
+    package typealias RefusalListener = (ControlError) -> Void
+
+    /// Names a listener for `removeListener`.
+    package struct ListenerID: Hashable, Sendable {
+        fileprivate let number: Int
+    }
+
+    package let session: LiveSession
+    private var listeners: [(id: ListenerID, listener: Listener)] = []
+    private var refusalListeners: [RefusalListener] = []
+    private var listenersAdded = 0
+    /// Adds what a front end counts itself to every status it answers
+    /// (OSC's ignored messages), so `status --json` shows it from any front end.
+    package var amendStatus: ((inout LiveStatus) -> Void)?
+    /// The patch file the run plays, for `save` and `reload` (nil: neither
+    /// is available, as in a session built in code).
+    package var patchFile: LivePatchFile?
+    /// Who started the bounce under way: its end is announced as theirs.
+    private var bounceSource: ControlSource?
+
+    package init(session: LiveSession) {
+        self.session = session
+    }
+
+    @discardableResult
+    package func addListener(_ listener: @escaping Listener) -> ListenerID {
+        listenersAdded += 1
+        let id = ListenerID(number: listenersAdded)
+        listeners.append((id, listener))
+        return id
+    }
+
+    package func removeListener(_ id: ListenerID) {
+        listeners.removeAll { $0.id == id }
+    }
+
+    /// Called with every command refused, from any front end, as it is refused.
+    package func addRefusalListener(_ listener: @escaping RefusalListener) {
+        refusalListeners.append(listener)
+    }
+
+    /// Carries out `command` for `source`. A refused command changes
+    /// nothing, announces nothing and throws the session's sentence.
+    @discardableResult
+    package func dispatch(_ command: ControlCommand, from source: ControlSource) throws(ControlError) -> ControlResult {
+        let kinds: [ControlChange.Kind]
+        do throws(ControlError.Reason) {
+            switch command {
+            case .status:
+                var status = session.status()
+                amendStatus?(&status)
+                return .status(status)
+            case .state(let node):
+                do {
+                    return .state(try SessionState(session: session, node: node))
+                } catch {
+                    throw ControlError.Reason.session(error)
+                }
+            case .quit:
+                return .quit
+            case .mappings:
+                return .mappings(session.midiControl, learning: session.midiLearning, port: session.midiPortFullName)
+            default:
+                kinds = try perform(command)
+            }
+        } catch {
+            let refusal = ControlError(command: command, source: source, reason: error)
+            for listener in refusalListeners { listener(refusal) }
+            throw refusal
+        }
+        if case .bounce = command { bounceSource = source }
+        let changes = kinds.map { ControlChange($0, from: source) }
+        announce(changes)
+        return .changed(changes)
+    }
+
+    /// Once the bounce under way has ended (or, with `wait`, when it ends):
+    /// live playing resumes and its end is announced, as made by whoever
+    /// started it. nil while it runs, or when there is none. The run loop
+    /// calls this between commands.
+    @discardableResult
+    package func finishBounce(wait: Bool = false) -> ControlChange? {
+        guard let result = session.finishBounce(wait: wait) else { return nil }
+        let kind: ControlChange.Kind
+        switch result {
+        case .success(let summary):
+            kind = .bounceFinished(ControlChange.Bounced(
+                files: summary.outputs.compactMap(\.file), seconds: summary.durationSeconds,
+                elapsedSeconds: summary.elapsedSeconds, speed: summary.speed))
+        case .failure(let error):
+            kind = .bounceFailed(reason: error.description)
+        }
+        let change = ControlChange(kind, from: bounceSource ?? .console)
+        bounceSource = nil
+        announce([change])
+        return change
+    }
+
+    private func perform(_ command: ControlCommand) throws(ControlError.Reason) -> [ControlChange.Kind] {
+        if case .save(let file) = command {
+            guard let patchFile else { throw .patchFile(.saveNeedsFile) }
+            do {
+                return [.saved(file: try patchFile.save(session, to: file))]
+            } catch {
+                throw .patchFile(error)
+            }
+        }
+        do {
+            return try performOnSession(command)
+        } catch {
+            throw .session(error)
+        }
+    }
+
+    private func performOnSession(_ command: ControlCommand) throws(LiveSessionError) -> [ControlChange.Kind] {
+        switch command {
+        case .set(let node, let parameter, let value) where session.isMessageParameter(node: node, name: parameter):
+            let sent = try session.setMessageParameter(node: node, name: parameter, value: value)
+            return [.property(node: node, property: parameter, value: sent)]
+        case .set(let node, let parameter, let value):
+            let stored = try session.setParameter(node: node, symbol: parameter, value: value)
+            return [.parameter(node: node, parameter: parameter, value: stored)]
+        case .bypass(let node, let on):
+            try session.setBypass(node: node, on)
+            return [.bypass(node: node, on: on)]
+        case .preset(let node, let name):
+            try session.applyPreset(node: node, name: name)
+            return [.presetApplied(node: node, name: name)]
+        case .savePreset(let node, let name):
+            let bundle = try session.savePreset(node: node, name: name)
+            return [.presetSaved(node: node, name: name, bundle: bundle)]
+        case .tap(let reference, let file):
+            try session.startTap(reference, file: file)
+            return [.tapStarted(reference, file: file)]
+        case .untap(let reference):
+            return try session.stopTaps(node: reference.node, port: reference.port)
+                .map { .tapStopped(ControlChange.Take($0)) }
+        case .pauseTap(let reference):
+            return try session.pauseTaps(node: reference.node, port: reference.port)
+                .map { .tapPaused(ControlChange.Take($0)) }
+        case .resumeTap(let reference):
+            return try session.resumeTaps(node: reference.node, port: reference.port)
+                .map { .tapResumed(ControlChange.Take($0)) }
+        case .connect(let from, let to, let gain):
+            try session.connect(from, to: to, gainDecibels: gain)
+            return [.connected(from: from, to: to, gainDecibels: gain)]
+        case .disconnect(let from, let to):
+            try session.disconnect(from, to: to)
+            return [.disconnected(from: from, to: to)]
+        case .bounce(let file, let from, let to):
+            let bounce = try session.startBounce(to: file, startSeconds: from, endSeconds: to)
+            return [.bounceStarted(files: bounce.files)]
+        case .cancelBounce:
+            try session.cancelBounce()
+            return []
+        case .reload(let text):
+            guard let patchFile else { return [] }
+            return try patchFile.reload(session, text: text)
+        case .learn(let node, let parameter):
+            try session.learn(node: node, parameter: parameter)
+            return [.learning(node: node, parameter: parameter)]
+        case .unlearn(let node, let parameter):
+            try session.unlearn(node: node, parameter: parameter)
+            return [.unmapped(node: node, parameter: parameter)]
+        case .scene(let name):
+            return try session.applyScene(name).map(ControlChange.Kind.init)
+        case .tempo(let beatsPerMinute):
+            try session.setTempo(beatsPerMinute)
+            return [.tempo(beatsPerMinute)]
+        case .transport(let rolling):
+            session.setTransportRolling(rolling)
+            return [.transport(rolling: rolling)]
+        case .status, .state, .quit, .mappings, .save:
+            return []
+        }
+    }
+
+    func announce(_ changes: [ControlChange]) {
+        for change in changes {
+            for (_, listener) in listeners { listener(change) }
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import HostCore
+import JackIO
+import Synchronization
+
+/// Where front ends that read on threads of their own (an OSC socket, a
+/// file watcher) leave commands for the host's thread, which owns the
+/// session and carries them out through the dispatcher in the order they
+/// were posted; each post wakes the host. A `LiveSession` belongs to one
+/// control thread, so no front end calls it from its own.
+package final class ControlInbox: Sendable {
+    /// Called on the session's thread with what the dispatcher answered.
+    package typealias Reply = @Sendable (Result<ControlResult, ControlError>) -> Void
+
+    private struct Letter: Sendable {
+        var command: ControlCommand
+        var source: ControlSource
+        var reply: Reply?
+    }
+
+    private let letters = Mutex<[Letter]>([])
+    private let notifier: EventNotifier?
+
+    /// `notifier` is signalled after each post (nil: the owner polls).
+    package init(notifier: EventNotifier? = nil) {
+        self.notifier = notifier
+    }
+
+    /// From any thread; returns at once.
+    package func post(_ command: ControlCommand, from source: ControlSource, reply: Reply? = nil) {
+        letters.withLock { $0.append(Letter(command: command, source: source, reply: reply)) }
+        notifier?.signal()
+    }
+
+    /// On the session's thread: carries out what was posted so far, in
+    /// order, and replies to each. True once one of them asked to quit
+    /// (what was posted after it is not carried out: the run ends).
+    package func deliver(to dispatcher: ControlDispatcher) -> Bool {
+        let taken = letters.withLock { letters in
+            defer { letters = [] }
+            return letters
+        }
+        for letter in taken {
+            let result: Result<ControlResult, ControlError>
+            do {
+                result = .success(try dispatcher.dispatch(letter.command, from: letter.source))
+            } catch {
+                result = .failure(error)
+            }
+            letter.reply?(result)
+            if case .success(.quit) = result { return true }
+        }
+        return false
+    }
+}

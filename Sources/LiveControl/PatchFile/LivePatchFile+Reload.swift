@@ -1,0 +1,265 @@
+import JackIO
+import HostCore
+
+/// `--watch`: the file's new text brought into the running graph. Values
+/// that changed become parameter and bypass commands; added, removed and
+/// rewired nodes become one graph edit that keeps every unchanged plugin's
+/// unit (so its instances and state); a file that does not read, or asks
+/// what cannot change while playing, is refused and the old graph plays on.
+extension LivePatchFile {
+    /// The changes made, to be announced; a refusal is announced too
+    /// (`.patchRefused`, with `file:line:column`) and changes nothing. Throws
+    /// only what the session itself refuses (the server gone, a bounce).
+    /// `newText` nil: the file is read now (`reload`).
+    package func reload(_ session: LiveSession, text given: String?) throws(LiveSessionError) -> [ControlChange.Kind] {
+        guard let path else {
+            return [.patchRefused(reason: "this run plays a --chain, not a patch file, so there is no file to reload")]
+        }
+        var newText = given ?? ""
+        if given == nil {
+            do {
+                newText = try PatchFileReader.read(path: path)
+            } catch {
+                return [.patchRefused(reason: error.description)]
+            }
+        }
+        guard newText != text else { return [] }
+        let plan: ReloadPlan
+        do {
+            let newPatch = try PatchParser.parse(text: newText, path: path)
+            plan = try ReloadPlan(from: patch, to: newPatch, running: session, folder: folder, makeUnit: makeUnit)
+        } catch {
+            return [.patchRefused(reason: error.description)]
+        }
+        var changes: [ControlChange.Kind] = []
+        if let graph = plan.graph {
+            do {
+                // A node whose plugin changed keeps its name: its recorded values are the new unit's.
+                try session.replaceGraph(with: graph, newUnits: plan.added.filter { plan.removed.contains($0) })
+            } catch {
+                if case .graph(let error) = error { return [.patchRefused(reason: error.description)] }
+                throw error
+            }
+            changes.append(.patchReloaded(added: plan.added, removed: plan.removed, rewired: plan.rewired))
+        }
+        for (node, preset) in plan.presets {
+            try session.applyPreset(node: node, name: preset)
+            changes.append(.presetApplied(node: node, name: preset))
+        }
+        for change in plan.parameters {
+            let stored = try session.setParameter(node: change.node, symbol: change.symbol, value: .number(Double(change.value)))
+            changes.append(.parameter(node: change.node, parameter: change.symbol, value: stored))
+        }
+        for change in plan.messages {
+            let sent = try session.setMessageParameter(node: change.node, name: change.name, value: change.value)
+            changes.append(.property(node: change.node, property: change.name, value: sent))
+        }
+        for (node, on) in plan.bypasses {
+            try session.setBypass(node: node, on)
+            changes.append(.bypass(node: node, on: on))
+        }
+        remember(plan.patch, text: newText)
+        return changes
+    }
+}
+
+/// What a reload changes, worked out (and checked) before anything is:
+/// the new graph, if the nodes or wiring changed, and the commands for
+/// kept plugins.
+struct ReloadPlan {
+    let patch: Patch
+    private(set) var graph: AudioGraph?
+    private(set) var added: [String] = []
+    private(set) var removed: [String] = []
+    private(set) var rewired = false
+    private(set) var presets: [(node: String, name: String)] = []
+    private(set) var parameters: [(node: String, symbol: String, value: Float)] = []
+    private(set) var bypasses: [(node: String, on: Bool)] = []
+    /// Message parameters to send (a path already made absolute from the patch's folder).
+    private(set) var messages: [(node: String, name: String, value: ParameterValue)] = []
+
+    init(from old: Patch, to new: Patch, running session: LiveSession, folder: String?,
+         makeUnit: LivePatchFile.UnitMaker) throws(GraphError) {
+        patch = new
+        let running = session.graph
+        var nodes: [(name: String, kind: GraphNodeKind, location: SourceLocation?)] = []
+        for declaration in new.nodes {
+            let current = running.node(named: declaration.name)
+            let before = old.node(named: declaration.name)
+            switch declaration.kind {
+            case .plugin(let spec):
+                if let current, case .unit(let unit, let bypassed) = current.kind,
+                   case .plugin(let was)? = before?.kind, was.plugin == spec.plugin {
+                    try keep(unit, node: declaration.name, was: was, now: spec, bypassed: bypassed, session: session)
+                    try keepMessages(unit, node: declaration.name, now: spec, presetChanged: was.preset != spec.preset,
+                                     folder: folder)
+                    nodes.append((declaration.name, current.kind, declaration.location))
+                } else {
+                    let unit = try Self.makeUnit(declaration.name, spec, makeUnit: makeUnit, at: declaration.location,
+                                                 folder: folder)
+                    nodes.append((declaration.name, .unit(unit, bypass: spec.bypass), declaration.location))
+                    if current != nil { removed.append(declaration.name) }
+                    added.append(declaration.name)
+                }
+            case .mix(let channels):
+                if case .mixer(channels)? = current?.kind {} else { replaced(declaration.name, existed: current != nil) }
+                nodes.append((declaration.name, .mixer(channels: channels), declaration.location))
+            case .gain(let decibels):
+                if case .gain(decibels)? = current?.kind {} else { replaced(declaration.name, existed: current != nil) }
+                nodes.append((declaration.name, .gain(decibels: decibels), declaration.location))
+            case .input, .output, .file, .midiInput, .midiOutput, .midiFile:
+                guard let current, let before, Self.sameEndpoint(before.kind, declaration.kind) else {
+                    throw Self.fixed(declaration.name, at: declaration.location)
+                }
+                nodes.append((declaration.name, current.kind, declaration.location))
+            }
+        }
+        for node in running.nodes where new.node(named: node.name) == nil {
+            switch node.kind {
+            case .input, .output, .filePlayer, .midiInput, .midiOutput, .midiFile:
+                throw Self.fixed(node.name, at: new.nodes.first?.location)
+            default: removed.append(node.name)
+            }
+        }
+        let taps = Self.taps(of: new, old: old, running: running, folder: folder)
+        rewired = !Self.same(running.connectionDeclarations, new.connections)
+        let retapped = running.tapDeclarations.map(\.description) != taps.map(\.description)
+        guard !added.isEmpty || !removed.isEmpty || rewired || retapped else { return }
+        let graph = AudioGraph()
+        for node in nodes {
+            switch node.kind {
+            case .input(let channels, let ports): try graph.addInput(node.name, channels: channels, ports: ports, location: node.location)
+            case .output(let channels, let ports): try graph.addOutput(node.name, channels: channels, ports: ports, location: node.location)
+            case .filePlayer(let file): try graph.addFilePlayer(node.name, file: file, location: node.location)
+            case .mixer(let channels): try graph.addMixer(node.name, channels: channels, location: node.location)
+            case .gain(let decibels): try graph.addGain(node.name, decibels: decibels, location: node.location)
+            case .unit(let unit, let bypass): try graph.addUnit(node.name, unit, bypass: bypass, location: node.location)
+            case .midiInput(let ports): try graph.addMIDIInput(node.name, ports: ports, location: node.location)
+            case .midiOutput(let ports): try graph.addMIDIOutput(node.name, ports: ports, location: node.location)
+            case .midiFile(let file): try graph.addMIDIFile(node.name, file: file, location: node.location)
+            }
+        }
+        try graph.wire(new.connections, taps: taps)
+        for tap in graph.taps { try TapFileCheck.requireFolder(tap) }
+        self.graph = graph
+    }
+
+    private mutating func replaced(_ node: String, existed: Bool) {
+        if existed { removed.append(node) }
+        added.append(node)
+    }
+
+    /// A kept plugin: the commands that take it from its values now to the file's.
+    private mutating func keep(_ unit: any ProcessingUnit, node: String, was: PluginNodeSpec, now: PluginNodeSpec,
+                               bypassed: Bool, session: LiveSession) throws(GraphError) {
+        let presetChanged = was.preset != now.preset
+        if presetChanged, let preset = now.preset { presets.append((node, preset)) }
+        // After a preset, every value the file gives is sent again.
+        var loaded: [String: Float] = [:]
+        do throws(UnitError) {
+            if let preset = now.preset { loaded = try unit.presetParameterValues(preset)?.values ?? [:] }
+        } catch {
+            throw GraphError("node `\(node)`: \(error.message)", at: now.presetLocation, suggestion: error.suggestion)
+        }
+        let current = session.parameterValues(node: node)
+        func value(_ symbol: String) -> Float? { current[symbol] ?? unit.parameterValue(symbol) }
+        for setting in now.parameters where !unit.isMessageParameter(setting.symbol) {
+            let checked: Float
+            do {
+                checked = try unit.checkedValue(setting.symbol, setting.value)
+            } catch {
+                throw GraphError("node `\(node)`: \(error.message)", at: setting.location, suggestion: error.suggestion)
+            }
+            if presetChanged || value(setting.symbol) != checked { parameters.append((node, setting.symbol, checked)) }
+        }
+        // A value the file no longer gives goes back to what loading the file gives it.
+        for setting in was.parameters where !now.parameters.contains(where: { $0.symbol == setting.symbol }) {
+            guard let info = unit.parameters.first(where: { $0.symbol == setting.symbol }) else { continue }
+            let fresh = loaded[info.symbol] ?? info.defaultValue
+            if value(info.symbol) != fresh { parameters.append((node, info.symbol, fresh)) }
+        }
+        if bypassed != now.bypass { bypasses.append((node, now.bypass)) }
+    }
+
+    /// A kept plugin's message parameters (a file, a sample): each the file
+    /// gives that differs from what was last sent (all of them after a new
+    /// preset), checked here so a missing file is refused at its line.
+    private mutating func keepMessages(_ unit: any ProcessingUnit, node: String, now: PluginNodeSpec,
+                                       presetChanged: Bool, folder: String?) throws(GraphError) {
+        let sent = unit.messageParametersSet()
+        for setting in now.parameters {
+            guard let name = unit.messageParameterShortName(setting.symbol) else { continue }
+            let checked: String
+            do {
+                checked = try unit.checkedMessageParameter(setting.symbol, setting.value, relativeTo: folder)
+            } catch {
+                throw GraphError("node `\(node)`: \(error.message)", at: setting.location, suggestion: error.suggestion)
+            }
+            let current = sent.first { $0.name == name }
+            let isPath = current?.isPath ?? false
+            let unchanged = current.map { (try? unit.checkedMessageParameter(name, $0.value, relativeTo: nil)) == checked } ?? false
+            guard presetChanged || !unchanged else { continue }
+            // A path goes absolute: the session takes relative ones from the working directory.
+            let value: ParameterValue = isPath || checked.hasPrefix("/") && setting.value != .label(checked)
+                ? .label(checked) : setting.value
+            messages.append((node, name, value))
+        }
+    }
+
+    /// A plugin node the file adds (or whose plugin it changes), made as
+    /// `PatchLoader` makes one: preset, then values.
+    private static func makeUnit(_ node: String, _ spec: PluginNodeSpec, makeUnit: LivePatchFile.UnitMaker,
+                                 at location: SourceLocation?, folder: String?) throws(GraphError) -> any ProcessingUnit {
+        do {
+            let unit = try makeUnit(spec.plugin)
+            if let preset = spec.preset { try unit.applyPreset(preset) }
+            for setting in spec.parameters { try unit.setParameter(setting.symbol, to: setting.value, relativeTo: folder) }
+            return unit
+        } catch {
+            throw GraphError("node `\(node)`: \(error.message)", at: spec.pluginLocation ?? location, suggestion: error.suggestion)
+        }
+    }
+
+    /// The file's taps (paths resolved as `PatchLoader` does), then the taps
+    /// started from the console or the command line, which the file never
+    /// had, on nodes that are still there.
+    private static func taps(of new: Patch, old: Patch, running: AudioGraph, folder: String?) -> [TapDeclaration] {
+        let declared = Set(old.taps.map { PatchLoader.resolve($0.file, in: folder) })
+        var taps = new.taps.map { TapDeclaration(at: $0.at, file: PatchLoader.resolve($0.file, in: folder), location: $0.location) }
+        for tap in running.tapDeclarations where !declared.contains(tap.file) && new.node(named: tap.at.node) != nil
+            && !taps.contains(where: { $0.file == tap.file }) {
+            taps.append(tap)
+        }
+        return taps
+    }
+
+    /// The same input, output or file source, wherever it is written.
+    private static func sameEndpoint(_ a: NodeKind, _ b: NodeKind) -> Bool {
+        if case .midiFile(var first) = a, case .midiFile(var second) = b {
+            first.pathLocation = nil
+            second.pathLocation = nil
+            return first == second
+        }
+        guard case .file(var first) = a, case .file(var second) = b else { return a == b }
+        first.pathLocation = nil
+        second.pathLocation = nil
+        return first == second
+    }
+
+    private static func fixed(_ node: String, at location: SourceLocation?) -> GraphError {
+        GraphError("node `\(node)`: live inputs, outputs and file sources cannot be added, removed or changed while fxhost"
+                   + " runs (their JACK ports and disk streams are made at start)",
+                   at: location, suggestion: "restart `fxhost run` to take this change")
+    }
+
+    private static func same(_ a: [ConnectionDeclaration], _ b: [ConnectionDeclaration]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy {
+            $0.from.description == $1.from.description && $0.to.description == $1.to.description
+                && $0.gainDecibels == $1.gainDecibels
+        }
+    }
+}
+
+private extension TapDeclaration {
+    var description: String { "\(at) \(file)" }
+}

@@ -1,0 +1,85 @@
+import HostCore
+
+extension CommandTable {
+    private static let bounceUsage = "usage: bounce FILE [--from S] [--to S], or bounce cancel"
+
+    static let bounce = CommandSpec(
+        name: "bounce", words: ["bounce"], syntax: "bounce FILE [--from S] [--to S]",
+        help: """
+            render the file sources to FILE through JACK freewheel
+            (a range of the timeline in seconds), then play on;
+            the outputs are silent meanwhile and live plugins keep their state
+            """,
+        osc: "/fxhost/bounce", "s:file [f:from-seconds [f:to-seconds]]", json: #""file": "mix.wav", "from": 30, "to": 45"#,
+        completion: [.file, .options(["--from", "--to"])],
+        example: .init(console: "bounce mix.wav --from 30 --to 45",
+                       osc: OSCMessage("/fxhost/bounce", [.string("mix.wav"), .float(30), .float(45)]),
+                       json: #"{"v": 1, "cmd": "bounce", "file": "mix.wav", "from": 30, "to": 45}"#),
+        console: { arguments throws(FrontEndError) in
+            var file: String?, from: Double?, to: Double?
+            var rest = arguments.words[...]
+            while let word = rest.popFirst() {
+                switch word {
+                case "--from", "--to":
+                    guard let text = rest.popFirst() else { throw FrontEndError("\(word) takes a time in seconds, such as \(word) 12.5") }
+                    guard let seconds = PatchValueSyntax.seconds(text), seconds >= 0 else {
+                        throw FrontEndError("\(word) takes a time in seconds such as 12.5 or 500ms, not `\(text)`")
+                    }
+                    if word == "--from" { from = seconds } else { to = seconds }
+                default:
+                    guard file == nil, !word.hasPrefix("--") else { throw FrontEndError(bounceUsage) }
+                    file = word
+                }
+            }
+            guard let file else { throw FrontEndError(bounceUsage) }
+            if let to, to <= (from ?? 0) {
+                throw FrontEndError("--to (\(to) s) must come after --from (\(from ?? 0) s)")
+            }
+            return .bounce(file: file, from: from ?? 0, to: to)
+        },
+        osc: { arguments throws(OSCRequestError) in
+            let file = try arguments.strings(1, extra: 0...2)[0]
+            let from = arguments.count > 1 ? try arguments.number(1) : 0
+            let to = arguments.count > 2 ? try arguments.number(2) : nil
+            guard from >= 0, (to ?? .infinity) > from else {
+                throw .wrongArguments("/fxhost/bounce: the end must come after the start, and the start may not be negative")
+            }
+            return .bounce(file: file, from: from, to: to)
+        },
+        decode: { fields throws(ProtocolError) in
+            let file = try fields.string("file")
+            let from = try fields.optionalNumber("from") ?? 0
+            let to = try fields.optionalNumber("to")
+            guard from >= 0, (to ?? .infinity) > from else {
+                throw ProtocolError("`bounce`: the end must come after the start, and the start may not be negative")
+            }
+            return .bounce(file: file, from: from, to: to)
+        },
+        encode: { command in
+            guard case .bounce(let file, let from, let to) = command else { return nil }
+            var fields: [String: JSONValue] = ["file": .string(file), "from": .number(from)]
+            if let to { fields["to"] = .number(to) }
+            return fields
+        })
+
+    static let cancelBounce = CommandSpec(
+        name: "bounce.cancel", words: ["bounce", "cancel"], syntax: "bounce cancel",
+        help: "stop a bounce under way (no file is kept)",
+        osc: "/fxhost/bounce/cancel", "no arguments", json: "",
+        example: .init(console: "bounce cancel", osc: OSCMessage("/fxhost/bounce/cancel"),
+                       json: #"{"v": 1, "cmd": "bounce.cancel"}"#),
+        console: { arguments throws(FrontEndError) in
+            // `bounce cancel x` is neither a cancel nor a bounce to one file.
+            guard arguments.count == 0 else { throw FrontEndError(bounceUsage) }
+            return .cancelBounce
+        },
+        osc: { arguments throws(OSCRequestError) in
+            _ = try arguments.strings(0)
+            return .cancelBounce
+        },
+        decode: { _ throws(ProtocolError) in .cancelBounce },
+        encode: { command in
+            guard case .cancelBounce = command else { return nil }
+            return [:]
+        })
+}

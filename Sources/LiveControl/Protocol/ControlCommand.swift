@@ -1,0 +1,50 @@
+import JackIO
+import HostCore
+
+/// What any front end can ask of a live session: the console, OSC, a
+/// script's JSON, the file watcher. Said in the session's terms, not a
+/// front end's (words, OSC arguments, JSON fields are the front end's
+/// business, declared once per command in `CommandTable`);
+/// `ControlDispatcher` carries it out.
+package enum ControlCommand: Equatable, Sendable {
+    case set(node: String, parameter: String, value: ParameterValue)
+    case bypass(node: String, on: Bool)
+    case preset(node: String, name: String)
+    /// Saves the node's state as an LV2 preset bundle in `~/.lv2`.
+    case savePreset(node: String, name: String)
+    case tap(PortReference, file: String)
+    case untap(PortReference)
+    case pauseTap(PortReference)
+    case resumeTap(PortReference)
+    case connect(from: PortReference, to: PortReference, gainDecibels: Double)
+    case disconnect(from: PortReference, to: PortReference)
+    /// Seconds of the timeline; `to` nil: to the end of the sources, then the tail.
+    case bounce(file: String, from: Double, to: Double?)
+    case cancelBounce
+    /// Maps the next MIDI controller that moves to the parameter (or `bypass`).
+    case learn(node: String, parameter: String)
+    case unlearn(node: String, parameter: String)
+    /// The MIDI mappings: the dispatcher answers with `ControlResult.mappings`.
+    case mappings
+    /// Switches every value and bypass of a scene at one block boundary.
+    case scene(String)
+    /// Writes the running state as a patch to `file`, or over the patch
+    /// file the run loaded (nil): values, bypass, wiring, taps.
+    case save(file: String?)
+    /// The patch file's new text (`--watch` reads it), or nil to read the
+    /// file now (`reload`): the difference with the running graph is
+    /// applied, or the text refused.
+    case reload(text: String?)
+    /// The tempo of the host's own transport, in beats per minute.
+    case tempo(Double)
+    /// Starts (true) or stops the transport plugins that take the host's time follow.
+    case transport(rolling: Bool)
+    /// A snapshot of the session: the dispatcher answers with `ControlResult.status`.
+    case status
+    /// The whole session, or one node of it, as any surface draws it from
+    /// nothing: the dispatcher answers with `ControlResult.state`.
+    case state(node: String?)
+    /// Ends the run: the dispatcher only answers `ControlResult.quit`; the
+    /// run loop that owns the session finishes it.
+    case quit
+}

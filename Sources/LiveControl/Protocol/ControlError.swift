@@ -1,0 +1,26 @@
+import HostCore
+import JackIO
+
+/// A command the session refused, and why in one sentence a user can act on
+/// (the session's own: the same words whichever front end asked). Nothing
+/// was changed and nothing announced.
+package struct ControlError: Error, CustomStringConvertible, UserFacingError {
+    /// Who refused: the session, or the patch file (`save`).
+    package enum Reason: Error, CustomStringConvertible {
+        case session(LiveSessionError)
+        case patchFile(LivePatchFileError)
+
+        package var description: String {
+            switch self {
+            case .session(let error): return error.description
+            case .patchFile(let error): return error.description
+            }
+        }
+    }
+
+    package var command: ControlCommand
+    package var source: ControlSource
+    package var reason: Reason
+
+    package var description: String { reason.description }
+}

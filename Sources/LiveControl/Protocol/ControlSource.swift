@@ -1,0 +1,25 @@
+/// Which front end gave a command, carried by every change it makes so a
+/// listener can tell (an OSC front end, say, need not echo a change back to
+/// the client that asked for it).
+package enum ControlSource: Hashable, Sendable {
+    /// A line typed on `fxhost run`'s stdin.
+    case console
+    /// An OSC client, named by its address (`127.0.0.1:9000`).
+    case osc(sender: String)
+    /// A MIDI controller's message through a mapping.
+    case midi
+    /// A reload of the patch file (`--watch`).
+    case patchFile(path: String)
+}
+
+extension ControlSource: CustomStringConvertible {
+    /// As events and the console name it: `console`, `osc:127.0.0.1:9000`, `midi`, `file:/path/patch.yaml`.
+    package var description: String {
+        switch self {
+        case .console: return "console"
+        case .osc(let sender): return "osc:\(sender)"
+        case .midi: return "midi"
+        case .patchFile(let path): return "file:\(path)"
+        }
+    }
+}

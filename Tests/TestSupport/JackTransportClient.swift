@@ -1,0 +1,31 @@
+import Foundation
+
+/// JACK's own `jack_transport` client on a private server, fed commands on
+/// its standard input (`master` makes it the timebase master).
+package final class JackTransportClient {
+    private let process = Process()
+    private let input = Pipe()
+
+    package init(server: String) throws {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["jack_transport"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["JACK_DEFAULT_SERVER"] = server
+        process.environment = environment
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    package func send(_ commands: String...) {
+        for command in commands { input.fileHandleForWriting.write(Data((command + "\n").utf8)) }
+    }
+
+    package func stop() {
+        send("quit")
+        try? input.fileHandleForWriting.close()
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+}
