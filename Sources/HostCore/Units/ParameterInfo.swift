@@ -10,10 +10,13 @@ public struct ParameterInfo: Sendable, Equatable {
     public var enumeration: [(label: String, value: Float)]
     /// Unit label, such as "dB" or "ms", when the plugin says.
     public var unit: String?
+    /// The plugin asks for a logarithmic scale (LV2 `pprops:logarithmic`):
+    /// a control moves through it by ratios (frequencies, times), not steps.
+    public var isLogarithmic: Bool
 
     public init(symbol: String, name: String, minimum: Float, maximum: Float, defaultValue: Float,
                 isToggle: Bool = false, isInteger: Bool = false,
-                enumeration: [(label: String, value: Float)] = [], unit: String? = nil) {
+                enumeration: [(label: String, value: Float)] = [], unit: String? = nil, isLogarithmic: Bool = false) {
         self.symbol = symbol
         self.name = name
         self.minimum = minimum
@@ -23,6 +26,7 @@ public struct ParameterInfo: Sendable, Equatable {
         self.isInteger = isInteger
         self.enumeration = enumeration
         self.unit = unit
+        self.isLogarithmic = isLogarithmic
     }
 
     public static func == (lhs: ParameterInfo, rhs: ParameterInfo) -> Bool {
@@ -31,5 +35,6 @@ public struct ParameterInfo: Sendable, Equatable {
             && lhs.isToggle == rhs.isToggle && lhs.isInteger == rhs.isInteger
             && lhs.enumeration.map(\.label) == rhs.enumeration.map(\.label)
             && lhs.enumeration.map(\.value) == rhs.enumeration.map(\.value) && lhs.unit == rhs.unit
+            && lhs.isLogarithmic == rhs.isLogarithmic
     }
 }
