@@ -48,6 +48,8 @@ enum LV2URI {
     static let maximum = lv2 + "maximum"
     static let defaultValue = lv2 + "default"
     static let minimumSize = "http://lv2plug.in/ns/ext/resize-port#minimumSize"
+    /// pprops:logarithmic: a control best moved through by ratios (a frequency).
+    static let logarithmic = "http://lv2plug.in/ns/ext/port-props#logarithmic"
     static let atomSupports = "http://lv2plug.in/ns/ext/atom#supports"
     static let atomObject = "http://lv2plug.in/ns/ext/atom#Object"
 

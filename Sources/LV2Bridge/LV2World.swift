@@ -51,7 +51,7 @@ package final class LV2World {
     /// Interned nodes, made once.
     struct Nodes {
         let audioPort, controlPort, cvPort, atomPort, outputPort: OpaquePointer
-        let connectionOptional, isSideChain, toggled, integer, enumeration: OpaquePointer
+        let connectionOptional, isSideChain, toggled, integer, enumeration, logarithmic: OpaquePointer
         let designation, reportsLatency: OpaquePointer
         let minimumSize, preset, rdfsLabel, unitsUnit, unitsSymbol, doapName: OpaquePointer
         /// For `PluginCatalog.bundles(of:)`: presets other bundles declare.
@@ -75,6 +75,7 @@ package final class LV2World {
             toggled = node(LV2URI.toggled)
             integer = node(LV2URI.integer)
             enumeration = node(LV2URI.enumeration)
+            logarithmic = node(LV2URI.logarithmic)
             designation = node(LV2URI.designation)
             reportsLatency = node(LV2URI.reportsLatency)
             minimumSize = node(LV2URI.minimumSize)
@@ -99,7 +100,7 @@ package final class LV2World {
 
         func free() {
             for node in [audioPort, controlPort, cvPort, atomPort, outputPort, connectionOptional, isSideChain,
-                         toggled, integer, enumeration, designation, reportsLatency, minimumSize, preset,
+                         toggled, integer, enumeration, logarithmic, designation, reportsLatency, minimumSize, preset,
                          rdfsLabel, unitsUnit, unitsSymbol, doapName, appliesTo, seeAlso, coreSpecification,
                          unitsSpecification, parametersSpecification, patchWritable, patchReadable, rdfsRange, minimum, maximum, defaultValue,
                          atomSupports] {

@@ -10,7 +10,7 @@ import Foundation
 package struct PluginCache: Sendable {
     /// Bump whenever `PluginDescription` or this file's shape changes: a
     /// file of another version is a miss.
-    package static let formatVersion = 3
+    package static let formatVersion = 4
 
     package let file: URL
 

@@ -212,6 +212,7 @@ struct PluginReader {
             isToggle: has(nodes.toggled),
             isInteger: has(nodes.integer),
             isEnumeration: has(nodes.enumeration),
+            isLogarithmic: has(nodes.logarithmic),
             scalePoints: readScalePoints(port),
             isOptional: has(nodes.connectionOptional),
             isSideChain: has(nodes.isSideChain),

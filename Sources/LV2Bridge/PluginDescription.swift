@@ -45,6 +45,8 @@ package struct PortDescription: Codable, Sendable, Equatable {
     package var isInteger: Bool
     /// lv2:enumeration: only the scale points are valid values.
     package var isEnumeration: Bool
+    /// pprops:logarithmic: the plugin asks for a logarithmic scale (a frequency, a time).
+    package var isLogarithmic: Bool
     package var scalePoints: [ScalePoint]
     /// lv2:connectionOptional.
     package var isOptional: Bool

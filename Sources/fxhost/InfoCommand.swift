@@ -102,6 +102,7 @@ struct InfoCommand: ParsableCommand {
             text += ": one of " + port.scalePoints.map { "\"\($0.label)\"" }.joined(separator: ", ")
         } else if let minimum = port.minimum, let maximum = port.maximum {
             text += ": \(NumberText.format(minimum)) … \(NumberText.format(maximum))" + (port.isInteger ? " (whole numbers)" : "")
+                + (port.isLogarithmic ? " (logarithmic)" : "")
         }
         if let defaultValue = port.defaultValue { text += ", default \(NumberText.format(defaultValue))" }
         return text

@@ -47,4 +47,56 @@ final class PluginCachePartsTests: XCTestCase {
         XCTAssertEqual(warm.summaries(matching: nil), fresh.map { PluginSummary($0!) })
         XCTAssertEqual(warm.plugins, fresh)
     }
+
+    /// The `isLogarithmic` marks go into the file and come back out of it;
+    /// a file as the fxhost before them wrote it (format 3, ports without
+    /// the field) is not trusted: the plugin is read again, marks and all.
+    func testLogarithmicMarksSurviveTheCacheAndAFileWithoutThemIsReadAgain() throws {
+        let folder = try TestFolders.make(#function, prefix: "fxhost-lv2bridge")
+        let cache = PluginCache(file: folder.appendingPathComponent("fxhost/plugins.json"))
+        let uri = TriplePara.uri
+        let declared = try TriplePara.declaredLogarithmic()
+        let fresh = try XCTUnwrap(Installed.catalog.describe(uri))
+        let bundles = Installed.catalog.bundles(of: try XCTUnwrap(Installed.catalog.lilvPlugin(uri)))
+
+        let writer = PluginDescriptionStore(cache: cache)
+        XCTAssertEqual(writer.description(of: uri, bundles: bundles) { fresh }, fresh)
+        writer.save(installed: [uri])
+        let written = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: cache.file)) as? [String: Any])
+        let plugins = try XCTUnwrap(written["plugins"] as? [[String: Any]])
+        let ports = try XCTUnwrap((plugins.first?["description"] as? [String: Any])?["ports"] as? [[String: Any]])
+        let marks = ports.compactMap { port -> (String, Bool)? in
+            guard let symbol = port["symbol"] as? String, let mark = port["isLogarithmic"] as? Bool else { return nil }
+            return (symbol, mark)
+        }
+        XCTAssertEqual(marks.count, ports.count, "every port in the file has isLogarithmic")
+        XCTAssertEqual(Dictionary(uniqueKeysWithValues: marks), declared)
+
+        var reads = 0
+        let warm = PluginDescriptionStore(cache: cache)
+        XCTAssertEqual(warm.description(of: uri, bundles: bundles) { reads += 1; return fresh }, fresh)
+        XCTAssertEqual(reads, 0, "the bundles are unchanged: the entry comes from the file")
+
+        /// `value` with `key` taken out of every object in it.
+        func removing(_ key: String, from value: Any) -> Any {
+            if var object = value as? [String: Any] {
+                object[key] = nil
+                return object.mapValues { removing(key, from: $0) }
+            }
+            if let array = value as? [Any] { return array.map { removing(key, from: $0) } }
+            return value
+        }
+        for version in [3, PluginCache.formatVersion] {
+            var old = try XCTUnwrap(removing("isLogarithmic", from: written) as? [String: Any])
+            old["version"] = version
+            try JSONSerialization.data(withJSONObject: old).write(to: cache.file)
+            XCTAssertEqual(cache.load().count, 0, "version \(version) without isLogarithmic is a miss")
+            let store = PluginDescriptionStore(cache: cache)
+            reads = 0
+            XCTAssertEqual(store.description(of: uri, bundles: bundles) { reads += 1; return fresh }, fresh)
+            XCTAssertEqual(reads, 1, "version \(version) without isLogarithmic: the plugin is read again")
+            store.save(installed: [uri])
+            XCTAssertEqual(cache.load()[uri]?.description, fresh, "and the file is rewritten with the marks")
+        }
+    }
 }
