@@ -153,7 +153,6 @@ final class CommandTableTests: XCTestCase {
         XCTAssertEqual(try ConsoleCommand.parse("show amp --json"), .control(.state(node: "amp"), answer: .json))
         XCTAssertEqual(try ConsoleCommand.parse("show"), .control(.state(node: nil), answer: .text))
         XCTAssertEqual(try ConsoleCommand.parse("exit"), .control(.quit, answer: .text))
-        XCTAssertEqual(try ConsoleCommand.parse(#"{"v": 1, "cmd": "tempo", "bpm": 90}"#), .control(.tempo(90), answer: .protocolReply))
         func refusal(_ line: String) -> String {
             do {
                 _ = try ConsoleCommand.parse(line)

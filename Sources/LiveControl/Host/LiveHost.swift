@@ -31,22 +31,23 @@ public final class LiveHost {
     package let dispatcher: ControlDispatcher
     package let inbox: ControlInbox
     private let notifier: EventNotifier
-    private let signals: BlockedStopSignals
+    private let signals: BlockedStopSignals?
     private let options: Options
     private var frontEnds: [any LiveFrontEnd] = []
     /// Seconds between tries to rejoin a server that shut down (`reconnect`).
     private static let reconnectSeconds = 0.5
 
-    /// Opens the session (nothing plays until `run`). `signals` must have
-    /// been made before any thread, libjack's included.
+    /// Opens the session (nothing plays until `run`). `signals`, when given,
+    /// must have been made before any thread, libjack's included: SIGINT,
+    /// SIGTERM and SIGHUP then end the run with every tap finalised.
     public convenience init(graph: AudioGraph, session sessionOptions: LiveSession.Options,
-                            signals: BlockedStopSignals, options: Options) throws(LiveSessionError) {
+                            signals: BlockedStopSignals?, options: Options) throws(LiveSessionError) {
         try self.init(graph: graph, session: sessionOptions, patchFile: nil, signals: signals, options: options)
     }
 
     /// With `patchFile`, `save` and `reload` work on it.
     package init(graph: AudioGraph, session sessionOptions: LiveSession.Options, patchFile: LivePatchFile?,
-                 signals: BlockedStopSignals, options: Options) throws(LiveSessionError) {
+                 signals: BlockedStopSignals?, options: Options) throws(LiveSessionError) {
         notifier = EventNotifier()
         var sessionOptions = sessionOptions
         sessionOptions.notifier = notifier
@@ -93,8 +94,8 @@ public final class LiveHost {
         while true {
             let now = Self.now()
             if let end, now >= end { return .duration }
-            signals.notifier.drain()
-            if signals.take() { return .signal }
+            signals?.notifier.drain()
+            if signals?.take() == true { return .signal }
             notifier.drain()
             if inbox.deliver(to: dispatcher) { return .quit }
             for frontEnd in frontEnds where frontEnd.service(now: now) == .quit { return .quit }
@@ -146,8 +147,8 @@ public final class LiveHost {
 
     /// Sleeps until the notifier or a signal wakes it, or `deadline` (nil: no timeout).
     private func wait(until deadline: Double?) {
-        var descriptors = [pollfd(fd: notifier.descriptor, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: signals.notifier.descriptor, events: Int16(POLLIN), revents: 0)]
+        var descriptors = [pollfd(fd: notifier.descriptor, events: Int16(POLLIN), revents: 0)]
+        if let signals { descriptors.append(pollfd(fd: signals.notifier.descriptor, events: Int16(POLLIN), revents: 0)) }
         // Whole milliseconds, rounded up so a timer is never woken for early;
         // bounded so no deadline can overflow the conversion.
         let timeout = deadline.map { Int32(min(max(($0 - Self.now()) * 1000, 0).rounded(.up), 3_600_000)) } ?? -1

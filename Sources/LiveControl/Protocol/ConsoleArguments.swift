@@ -5,12 +5,9 @@ import HostCore
 package struct ConsoleArguments: Sendable {
     /// The words after the command's own.
     package var words: [String]
-    /// The command's first word as typed, lowercased (`learn`, `unlearn`).
-    package var command: String
 
-    package init(_ words: [String], command: String) {
+    package init(_ words: [String]) {
         self.words = words
-        self.command = command
     }
 
     package var count: Int { words.count }

@@ -3,9 +3,8 @@ import JackIO
 
 /// One line typed on the console while `fxhost run` plays, parsed: a
 /// `ControlCommand` read by its entry in `CommandTable` (the same table
-/// OSC and JSON read from), or what only the console has (`help`). A line
-/// that starts with `{` is a JSON command (docs/control.md), for scripts
-/// piping commands in.
+/// OSC and JSON read from), or what only the console has (`help`). (A line
+/// that starts with `{` is a JSON command: `ConsoleInterpreter` reads it.)
 package enum ConsoleCommand: Equatable {
     case control(ControlCommand, answer: Answer)
     case help
@@ -16,8 +15,6 @@ package enum ConsoleCommand: Equatable {
         case text
         /// A question's answer as JSON: `status --json`, `show amp --json`.
         case json
-        /// The protocol's JSON reply, for a command given as JSON.
-        case protocolReply
     }
 
     /// `help`: every command of the table, then the console's own.
@@ -45,13 +42,6 @@ package enum ConsoleCommand: Equatable {
 
     /// nil for a blank line or a comment.
     package static func parse(_ line: String) throws(FrontEndError) -> ConsoleCommand? {
-        if line.drop(while: \.isWhitespace).hasPrefix("{") {
-            do {
-                return .control(try ControlProtocol.command(fromJSON: line), answer: .protocolReply)
-            } catch {
-                throw FrontEndError(error.description)
-            }
-        }
         var words = try ConsoleWords.split(line)
         guard let name = words.first?.lowercased() else { return nil }
         if name.hasPrefix("#") { return nil }
@@ -63,7 +53,7 @@ package enum ConsoleCommand: Equatable {
         // A question answers in JSON when asked to: `status --json`.
         let json = spec.isQuery && words.count > spec.words.count && words.last == "--json"
         if json { words.removeLast() }
-        let arguments = ConsoleArguments(Array(words.dropFirst(spec.words.count)), command: name)
+        let arguments = ConsoleArguments(Array(words.dropFirst(spec.words.count)))
         return .control(try spec.console(arguments), answer: json ? .json : .text)
     }
 }

@@ -26,12 +26,14 @@ package struct ConsoleInterpreter {
     package func execute(_ line: String) -> Outcome {
         // A script's JSON command is answered in JSON, a refusal to read it too.
         if line.drop(while: \.isWhitespace).hasPrefix("{") {
+            let command: ControlCommand
             do {
-                return try execute(.control(try ControlProtocol.command(fromJSON: line), answer: .protocolReply))
+                command = try ControlProtocol.command(fromJSON: line)
             } catch {
-                Terminal.output(ControlProtocol.refusal("\(error)").text)
+                Terminal.output(ControlProtocol.refusal(error.description).text)
                 return .keepRunning
             }
+            return answerInJSON(command)
         }
         do {
             guard let command = try ConsoleCommand.parse(line) else { return .keepRunning }
@@ -44,21 +46,23 @@ package struct ConsoleInterpreter {
         return .keepRunning
     }
 
+    /// A script's JSON: the reply is JSON too, refusals included.
+    private func answerInJSON(_ command: ControlCommand) -> Outcome {
+        let result: Result<ControlResult, ControlError>
+        do {
+            result = .success(try dispatcher.dispatch(command, from: .console))
+        } catch {
+            result = .failure(error)
+        }
+        Terminal.output(ControlProtocol.reply(result).text)
+        if case .success(.quit) = result { return .quit }
+        return .keepRunning
+    }
+
     private func execute(_ command: ConsoleCommand) throws -> Outcome {
         switch command {
         case .help:
             Terminal.output(ConsoleCommand.usage)
-            return .keepRunning
-        case .control(let control, .protocolReply):
-            // A script's JSON: the reply is JSON too, refusals included.
-            let result: Result<ControlResult, ControlError>
-            do {
-                result = .success(try dispatcher.dispatch(control, from: .console))
-            } catch {
-                result = .failure(error)
-            }
-            Terminal.output(ControlProtocol.reply(result).text)
-            if case .success(.quit) = result { return .quit }
             return .keepRunning
         case .control(let control, let answer):
             switch try dispatcher.dispatch(control, from: .console) {
