@@ -75,16 +75,21 @@ public final class LiveHost {
     /// Returns why it ended and the closing status.
     public func run() throws -> (reason: StopReason, status: LiveStatus) {
         try session.start()
-        if options.connectPorts { try session.connectPorts() }
         var started: [any LiveFrontEnd] = []
-        defer { for frontEnd in started.reversed() { frontEnd.stop() } }
-        for frontEnd in frontEnds {
-            try frontEnd.start(self)
-            started.append(frontEnd)
+        do {
+            if options.connectPorts { try session.connectPorts() }
+            for frontEnd in frontEnds {
+                try frontEnd.start(self)
+                started.append(frontEnd)
+            }
+        } catch {
+            // Nothing is lost to a front end that could not start: the taps are finalised.
+            for frontEnd in started.reversed() { frontEnd.stop() }
+            _ = try? session.finish()
+            throw error
         }
         let reason = loop()
         for frontEnd in started.reversed() { frontEnd.stop() }
-        started = []
         return (reason, try session.finish())
     }
 
