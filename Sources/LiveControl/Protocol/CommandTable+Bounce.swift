@@ -1,7 +1,7 @@
 import HostCore
 
 extension CommandTable {
-    private static let bounceUsage = "usage: bounce FILE [--from S] [--to S], or bounce cancel"
+    static let bounceUsage = "usage: bounce FILE [--from S] [--to S], or bounce cancel"
 
     static let bounce = CommandSpec(
         name: "bounce", words: ["bounce"], syntax: "bounce FILE [--from S] [--to S]",
@@ -62,24 +62,8 @@ extension CommandTable {
             return fields
         })
 
-    static let cancelBounce = CommandSpec(
-        name: "bounce.cancel", words: ["bounce", "cancel"], syntax: "bounce cancel",
-        help: "stop a bounce under way (no file is kept)",
-        osc: "/fxhost/bounce/cancel", "no arguments", json: "",
-        example: .init(console: "bounce cancel", osc: OSCMessage("/fxhost/bounce/cancel"),
-                       json: #"{"v": 1, "cmd": "bounce.cancel"}"#),
-        console: { arguments throws(FrontEndError) in
-            // `bounce cancel x` is neither a cancel nor a bounce to one file.
-            guard arguments.count == 0 else { throw FrontEndError(bounceUsage) }
-            return .cancelBounce
-        },
-        osc: { arguments throws(OSCRequestError) in
-            _ = try arguments.strings(0)
-            return .cancelBounce
-        },
-        decode: { _ throws(ProtocolError) in .cancelBounce },
-        encode: { command in
-            guard case .cancelBounce = command else { return nil }
-            return [:]
-        })
+    // `bounce cancel x` is neither a cancel nor a bounce to one file.
+    static let cancelBounce = withoutArguments(
+        "bounce.cancel", words: ["bounce", "cancel"], help: "stop a bounce under way (no file is kept)",
+        osc: "/fxhost/bounce/cancel", usage: bounceUsage, .cancelBounce)
 }

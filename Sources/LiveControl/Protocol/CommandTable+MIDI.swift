@@ -15,24 +15,8 @@ extension CommandTable {
             return (node, parameter)
         }
 
-    static let mappings = CommandSpec(
-        name: "map", words: ["map"], syntax: "map", help: "list the MIDI mappings and scenes",
-        osc: "/fxhost/map", "no arguments", json: "",
-        isQuery: true,
-        example: .init(console: "map", osc: OSCMessage("/fxhost/map"), json: #"{"v": 1, "cmd": "map"}"#),
-        console: { arguments throws(FrontEndError) in
-            try arguments.expect(0...0, "map")
-            return .mappings
-        },
-        osc: { arguments throws(OSCRequestError) in
-            _ = try arguments.strings(0)
-            return .mappings
-        },
-        decode: { _ throws(ProtocolError) in .mappings },
-        encode: { command in
-            guard case .mappings = command else { return nil }
-            return [:]
-        })
+    static let mappings = withoutArguments(
+        "map", words: ["map"], help: "list the MIDI mappings and scenes", osc: "/fxhost/map", isQuery: true, .mappings)
 
     static let scene = CommandSpec(
         name: "scene", words: ["scene"], syntax: "scene NAME", help: "switch to a scene: all its values and bypasses in one block",

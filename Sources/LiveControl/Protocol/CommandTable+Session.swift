@@ -89,25 +89,10 @@ extension CommandTable {
             return ["rolling": .bool(rolling)]
         })
 
-    static let status = CommandSpec(
-        name: "status", words: ["status"], syntax: "status [--json]",
+    static let status = withoutArguments(
+        "status", words: ["status"], syntax: "status [--json]",
         help: "levels, DSP load, xruns, taps (time, recording or paused), bounce progress",
-        osc: "/fxhost/status", "no arguments", json: "",
-        isQuery: true,
-        example: .init(console: "status", osc: OSCMessage("/fxhost/status"), json: #"{"v": 1, "cmd": "status"}"#),
-        console: { arguments throws(FrontEndError) in
-            try arguments.expect(0...0, "status [--json]")
-            return .status
-        },
-        osc: { arguments throws(OSCRequestError) in
-            _ = try arguments.strings(0)
-            return .status
-        },
-        decode: { _ throws(ProtocolError) in .status },
-        encode: { command in
-            guard case .status = command else { return nil }
-            return [:]
-        })
+        osc: "/fxhost/status", isQuery: true, .status)
 
     static let state = CommandSpec(
         name: "state", words: ["show"], syntax: "show [NODE] [--json]",
@@ -131,22 +116,6 @@ extension CommandTable {
             return node.map { ["node": .string($0)] } ?? [:]
         })
 
-    static let quit = CommandSpec(
-        name: "quit", words: ["quit"], aliases: ["exit"], syntax: "quit",
-        help: "finalise every tap and exit",
-        osc: "/fxhost/quit", "no arguments", json: "",
-        example: .init(console: "quit", osc: OSCMessage("/fxhost/quit"), json: #"{"v": 1, "cmd": "quit"}"#),
-        console: { arguments throws(FrontEndError) in
-            try arguments.expect(0...0, "quit")
-            return .quit
-        },
-        osc: { arguments throws(OSCRequestError) in
-            _ = try arguments.strings(0)
-            return .quit
-        },
-        decode: { _ throws(ProtocolError) in .quit },
-        encode: { command in
-            guard case .quit = command else { return nil }
-            return [:]
-        })
+    static let quit = withoutArguments(
+        "quit", words: ["quit"], aliases: ["exit"], help: "finalise every tap and exit", osc: "/fxhost/quit", .quit)
 }

@@ -51,4 +51,28 @@ package enum CommandTable {
         for spec in all where !seen.contains(spec.words[0]) { seen.append(spec.words[0]) }
         return seen
     }
+
+    /// A command that takes no arguments in any form (`map`, `status`, `quit`):
+    /// any word after it is refused with `usage` (by default, its syntax).
+    static func withoutArguments(_ name: String, words: [String], aliases: [String] = [], syntax: String? = nil,
+                                 help: String, osc address: String, isQuery: Bool = false, usage: String? = nil,
+                                 _ command: ControlCommand) -> CommandSpec {
+        let syntax = syntax ?? words.joined(separator: " ")
+        let usage = usage ?? "usage: \(syntax)"
+        return CommandSpec(
+            name: name, words: words, aliases: aliases, syntax: syntax, help: help,
+            osc: address, "no arguments", json: "", isQuery: isQuery,
+            example: .init(console: words.joined(separator: " "), osc: OSCMessage(address),
+                           json: #"{"v": 1, "cmd": "\#(name)"}"#),
+            console: { arguments throws(FrontEndError) in
+                guard arguments.count == 0 else { throw FrontEndError(usage) }
+                return command
+            },
+            osc: { arguments throws(OSCRequestError) in
+                _ = try arguments.strings(0)
+                return command
+            },
+            decode: { _ throws(ProtocolError) in command },
+            encode: { $0 == command ? [:] : nil })
+    }
 }
