@@ -85,8 +85,8 @@ struct ReloadPlan {
                                      folder: folder)
                     nodes.append((declaration.name, current.kind, declaration.location))
                 } else {
-                    let unit = try Self.makeUnit(declaration.name, spec, makeUnit: makeUnit, at: declaration.location,
-                                                 folder: folder)
+                    let unit = try PatchLoader.makeUnit(declaration.name, spec, at: declaration.location, folder: folder,
+                                                        making: makeUnit)
                     nodes.append((declaration.name, .unit(unit, bypass: spec.bypass), declaration.location))
                     if current != nil { removed.append(declaration.name) }
                     added.append(declaration.name)
@@ -149,7 +149,7 @@ struct ReloadPlan {
         do throws(UnitError) {
             if let preset = now.preset { loaded = try unit.presetParameterValues(preset)?.values ?? [:] }
         } catch {
-            throw GraphError("node `\(node)`: \(error.message)", at: now.presetLocation, suggestion: error.suggestion)
+            throw GraphError(node: node, error, at: now.presetLocation)
         }
         let current = session.parameterValues(node: node)
         func value(_ symbol: String) -> Float? { current[symbol] ?? unit.parameterValue(symbol) }
@@ -158,7 +158,7 @@ struct ReloadPlan {
             do {
                 checked = try unit.checkedValue(setting.symbol, setting.value)
             } catch {
-                throw GraphError("node `\(node)`: \(error.message)", at: setting.location, suggestion: error.suggestion)
+                throw GraphError(node: node, error, at: setting.location)
             }
             if presetChanged || value(setting.symbol) != checked { parameters.append((node, setting.symbol, checked)) }
         }
@@ -183,7 +183,7 @@ struct ReloadPlan {
             do {
                 checked = try unit.checkedMessageParameter(setting.symbol, setting.value, relativeTo: folder)
             } catch {
-                throw GraphError("node `\(node)`: \(error.message)", at: setting.location, suggestion: error.suggestion)
+                throw GraphError(node: node, error, at: setting.location)
             }
             let current = sent.first { $0.name == name }
             let isPath = current?.isPath ?? false
@@ -193,20 +193,6 @@ struct ReloadPlan {
             let value: ParameterValue = isPath || checked.hasPrefix("/") && setting.value != .label(checked)
                 ? .label(checked) : setting.value
             messages.append((node, name, value))
-        }
-    }
-
-    /// A plugin node the file adds (or whose plugin it changes), made as
-    /// `PatchLoader` makes one: preset, then values.
-    private static func makeUnit(_ node: String, _ spec: PluginNodeSpec, makeUnit: LivePatchFile.UnitMaker,
-                                 at location: SourceLocation?, folder: String?) throws(GraphError) -> any ProcessingUnit {
-        do {
-            let unit = try makeUnit(spec.plugin)
-            if let preset = spec.preset { try unit.applyPreset(preset) }
-            for setting in spec.parameters { try unit.setParameter(setting.symbol, to: setting.value, relativeTo: folder) }
-            return unit
-        } catch {
-            throw GraphError("node `\(node)`: \(error.message)", at: spec.pluginLocation ?? location, suggestion: error.suggestion)
         }
     }
 
