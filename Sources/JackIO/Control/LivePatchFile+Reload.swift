@@ -72,7 +72,7 @@ struct ReloadPlan {
          makeUnit: LivePatchFile.UnitMaker) throws(GraphError) {
         patch = new
         let running = session.graph
-        var nodes: [(name: String, kind: GraphNodeKind, location: SourceLocation?)] = []
+        var nodes: [GraphNode] = []
         for declaration in new.nodes {
             let current = running.node(named: declaration.name)
             let before = old.node(named: declaration.name)
@@ -83,25 +83,26 @@ struct ReloadPlan {
                     try keep(unit, node: declaration.name, was: was, now: spec, bypassed: bypassed, session: session)
                     try keepMessages(unit, node: declaration.name, now: spec, presetChanged: was.preset != spec.preset,
                                      folder: folder)
-                    nodes.append((declaration.name, current.kind, declaration.location))
+                    nodes.append(GraphNode(name: declaration.name, kind: current.kind, location: declaration.location))
                 } else {
                     let unit = try PatchLoader.makeUnit(declaration.name, spec, at: declaration.location, folder: folder,
                                                         making: makeUnit)
-                    nodes.append((declaration.name, .unit(unit, bypass: spec.bypass), declaration.location))
+                    nodes.append(GraphNode(name: declaration.name, kind: .unit(unit, bypass: spec.bypass),
+                                           location: declaration.location))
                     if current != nil { removed.append(declaration.name) }
                     added.append(declaration.name)
                 }
             case .mix(let channels):
                 if case .mixer(channels)? = current?.kind {} else { replaced(declaration.name, existed: current != nil) }
-                nodes.append((declaration.name, .mixer(channels: channels), declaration.location))
+                nodes.append(GraphNode(name: declaration.name, kind: .mixer(channels: channels), location: declaration.location))
             case .gain(let decibels):
                 if case .gain(decibels)? = current?.kind {} else { replaced(declaration.name, existed: current != nil) }
-                nodes.append((declaration.name, .gain(decibels: decibels), declaration.location))
+                nodes.append(GraphNode(name: declaration.name, kind: .gain(decibels: decibels), location: declaration.location))
             case .input, .output, .file, .midiInput, .midiOutput, .midiFile:
                 guard let current, let before, Self.sameEndpoint(before.kind, declaration.kind) else {
                     throw Self.fixed(declaration.name, at: declaration.location)
                 }
-                nodes.append((declaration.name, current.kind, declaration.location))
+                nodes.append(GraphNode(name: declaration.name, kind: current.kind, location: declaration.location))
             }
         }
         for node in running.nodes where new.node(named: node.name) == nil {
@@ -115,21 +116,7 @@ struct ReloadPlan {
         rewired = !Self.same(running.connectionDeclarations, new.connections)
         let retapped = running.tapDeclarations.map(\.description) != taps.map(\.description)
         guard !added.isEmpty || !removed.isEmpty || rewired || retapped else { return }
-        let graph = AudioGraph()
-        for node in nodes {
-            switch node.kind {
-            case .input(let channels, let ports): try graph.addInput(node.name, channels: channels, ports: ports, location: node.location)
-            case .output(let channels, let ports): try graph.addOutput(node.name, channels: channels, ports: ports, location: node.location)
-            case .filePlayer(let file): try graph.addFilePlayer(node.name, file: file, location: node.location)
-            case .mixer(let channels): try graph.addMixer(node.name, channels: channels, location: node.location)
-            case .gain(let decibels): try graph.addGain(node.name, decibels: decibels, location: node.location)
-            case .unit(let unit, let bypass): try graph.addUnit(node.name, unit, bypass: bypass, location: node.location)
-            case .midiInput(let ports): try graph.addMIDIInput(node.name, ports: ports, location: node.location)
-            case .midiOutput(let ports): try graph.addMIDIOutput(node.name, ports: ports, location: node.location)
-            case .midiFile(let file): try graph.addMIDIFile(node.name, file: file, location: node.location)
-            }
-        }
-        try graph.wire(new.connections, taps: taps)
+        let graph = try GraphRewrite(nodes: nodes, connections: new.connections, taps: taps).apply()
         for tap in graph.taps { try TapFileCheck.requireFolder(tap) }
         self.graph = graph
     }
