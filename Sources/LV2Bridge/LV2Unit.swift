@@ -219,18 +219,22 @@ package final class LV2Unit: ProcessingUnit {
             memory: SharedPortMemory(unit: memory, format: formatMemory),
             log: log, scratchFolder: scratchFolder)
         while instances.count < count {
-            let instance = try LV2Instance(context)
-            // The latency probe ends in a reset that drops pending worker
-            // requests, so it comes before any state is restored: a restore
-            // may ask the worker to load a file (an impulse response).
-            if reportsLatency { measureLatency(instance, frames: format.maxBlockFrames) }
-            instance.loadDefaultStateIfRequested(context)
-            if let presetState { instance.restore(presetState) }
-            sendRecordedProperties(to: instance)
-            if reportsLatency && (!propertyRecord.sent.isEmpty || presetState != nil) {
-                settleLatency(instance, frames: format.maxBlockFrames)
+            // Instantiation-class calls and probe runs: LV2's rules want them alone.
+            let instance = try PluginSetupGate.process.alone { () throws(UnitError) -> LV2Instance in
+                let instance = try LV2Instance(context)
+                // The latency probe ends in a reset that drops pending worker
+                // requests, so it comes before any state is restored: a restore
+                // may ask the worker to load a file (an impulse response).
+                if reportsLatency { measureLatency(instance, frames: format.maxBlockFrames) }
+                instance.loadDefaultStateIfRequested(context)
+                if let presetState { instance.restore(presetState) }
+                sendRecordedProperties(to: instance)
+                if reportsLatency && (!propertyRecord.sent.isEmpty || presetState != nil) {
+                    settleLatency(instance, frames: format.maxBlockFrames)
+                }
+                try instance.startWorker()
+                return instance
             }
-            try instance.startWorker()
             instances.append(instance)
         }
         // Each kernel keeps its instance alive for the plans that use it.

@@ -1,0 +1,78 @@
+import Foundation
+import HostCore
+@testable import LV2Bridge
+import XCTest
+
+/// LV2's threading gate: LV2 units make and free their instances holding it
+/// alone, so they wait for a block another thread renders holding it shared,
+/// and a set-up that already holds it alone (a batch file's) does not wait
+/// on itself.
+final class PluginSetupGateTests: XCTestCase {
+    private static let amp = "http://lv2plug.in/plugins/eg-amp"
+    private let format = RenderFormat(sampleRate: 48000, maxBlockFrames: 256, mode: .offline)
+
+    func testMakingInstancesWaitsForABlockRenderingOnAnotherThread() throws {
+        let unit = try Installed.unit(Self.amp)
+        let events = EventLog()
+        try whileABlockRenders(events) {
+            _ = try unit.prepareInstances(count: 1, format: format)
+            events.add("instances made")
+        }
+        XCTAssertEqual(events.entries, ["block ended", "instances made"])
+    }
+
+    func testFreeingInstancesWaitsForABlockRenderingOnAnotherThread() throws {
+        var unit: LV2Unit? = try Installed.unit(Self.amp)
+        var prepared: PreparedUnit? = try unit!.prepareInstances(count: 1, format: format)
+        XCTAssertNotNil(prepared)
+        let events = EventLog()
+        try whileABlockRenders(events) {
+            prepared = nil  // the kernels' hold on the instance
+            unit = nil
+            events.add("instances freed")
+        }
+        XCTAssertEqual(events.entries, ["block ended", "instances freed"])
+    }
+
+    func testASetUpHoldingTheGateMakesAndFreesInstancesWithoutWaitingOnItself() throws {
+        let format = format
+        let done = DispatchSemaphore(value: 0)
+        let setUp = Thread {
+            PluginSetupGate.process.alone {
+                // Made, prepared and let go of inside, as a batch file's set-up and tear-down do.
+                let unit = try? Installed.unit(Self.amp)
+                XCTAssertNotNil(try? unit?.prepareInstances(count: 2, format: format))
+            }
+            done.signal()
+        }
+        setUp.start()
+        XCTAssertEqual(done.wait(timeout: .now() + 30), .success, "the set-up waited on the gate it held")
+    }
+
+    /// Runs `body` while another thread holds the gate shared for half a
+    /// second (a block), which it logs as ended when it lets go.
+    private func whileABlockRenders(_ events: EventLog, _ body: () throws -> Void) throws {
+        let entered = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        Thread {
+            PluginSetupGate.process.shared {
+                entered.signal()
+                Thread.sleep(forTimeInterval: 0.5)
+                events.add("block ended")
+            }
+            finished.signal()
+        }.start()
+        entered.wait()
+        try body()
+        finished.wait()
+    }
+}
+
+/// What happened in which order, from several threads.
+private final class EventLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [String] = []
+
+    func add(_ entry: String) { lock.withLock { list.append(entry) } }
+    var entries: [String] { lock.withLock { list } }
+}
