@@ -25,7 +25,9 @@ public final class PluginSetupGate: @unchecked Sendable {
 
     private let lock: UnsafeMutablePointer<pthread_rwlock_t>
     /// The thread holding the gate alone (0: none), so a set-up that makes
-    /// units while it holds the gate (a batch file's) does not wait on itself.
+    /// units while it holds the gate (a batch file's) neither waits on itself
+    /// nor lets go early (glibc refuses a second write lock with EDEADLK, and
+    /// the inner unlock would open the gate).
     private let owner = Atomic<UInt>(0)
 
     public init() {

@@ -34,19 +34,33 @@ final class PluginSetupGateTests: XCTestCase {
         XCTAssertEqual(events.entries, ["block ended", "instances freed"])
     }
 
-    func testASetUpHoldingTheGateMakesAndFreesInstancesWithoutWaitingOnItself() throws {
+    /// Making and freeing instances inside a set-up neither waits on the
+    /// gate the set-up holds nor lets go of it: a block still waits for the
+    /// set-up's end.
+    func testASetUpHoldingTheGateMakesAndFreesInstancesAndStillHoldsIt() throws {
         let format = format
+        let events = EventLog()
+        let prepared = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
-        let setUp = Thread {
+        Thread {
             PluginSetupGate.process.alone {
                 // Made, prepared and let go of inside, as a batch file's set-up and tear-down do.
-                let unit = try? Installed.unit(Self.amp)
-                XCTAssertNotNil(try? unit?.prepareInstances(count: 2, format: format))
+                do {
+                    let unit = try Installed.unit(Self.amp)
+                    _ = try unit.prepareInstances(count: 2, format: format)
+                } catch {
+                    events.add("\(error)")
+                }
+                prepared.signal()
+                Thread.sleep(forTimeInterval: 0.5)
+                events.add("set-up ended")
             }
             done.signal()
-        }
-        setUp.start()
-        XCTAssertEqual(done.wait(timeout: .now() + 30), .success, "the set-up waited on the gate it held")
+        }.start()
+        XCTAssertEqual(prepared.wait(timeout: .now() + 30), .success, "the set-up waited on the gate it held")
+        PluginSetupGate.process.shared { events.add("block") }
+        XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
+        XCTAssertEqual(events.entries, ["set-up ended", "block"])
     }
 
     /// Runs `body` while another thread holds the gate shared for half a
