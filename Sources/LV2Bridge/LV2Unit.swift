@@ -106,6 +106,9 @@ package final class LV2Unit: ProcessingUnit {
             .map { controls + Int($0.index) }
     }
 
+    /// Plugin libraries are loaded once per process: one gate for all.
+    package var threadingGate: (any UnitThreadingGate)? { PluginSetupGate.process }
+
     package func controlPointer(symbol: String) -> UnsafeMutablePointer<Float>? {
         parameterPorts[symbol].map { controls + Int($0) }
     }

@@ -1,4 +1,5 @@
 import Glibc
+import HostCore
 import Synchronization
 
 /// Keeps plugin work on several threads inside LV2's threading rules.
@@ -14,12 +15,13 @@ import Synchronization
 ///
 /// One gate serves the process (`process`): a plugin library is loaded once
 /// per process, whoever loads it. Every LV2 unit makes and frees its
-/// instances holding it alone, so two renders set up from two threads never
-/// overlap there. A driver rendering beside another takes it shared around
-/// each block (the batch renderer does); never set a render up (compile a
-/// graph, let go of a plan) while holding it shared on the same thread.
-/// A live engine's realtime thread cannot wait, so it never takes it.
-public final class PluginSetupGate: @unchecked Sendable {
+/// instances holding it alone, and is the plan's `threadingGate`, which
+/// `OfflineRenderer` (and the batch renderer) hold shared around each
+/// block: so renders set up and run from several threads keep the rules.
+/// Never set a render up (compile a graph, let go of a plan) while holding
+/// it shared on the same thread. A live engine's realtime thread cannot
+/// wait, so it never takes it.
+public final class PluginSetupGate: UnitThreadingGate, @unchecked Sendable {
     /// The gate every LV2 unit in this process uses.
     public static let process = PluginSetupGate()
 

@@ -4,9 +4,9 @@ import HostCore
 import XCTest
 
 /// LV2's threading gate: LV2 units make and free their instances holding it
-/// alone, so they wait for a block another thread renders holding it shared,
-/// and a set-up that already holds it alone (a batch file's) does not wait
-/// on itself.
+/// alone, so they wait for a block another thread renders holding it shared;
+/// a set-up that already holds it alone (a batch file's) does not wait on
+/// itself; an offline render holds it shared around each block.
 final class PluginSetupGateTests: XCTestCase {
     private static let amp = "http://lv2plug.in/plugins/eg-amp"
     private let format = RenderFormat(sampleRate: 48000, maxBlockFrames: 256, mode: .offline)
@@ -61,6 +61,45 @@ final class PluginSetupGateTests: XCTestCase {
         PluginSetupGate.process.shared { events.add("block") }
         XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
         XCTAssertEqual(events.entries, ["set-up ended", "block"])
+    }
+
+    /// A library render of LV2 units holds the gate shared block by block,
+    /// so a set-up on another thread waits for the block it falls in.
+    func testAnOfflineRenderHoldsTheGateSharedAroundEachBlock() throws {
+        let graph = AudioGraph()
+        let input = try graph.addInput("in", channels: 1)
+        let amp = try graph.addUnit("amp", try Installed.unit(Self.amp))
+        let output = try graph.addOutput("out", channels: 1)
+        try graph.connect(input, to: amp)
+        try graph.connect(amp, to: output)
+        let plan = try graph.compile(format: format)
+        let events = EventLog()
+        let inBlock = DispatchSemaphore(value: 0)
+        var options = RenderOptions()
+        options.silentInputsWithoutFiles = true
+        // Long enough for a block after the job's first 100 ms, when it reports progress first.
+        options.endSeconds = 120
+        options.maximumTailSeconds = 0
+        var first = true
+        // Called at the end of a block, inside it (the last time, after the
+        // last block): the first one lasts half a second.
+        options.progress = { progress in
+            guard first, !progress.finished else { return }
+            first = false
+            inBlock.signal()
+            Thread.sleep(forTimeInterval: 0.5)
+            events.add("block ended")
+        }
+        let renderer = try OfflineRenderer(plan: plan, options: options)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            do { _ = try renderer.run() } catch { events.add("\(error)") }
+            done.signal()
+        }.start()
+        XCTAssertEqual(inBlock.wait(timeout: .now() + 30), .success, "the render reported no progress before it ended")
+        PluginSetupGate.process.alone { events.add("set-up") }
+        XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
+        XCTAssertEqual(events.entries, ["block ended", "set-up"])
     }
 
     /// Runs `body` while another thread holds the gate shared for half a
