@@ -48,12 +48,16 @@ let package = Package(
         .systemLibrary(name: "CLilv", pkgConfig: "lilv-0", providers: [.apt(["liblilv-dev", "lv2-dev"])]),
         .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
-        // The few things Swift cannot do itself: variadic C calls and callbacks, weak RTSan hooks.
-        .target(name: "CShim", dependencies: ["CJack"]),
+        // The few things Swift cannot do itself, split by who needs them so the core
+        // has no JACK or LV2 header: thread naming, weak RTSan hooks and spin-waits
+        // (core), the variadic jack_client_open (JACK), the LV2 log feature's printf.
+        .target(name: "CCoreShim"),
+        .target(name: "CJackShim", dependencies: ["CJack"]),
+        .target(name: "CLV2Shim", dependencies: ["CCoreShim"]),
 
-        .target(name: "HostCore", dependencies: ["CSndFile", "CShim", .product(name: "Yams", package: "Yams")]),
-        .target(name: "LV2Bridge", dependencies: ["HostCore", "CLilv", "CShim"]),
-        .target(name: "JackIO", dependencies: ["HostCore", "CJack", "CShim"]),
+        .target(name: "HostCore", dependencies: ["CSndFile", "CCoreShim", .product(name: "Yams", package: "Yams")]),
+        .target(name: "LV2Bridge", dependencies: ["HostCore", "CLilv", "CLV2Shim"]),
+        .target(name: "JackIO", dependencies: ["HostCore", "CJack", "CJackShim", "CCoreShim"]),
         // The command protocol and everything that steers a live session: the
         // dispatcher, the patch file as a live document, LiveHost's run loop
         // and the front ends (console, OSC, MIDI announcements, file watcher).
@@ -67,23 +71,24 @@ let package = Package(
         // private JACK servers, the probe plugin (Tests/TestPlugin, which the tests compile
         // themselves: SwiftPM makes a shared library only for a product, and fxhost's
         // products are its library API and tool, not test fixtures).
-        .target(name: "TestSupport", dependencies: ["HostCore", "JackIO", "CJack", "CShim"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["HostCore", "JackIO", "CJack", "CJackShim"], path: "Tests/TestSupport"),
         .testTarget(name: "HostCoreTests", dependencies: ["HostCore", "TestSupport"]),
         .testTarget(name: "LV2BridgeTests", dependencies: ["LV2Bridge", "HostCore", "TestSupport"]),
         // Runs a LiveEngine with a deliberate allocation in its callback, so a
         // test can see RealtimeSanitizer kill it (halt_on_error aborts the process).
         // Not a dependency of JackIOTests (both would link the runtime twice):
         // `swift test` builds it anyway, and the tests find it next to themselves.
-        .executableTarget(name: "rtsan-probe", dependencies: ["JackIO", "HostCore", "CShim", "CJack"],
+        .executableTarget(name: "rtsan-probe", dependencies: ["JackIO", "HostCore", "CCoreShim", "CJack"],
                           linkerSettings: realtimeSanitizer),
         // LV2Bridge: live sessions with real plugins run under the sanitizer in-process.
-        .testTarget(name: "JackIOTests", dependencies: ["JackIO", "HostCore", "LV2Bridge", "CShim", "CJack", "TestSupport"],
+        .testTarget(name: "JackIOTests", dependencies: ["JackIO", "HostCore", "LV2Bridge", "CCoreShim", "CJack", "TestSupport"],
                     linkerSettings: realtimeSanitizer),
         // The dispatcher, the protocol, the patch file as a live document and the
         // front ends (console parsing, prompt, OSC), on live sessions of their own.
         .testTarget(name: "LiveControlTests", dependencies: ["LiveControl", "JackIO", "HostCore", "LV2Bridge", "TestSupport"]),
         // JackIO and CJack: freewheel tests run a private server and watch it with a client of their own.
-        .testTarget(name: "IntegrationTests", dependencies: ["HostCore", "LV2Bridge", "JackIO", "LiveControl", "CJack", "fxhost", "TestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["HostCore", "LV2Bridge", "JackIO", "LiveControl", "CJack", "CCoreShim",
+                                                             "CLV2Shim", "fxhost", "TestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -1,5 +1,5 @@
 import CJack
-import CShim
+import CJackShim
 import Glibc
 
 /// One client on a named JACK server. It never starts a server: opening one

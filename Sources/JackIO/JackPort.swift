@@ -1,5 +1,4 @@
 import CJack
-import CShim
 import Glibc
 
 /// A JACK audio port this process registered.

@@ -1,5 +1,4 @@
 import CLilv
-import CShim
 import Foundation
 import HostCore
 
@@ -158,8 +157,10 @@ final class LV2Instance {
         // The worker thread calls work() on the instance: it must be gone
         // before deactivate (no instantiation-class call may overlap another).
         worker?.stop()
-        if isActive { lilv_instance_deactivate(instance) }
-        lilv_instance_free(instance)
+        PluginSetupGate.process.alone {
+            if isActive { lilv_instance_deactivate(instance) }
+            lilv_instance_free(instance)
+        }
     }
 
     /// Runs `body` with the worker answering at once (live, before its

@@ -1,5 +1,5 @@
 import CLilv
-import CShim
+import CLV2Shim
 import Foundation
 import HostCore
 
@@ -107,6 +107,9 @@ package final class LV2Unit: ProcessingUnit {
         plugin.ports.first { $0.designation == .enabled && $0.direction == .input && $0.kind == .control }
             .map { controls + Int($0.index) }
     }
+
+    /// Plugin libraries are loaded once per process: one gate for all.
+    package var threadingGate: (any UnitThreadingGate)? { PluginSetupGate.process }
 
     package func controlPointer(symbol: String) -> UnsafeMutablePointer<Float>? {
         parameterPorts[symbol].map { controls + Int($0) }
@@ -221,18 +224,22 @@ package final class LV2Unit: ProcessingUnit {
             memory: SharedPortMemory(unit: memory, format: formatMemory),
             log: log, scratchFolder: scratchFolder)
         while instances.count < count {
-            let instance = try LV2Instance(context)
-            // The latency probe ends in a reset that drops pending worker
-            // requests, so it comes before any state is restored: a restore
-            // may ask the worker to load a file (an impulse response).
-            if reportsLatency { measureLatency(instance, frames: format.maxBlockFrames) }
-            instance.loadDefaultStateIfRequested(context)
-            if let presetState { instance.restore(presetState) }
-            sendRecordedProperties(to: instance)
-            if reportsLatency && (!propertyRecord.sent.isEmpty || presetState != nil) {
-                settleLatency(instance, frames: format.maxBlockFrames)
+            // Instantiation-class calls and probe runs: LV2's rules want them alone.
+            let instance = try PluginSetupGate.process.alone { () throws(UnitError) -> LV2Instance in
+                let instance = try LV2Instance(context)
+                // The latency probe ends in a reset that drops pending worker
+                // requests, so it comes before any state is restored: a restore
+                // may ask the worker to load a file (an impulse response).
+                if reportsLatency { measureLatency(instance, frames: format.maxBlockFrames) }
+                instance.loadDefaultStateIfRequested(context)
+                if let presetState { instance.restore(presetState) }
+                sendRecordedProperties(to: instance)
+                if reportsLatency && (!propertyRecord.sent.isEmpty || presetState != nil) {
+                    settleLatency(instance, frames: format.maxBlockFrames)
+                }
+                try instance.startWorker()
+                return instance
             }
-            try instance.startWorker()
             instances.append(instance)
         }
         // Each kernel keeps its instance alive for the plans that use it.

@@ -1,5 +1,4 @@
 import CLilv
-import CShim
 import Foundation
 import HostCore
 

@@ -1,5 +1,5 @@
 import CLilv
-import CShim
+import CLV2Shim
 import Foundation
 import HostCore
 

@@ -1,6 +1,7 @@
 import Foundation
 import HostCore
 import LiveControl
+import LV2Bridge
 import Synchronization
 
 /// Renders the files of a batch, several at once: a pool of `jobs`
@@ -17,7 +18,8 @@ final class BatchRenderer {
     private let items: [BatchPlan.Item]
     private let jobs: Int
     private let setUp: SetUp
-    private let gate = PluginSetupGate()
+    /// The one the LV2 units take too: a file's set-up makes them inside it.
+    private let gate = PluginSetupGate.process
     private let progress: BatchProgress
     /// The next file a job takes.
     private let next = Atomic<Int>(0)

@@ -17,7 +17,7 @@
 // worker must be inside the sanitizer's realtime section, so the first must
 // die on the worker's first task, and the second prints how many tasks the
 // worker ran (and exits 5 if it ran none).
-import CShim
+import CCoreShim
 import Glibc
 import HostCore
 import JackIO

@@ -1,4 +1,5 @@
-import CShim
+import CCoreShim
+import CLV2Shim
 import Foundation
 import HostCore
 import LV2Bridge

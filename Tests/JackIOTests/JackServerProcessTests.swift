@@ -1,4 +1,3 @@
-import CShim
 import Foundation
 import JackIO
 import TestSupport

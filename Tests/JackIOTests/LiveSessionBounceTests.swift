@@ -1,4 +1,4 @@
-import CShim
+import CCoreShim
 import Foundation
 import HostCore
 import JackIO

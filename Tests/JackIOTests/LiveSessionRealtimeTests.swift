@@ -1,5 +1,5 @@
 import CJack
-import CShim
+import CCoreShim
 import Foundation
 import HostCore
 import JackIO

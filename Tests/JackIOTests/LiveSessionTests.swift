@@ -1,5 +1,4 @@
 import CJack
-import CShim
 import Foundation
 import HostCore
 import JackIO

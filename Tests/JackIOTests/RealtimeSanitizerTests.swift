@@ -1,4 +1,4 @@
-import CShim
+import CCoreShim
 import Foundation
 import JackIO
 import TestSupport

@@ -104,4 +104,37 @@ final class LivePatchFileReloadTests: XCTestCase {
         XCTAssertTrue(hears(rig, 1))
         try rig.session.finish()
     }
+
+    /// A plugin node the file adds is made as `fxhost check` makes it, so a
+    /// bad preset or value is refused at its own place, not the plugin's.
+    func testAnAddedPluginsBadPresetOrValueIsRefusedWhereCheckPutsIt() throws {
+        let rig = try AmpRig(bufferFrames: 256)
+        let path = rig.folder.appendingPathComponent("live.yaml").path
+        let provider = LV2UnitProvider(catalog: PluginCatalog(world: LV2World()))
+        rig.dispatcher.patchFile = LivePatchFile(path: path, patch: try PatchParser.parse(text: Self.text, path: path),
+                                                 text: Self.text) { reference throws(UnitError) in
+            try provider.makeUnit(reference)
+        }
+        let graph = rig.session.graph
+        // The added node is line 5; each column is where the preset's name or the value's key starts.
+        let added: [(line: String, column: Int)] = [
+            ("  more: { plugin: \(Self.amp), preset: no-such-preset }", "  more: { plugin: \(Self.amp), preset: ".count + 1),
+            ("  more: { plugin: \(Self.amp), params: { gain: 40 } }", "  more: { plugin: \(Self.amp), params: { ".count + 1),
+        ]
+        for (line, column) in added {
+            let text = Self.text.replacingOccurrences(of: "  main:", with: "\(line)\n  main:")
+            let place = "\(path):5:\(column): node `more`: "
+            var checkSays = ""
+            XCTAssertThrowsError(try PatchLoader(units: provider).graph(for: try PatchParser.parse(text: text, path: path))) {
+                checkSays = "\($0)"
+            }
+            XCTAssertTrue(checkSays.hasPrefix(place), checkSays)
+            let changes = try reload(rig, text)
+            guard changes.count == 1, case .patchRefused(let reason) = changes[0] else { XCTFail("\(changes)"); continue }
+            XCTAssertTrue(reason.hasPrefix(place), reason)
+            XCTAssertEqual(reason, checkSays, "the reload and `check` say the same sentence")
+            XCTAssertTrue(rig.session.graph === graph, "the running graph is untouched")
+        }
+        try rig.session.finish()
+    }
 }

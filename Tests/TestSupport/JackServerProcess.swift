@@ -1,5 +1,5 @@
 import CJack
-import CShim
+import CJackShim
 import Foundation
 
 /// Why a private JACK server could not be started.

@@ -3,6 +3,13 @@ public struct GraphNode {
     public let name: String
     public let kind: GraphNodeKind
     public let location: SourceLocation?
+
+    /// A node for a `GraphRewrite` to add (graphs make their own in `add…`).
+    package init(name: String, kind: GraphNodeKind, location: SourceLocation?) {
+        self.name = name
+        self.kind = kind
+        self.location = location
+    }
 }
 
 public enum GraphNodeKind {

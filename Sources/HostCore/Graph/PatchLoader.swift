@@ -95,29 +95,7 @@ public struct PatchLoader {
                                           gainDecibels: spec.gainDecibels, pan: spec.pan)
             try graph.addFilePlayer(name, file: source, location: location)
         case .plugin(let spec):
-            let unit: any ProcessingUnit
-            do {
-                unit = try units.makeUnit(spec.plugin)
-            } catch {
-                throw GraphError("node `\(name)`: \(error.message)", at: spec.pluginLocation ?? location,
-                                 suggestion: error.suggestion)
-            }
-            if let preset = spec.preset {
-                do {
-                    try unit.applyPreset(preset)
-                } catch {
-                    throw GraphError("node `\(name)`: \(error.message)", at: spec.presetLocation ?? location,
-                                     suggestion: error.suggestion)
-                }
-            }
-            for setting in spec.parameters {
-                do {
-                    try unit.setParameter(setting.symbol, to: setting.value, relativeTo: folder)
-                } catch {
-                    throw GraphError("node `\(name)`: \(error.message)", at: setting.location ?? location,
-                                     suggestion: error.suggestion)
-                }
-            }
+            let unit = try makeUnit(name, spec, at: location, folder: folder)
             try graph.addUnit(name, unit, bypass: spec.bypass, location: location)
         }
     }

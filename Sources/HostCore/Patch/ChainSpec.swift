@@ -53,8 +53,8 @@ package enum ChainSpec {
         do {
             return try units.makeUnit(spec.plugin)
         } catch {
-            // The words the patch loader would use, so a chain fails the same way a patch file does.
-            throw GraphError("node `\(name)`: \(error.message)", at: spec.pluginLocation, suggestion: error.suggestion)
+            // The patch loader's words, so a chain fails the same way a patch file does.
+            throw GraphError(node: name, error, at: spec.pluginLocation)
         }
     }
 

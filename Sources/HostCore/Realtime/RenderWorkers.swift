@@ -1,4 +1,4 @@
-import CShim
+import CCoreShim
 import Synchronization
 
 /// Called by: the thread that owns each block (`render`: the process

@@ -23,6 +23,9 @@ public final class RenderPlan {
     /// many frames at the start and render as many more at the end; a live
     /// driver reports it to the server.
     public let latencyFrames: Int
+    /// What an offline driver holds shared around each block: the first
+    /// unit's gate (units with rules of their kind share one per process).
+    package let threadingGate: (any UnitThreadingGate)?
 
     private let memory: PlanMemory
     private let units: [any ProcessingUnit]
@@ -45,6 +48,7 @@ public final class RenderPlan {
         self.nodes = nodes
         self.latencyFrames = latencyFrames
         self.units = units
+        threadingGate = units.lazy.compactMap(\.threadingGate).first
         self.kernelOwners = kernelOwners
         self.bypassFlags = bypassFlags
     }

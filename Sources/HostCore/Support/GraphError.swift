@@ -13,6 +13,11 @@ public struct GraphError: Error, Equatable, Sendable, CustomStringConvertible {
         self.suggestion = suggestion
     }
 
+    /// A unit's refusal for a node (its plugin, preset or value), at the place it is about.
+    package init(node: String, _ error: UnitError, at location: SourceLocation?) {
+        self.init("node `\(node)`: \(error.message)", at: location, suggestion: error.suggestion)
+    }
+
     public var description: String {
         var text = location.map { "\($0): " } ?? ""
         text += message

@@ -1,4 +1,4 @@
-import CShim
+import CCoreShim
 import Glibc
 
 /// Called by: control threads, to start and join; never the realtime thread.

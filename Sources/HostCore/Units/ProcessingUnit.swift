@@ -87,6 +87,11 @@ public protocol ProcessingUnit: AnyObject {
     func checkedMessageParameter(_ name: String, _ value: ParameterValue, relativeTo folder: String?) throws(UnitError) -> String
     /// The message parameters the host has set, in the order first set (what `save` writes).
     func messageParametersSet() -> [MessageParameterSetting]
+
+    /// The gate an offline driver holds shared around each block that runs
+    /// this unit, when its kind has threading rules across instances (LV2's);
+    /// nil: none.
+    var threadingGate: (any UnitThreadingGate)? { get }
 }
 
 extension ProcessingUnit {
@@ -129,6 +134,8 @@ extension ProcessingUnit {
     public var midiOutputs: [String] { [] }
 
     public var enabledControl: UnsafeMutablePointer<Float>? { nil }
+
+    public var threadingGate: (any UnitThreadingGate)? { nil }
 
     public func controlPointer(symbol: String) -> UnsafeMutablePointer<Float>? { nil }
 

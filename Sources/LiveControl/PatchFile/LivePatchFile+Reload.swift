@@ -82,7 +82,7 @@ struct ReloadPlan {
          makeUnit: LivePatchFile.UnitMaker) throws(GraphError) {
         patch = new
         let running = session.graph
-        var nodes: [(name: String, kind: GraphNodeKind, location: SourceLocation?)] = []
+        var nodes: [GraphNode] = []
         for declaration in new.nodes {
             let current = running.node(named: declaration.name)
             let before = old.node(named: declaration.name)
@@ -93,25 +93,26 @@ struct ReloadPlan {
                     try keep(unit, node: declaration.name, was: was, now: spec, bypassed: bypassed, session: session)
                     try keepMessages(unit, node: declaration.name, now: spec, presetChanged: was.preset != spec.preset,
                                      folder: folder)
-                    nodes.append((declaration.name, current.kind, declaration.location))
+                    nodes.append(GraphNode(name: declaration.name, kind: current.kind, location: declaration.location))
                 } else {
-                    let unit = try Self.makeUnit(declaration.name, spec, makeUnit: makeUnit, at: declaration.location,
-                                                 folder: folder)
-                    nodes.append((declaration.name, .unit(unit, bypass: spec.bypass), declaration.location))
+                    let unit = try PatchLoader.makeUnit(declaration.name, spec, at: declaration.location, folder: folder,
+                                                        making: makeUnit)
+                    nodes.append(GraphNode(name: declaration.name, kind: .unit(unit, bypass: spec.bypass),
+                                           location: declaration.location))
                     if current != nil { removed.append(declaration.name) }
                     added.append(declaration.name)
                 }
             case .mix(let channels):
                 if case .mixer(channels)? = current?.kind {} else { replaced(declaration.name, existed: current != nil) }
-                nodes.append((declaration.name, .mixer(channels: channels), declaration.location))
+                nodes.append(GraphNode(name: declaration.name, kind: .mixer(channels: channels), location: declaration.location))
             case .gain(let decibels):
                 if case .gain(decibels)? = current?.kind {} else { replaced(declaration.name, existed: current != nil) }
-                nodes.append((declaration.name, .gain(decibels: decibels), declaration.location))
+                nodes.append(GraphNode(name: declaration.name, kind: .gain(decibels: decibels), location: declaration.location))
             case .input, .output, .file, .midiInput, .midiOutput, .midiFile:
                 guard let current, let before, Self.sameEndpoint(before.kind, declaration.kind) else {
                     throw Self.fixed(declaration.name, at: declaration.location)
                 }
-                nodes.append((declaration.name, current.kind, declaration.location))
+                nodes.append(GraphNode(name: declaration.name, kind: current.kind, location: declaration.location))
             }
         }
         for node in running.nodes where new.node(named: node.name) == nil {
@@ -125,21 +126,7 @@ struct ReloadPlan {
         rewired = !Self.same(running.connectionDeclarations, new.connections)
         let retapped = running.tapDeclarations.map(\.description) != taps.map(\.description)
         guard !added.isEmpty || !removed.isEmpty || rewired || retapped else { return }
-        let graph = AudioGraph()
-        for node in nodes {
-            switch node.kind {
-            case .input(let channels, let ports): try graph.addInput(node.name, channels: channels, ports: ports, location: node.location)
-            case .output(let channels, let ports): try graph.addOutput(node.name, channels: channels, ports: ports, location: node.location)
-            case .filePlayer(let file): try graph.addFilePlayer(node.name, file: file, location: node.location)
-            case .mixer(let channels): try graph.addMixer(node.name, channels: channels, location: node.location)
-            case .gain(let decibels): try graph.addGain(node.name, decibels: decibels, location: node.location)
-            case .unit(let unit, let bypass): try graph.addUnit(node.name, unit, bypass: bypass, location: node.location)
-            case .midiInput(let ports): try graph.addMIDIInput(node.name, ports: ports, location: node.location)
-            case .midiOutput(let ports): try graph.addMIDIOutput(node.name, ports: ports, location: node.location)
-            case .midiFile(let file): try graph.addMIDIFile(node.name, file: file, location: node.location)
-            }
-        }
-        try graph.wire(new.connections, taps: taps)
+        let graph = try GraphRewrite(nodes: nodes, connections: new.connections, taps: taps).apply()
         for tap in graph.taps { try TapFileCheck.requireFolder(tap) }
         self.graph = graph
     }
@@ -159,7 +146,7 @@ struct ReloadPlan {
         do throws(UnitError) {
             if let preset = now.preset { loaded = try unit.presetParameterValues(preset)?.values ?? [:] }
         } catch {
-            throw GraphError("node `\(node)`: \(error.message)", at: now.presetLocation, suggestion: error.suggestion)
+            throw GraphError(node: node, error, at: now.presetLocation)
         }
         let current = session.parameterValues(node: node)
         func value(_ symbol: String) -> Float? { current[symbol] ?? unit.parameterValue(symbol) }
@@ -168,7 +155,7 @@ struct ReloadPlan {
             do {
                 checked = try unit.checkedValue(setting.symbol, setting.value)
             } catch {
-                throw GraphError("node `\(node)`: \(error.message)", at: setting.location, suggestion: error.suggestion)
+                throw GraphError(node: node, error, at: setting.location)
             }
             if presetChanged || value(setting.symbol) != checked { parameters.append((node, setting.symbol, checked)) }
         }
@@ -193,7 +180,7 @@ struct ReloadPlan {
             do {
                 checked = try unit.checkedMessageParameter(setting.symbol, setting.value, relativeTo: folder)
             } catch {
-                throw GraphError("node `\(node)`: \(error.message)", at: setting.location, suggestion: error.suggestion)
+                throw GraphError(node: node, error, at: setting.location)
             }
             let current = sent.first { $0.name == name }
             let isPath = current?.isPath ?? false
@@ -203,20 +190,6 @@ struct ReloadPlan {
             let value: ParameterValue = isPath || checked.hasPrefix("/") && setting.value != .label(checked)
                 ? .label(checked) : setting.value
             messages.append((node, name, value))
-        }
-    }
-
-    /// A plugin node the file adds (or whose plugin it changes), made as
-    /// `PatchLoader` makes one: preset, then values.
-    private static func makeUnit(_ node: String, _ spec: PluginNodeSpec, makeUnit: LivePatchFile.UnitMaker,
-                                 at location: SourceLocation?, folder: String?) throws(GraphError) -> any ProcessingUnit {
-        do {
-            let unit = try makeUnit(spec.plugin)
-            if let preset = spec.preset { try unit.applyPreset(preset) }
-            for setting in spec.parameters { try unit.setParameter(setting.symbol, to: setting.value, relativeTo: folder) }
-            return unit
-        } catch {
-            throw GraphError("node `\(node)`: \(error.message)", at: spec.pluginLocation ?? location, suggestion: error.suggestion)
         }
     }
 

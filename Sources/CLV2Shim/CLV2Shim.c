@@ -1,41 +1,10 @@
-#define _GNU_SOURCE
-#include "CShim.h"
+#include "CLV2Shim.h"
+#include "CCoreShim.h"
 
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-jack_client_t *fxhost_jack_client_open(const char *client_name,
-                                       const char *server_name,
-                                       jack_status_t *status) {
-    jack_options_t options = JackNoStartServer;
-    if (server_name != NULL) {
-        options |= JackServerName;
-        return jack_client_open(client_name, options, status, server_name);
-    }
-    return jack_client_open(client_name, options, status);
-}
-
-void __rtsan_realtime_enter(void) __attribute__((weak));
-void __rtsan_realtime_exit(void) __attribute__((weak));
-
-/* Set while this thread is inside a realtime section. The shim is linked
- * into the executable, so this is initial-exec TLS: no allocation on use. */
-static __thread int fxhost_in_realtime_section;
-
-void fxhost_realtime_enter(void) {
-    fxhost_in_realtime_section = 1;
-    if (__rtsan_realtime_enter) __rtsan_realtime_enter();
-}
-
-void fxhost_realtime_exit(void) {
-    if (__rtsan_realtime_exit) __rtsan_realtime_exit();
-    fxhost_in_realtime_section = 0;
-}
-
-int fxhost_rtsan_available(void) { return __rtsan_realtime_enter != NULL; }
 
 typedef struct {
     LV2_Log_Log feature;
@@ -48,7 +17,7 @@ typedef struct {
 static int fxhost_log_vprintf(LV2_Log_Handle handle, LV2_URID type,
                               const char *fmt, va_list ap) {
     FxhostLog *log = (FxhostLog *)handle;
-    if (fxhost_in_realtime_section || (type == log->urid_trace && !log->show_trace)) {
+    if (fxhost_in_realtime_section() || (type == log->urid_trace && !log->show_trace)) {
         __atomic_fetch_add(&log->suppressed, 1, __ATOMIC_RELAXED);
         return 0;
     }
@@ -92,11 +61,4 @@ void fxhost_log_destroy(LV2_Log_Log *feature) {
 
 uint64_t fxhost_log_suppressed(const LV2_Log_Log *feature) {
     return feature ? __atomic_load_n(&((const FxhostLog *)feature->handle)->suppressed, __ATOMIC_RELAXED) : 0;
-}
-
-void fxhost_name_this_thread(const char *name) {
-    char truncated[16];
-    strncpy(truncated, name, sizeof truncated - 1);
-    truncated[sizeof truncated - 1] = 0;
-    pthread_setname_np(pthread_self(), truncated);
 }

@@ -1,24 +1,29 @@
-import HostCore
-
-/// A live graph edit: a new `AudioGraph` with the same nodes — the same unit
-/// objects, so their plugin instances and state carry over — and changed
-/// connections, taps or bypass states. The running graph is never mutated:
-/// the edit compiles into a new plan that replaces the old one at a block
-/// boundary, or fails and changes nothing.
-struct GraphRewrite {
-    var connections: [ConnectionDeclaration]
-    var taps: [TapDeclaration]
-    /// Bypass state per plugin node; starts as the graph has it (the live
+/// A graph edit: a new `AudioGraph` from nodes that exist already — the same
+/// unit objects, so their plugin instances and state carry over — with
+/// changed connections, taps or bypass states. A live edit keeps a graph's
+/// nodes; a `--watch` reload gives the kept nodes and the ones it adds. The
+/// running graph is never mutated: the edit compiles into a new plan that
+/// replaces the old one at a block boundary, or fails and changes nothing.
+package struct GraphRewrite {
+    package var connections: [ConnectionDeclaration]
+    package var taps: [TapDeclaration]
+    /// Bypass state per plugin node; starts as the nodes have it (the live
     /// session keeps live toggles in its graph, nowhere else).
-    var bypass: [String: Bool] = [:]
-    /// The graph being edited: its nodes (and units) are kept.
-    private let graph: AudioGraph
+    package var bypass: [String: Bool] = [:]
+    /// The nodes (and units) the edited graph is made of, in order.
+    private let nodes: [GraphNode]
 
-    init(of graph: AudioGraph) {
-        self.graph = graph
-        connections = graph.connectionDeclarations
-        taps = graph.tapDeclarations
-        for node in graph.nodes {
+    /// An edit of `graph`: its nodes, connections and taps.
+    package init(of graph: AudioGraph) {
+        self.init(nodes: graph.nodes, connections: graph.connectionDeclarations, taps: graph.tapDeclarations)
+    }
+
+    /// A graph of `nodes`, wired by `connections` and `taps` (paths as they are to be written).
+    package init(nodes: [GraphNode], connections: [ConnectionDeclaration], taps: [TapDeclaration]) {
+        self.nodes = nodes
+        self.connections = connections
+        self.taps = taps
+        for node in nodes {
             if case .unit(_, let bypassed) = node.kind { bypass[node.name] = bypassed }
         }
     }
@@ -26,9 +31,9 @@ struct GraphRewrite {
     /// The edited graph. `outputWidths` fixes outputs declared as wide as
     /// their input (command-line chains) at the width they have now: their
     /// JACK ports exist already.
-    func apply(outputWidths: [String: Int] = [:]) throws(GraphError) -> AudioGraph {
+    package func apply(outputWidths: [String: Int] = [:]) throws(GraphError) -> AudioGraph {
         let result = AudioGraph()
-        for node in graph.nodes {
+        for node in nodes {
             switch node.kind {
             case .input(let channels, let ports):
                 try result.addInput(node.name, channels: channels, ports: ports, location: node.location)

@@ -1,0 +1,33 @@
+#define _GNU_SOURCE
+#include "CCoreShim.h"
+
+#include <pthread.h>
+#include <string.h>
+
+void __rtsan_realtime_enter(void) __attribute__((weak));
+void __rtsan_realtime_exit(void) __attribute__((weak));
+
+/* Set while this thread is inside a realtime section. The shim is linked
+ * into the executable, so this is initial-exec TLS: no allocation on use. */
+static __thread int realtime_section;
+
+void fxhost_realtime_enter(void) {
+    realtime_section = 1;
+    if (__rtsan_realtime_enter) __rtsan_realtime_enter();
+}
+
+void fxhost_realtime_exit(void) {
+    if (__rtsan_realtime_exit) __rtsan_realtime_exit();
+    realtime_section = 0;
+}
+
+int fxhost_in_realtime_section(void) { return realtime_section; }
+
+int fxhost_rtsan_available(void) { return __rtsan_realtime_enter != NULL; }
+
+void fxhost_name_this_thread(const char *name) {
+    char truncated[16];
+    strncpy(truncated, name, sizeof truncated - 1);
+    truncated[sizeof truncated - 1] = 0;
+    pthread_setname_np(pthread_self(), truncated);
+}

@@ -1,0 +1,33 @@
+#ifndef FXHOST_CCORESHIM_H
+#define FXHOST_CCORESHIM_H
+
+/* What HostCore needs from C: no JACK or LV2 header here, so the core
+ * builds and links without either library. */
+
+/// Marks the calling thread's realtime section (the JACK process callback
+/// or a render worker). Inside it, RealtimeSanitizer checks every call when
+/// its runtime is linked (the hooks are weak: no-ops otherwise), and the
+/// LV2 log feature does not print (stdio may lock or block) but counts what
+/// it drops.
+void fxhost_realtime_enter(void);
+void fxhost_realtime_exit(void);
+/// 1 when the calling thread is inside a realtime section.
+int fxhost_in_realtime_section(void);
+/// 1 when the sanitizer runtime is linked into this process.
+int fxhost_rtsan_available(void);
+
+/// Names the calling thread for `top -H` and debuggers (Linux keeps 15
+/// bytes). pthread_setname_np needs _GNU_SOURCE, which Swift's Glibc lacks.
+void fxhost_name_this_thread(const char *name);
+
+/// Tells the core a thread is spin-waiting (x86 `pause`), so the wait
+/// costs less power and yields the core's pipeline to its sibling thread.
+static inline void fxhost_spin_pause(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+#endif
