@@ -1,6 +1,8 @@
+#define _GNU_SOURCE
 #include "CLV2Shim.h"
 #include "CCoreShim.h"
 
+#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,4 +63,10 @@ void fxhost_log_destroy(LV2_Log_Log *feature) {
 
 uint64_t fxhost_log_suppressed(const LV2_Log_Log *feature) {
     return feature ? __atomic_load_n(&((const FxhostLog *)feature->handle)->suppressed, __ATOMIC_RELAXED) : 0;
+}
+
+const char *fxhost_shared_object_file(const void *address) {
+    Dl_info info;
+    if (dladdr(address, &info) == 0 || info.dli_fname == NULL || info.dli_fname[0] == '\0') return NULL;
+    return info.dli_fname;
 }

@@ -15,4 +15,10 @@ void fxhost_log_destroy(LV2_Log_Log *log);
 /// anything logged from inside a realtime section (CCoreShim's).
 uint64_t fxhost_log_suppressed(const LV2_Log_Log *log);
 
+/// The file of the shared object that holds `address` (a function's code),
+/// as the dynamic linker opened it (often a soname link such as
+/// liblilv-0.so.0), or NULL when no loaded object holds it. dladdr needs
+/// _GNU_SOURCE, which Swift's Glibc lacks.
+const char *fxhost_shared_object_file(const void *address);
+
 #endif
