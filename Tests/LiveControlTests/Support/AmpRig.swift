@@ -9,12 +9,21 @@ import XCTest
 /// A constant 1 from a loopback client through eg-amp and back, live on a
 /// private dummy server, with a dispatcher: the level heard is the gain set,
 /// by arithmetic (dB to linear), whoever asked for it.
-struct AmpRig {
+final class AmpRig {
     let server: JackServerProcess
     let loopback: LoopbackClient
     let session: LiveSession
     let dispatcher: ControlDispatcher
     let folder: URL
+
+    /// The clients close before the server stops (the server goes when the
+    /// rig's properties do, after this): a server stopped under open clients
+    /// leaves their semaphores in /dev/shm, and libjack 1.9.21 can deadlock
+    /// closing a client whose server is gone.
+    deinit {
+        session.client.close()
+        loopback.client.close()
+    }
 
     /// The last sample the loopback client recorded.
     var level: Float? { loopback.latestFrame?.first }

@@ -11,7 +11,7 @@ import XCTest
 /// control (the session's `midi_control` port) and a dispatcher: the level
 /// heard is 10^((amp + trim) / 20) by arithmetic (a bypassed trim counts
 /// 0 dB), whatever set the gains.
-struct MIDIRig {
+final class MIDIRig {
     let server: JackServerProcess
     let loopback: LoopbackClient
     let session: LiveSession
@@ -21,6 +21,15 @@ struct MIDIRig {
 
     final class ChangeLog {
         var changes: [ControlChange] = []
+    }
+
+    /// The clients close before the server stops (the server goes when the
+    /// rig's properties do, after this): a server stopped under open clients
+    /// leaves their semaphores in /dev/shm, and libjack 1.9.21 can deadlock
+    /// closing a client whose server is gone.
+    deinit {
+        session.client.close()
+        loopback.client.close()
     }
 
     /// The last sample the loopback client recorded.
