@@ -65,7 +65,7 @@ final class JackServerProcessTests: XCTestCase {
             .write(to: script, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
 
-        XCTAssertThrowsError(try JackServerProcess(executable: script.path, readyTimeout: 0.5)) { error in
+        XCTAssertThrowsError(try JackServerProcess(executable: script.path, readyTimeout: 0.5, stopGracePeriod: 0.5)) { error in
             guard case .notReady(_, let seconds, _)? = error as? JackServerProcessError else {
                 return XCTFail("expected notReady, got \(error)")
             }
