@@ -4,7 +4,7 @@ import LV2Bridge
 
 /// fxhost's version: the one place it is written.
 enum FxhostVersion {
-    static let number = "0.1.0"
+    static let number = "0.4.0"
 
     /// What `fxhost --version` prints: fxhost's version, then the versions
     /// of the libraries this process runs with (asked at run time, so an
