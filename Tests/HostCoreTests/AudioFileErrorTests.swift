@@ -38,7 +38,8 @@ final class AudioFileErrorTests: XCTestCase {
 
     func testDirectoryAsInput() {
         XCTAssertEqual(readerError(directory.path), .isDirectory(path: directory.path))
-        XCTAssertEqual(readerError(directory.path)?.description, "`\(directory.path)` is a directory, not an audio file.")
+        XCTAssertEqual(readerError(directory.path)?.description,
+                       "`\(directory.path)` is a directory, not a regular file; fxhost reads and writes only regular files.")
     }
 
     func testTextFileAsInput() throws {
@@ -82,10 +83,50 @@ final class AudioFileErrorTests: XCTestCase {
         XCTAssertEqual(writerError(path, format: .flac24), .cannotCreate(path: path, reason: "No such file or directory"))
     }
 
-    func testDiskFullAtCreateNamesThePath() {
-        // /dev/full fails every write with ENOSPC, the header's included.
-        XCTAssertEqual(writerError("/dev/full", format: .wavFloat, mode: .recording),
-                       .cannotCreate(path: "/dev/full", reason: "No space left on device"))
+    func testADeviceIsNoFileToWrite() {
+        // /dev/full (which fails every write) is refused before it is opened.
+        for mode in [AudioFileWriter.Mode.atomic, .recording] {
+            XCTAssertEqual(writerError("/dev/full", format: .wavFloat, mode: mode),
+                           .notRegularFile(path: "/dev/full", kind: "a character device"))
+        }
+        XCTAssertEqual(readerError("/dev/null")?.description,
+                       "`/dev/null` is a character device, not a regular file; fxhost reads and writes only regular files.")
+    }
+
+    func testAFIFOIsRefusedWithoutWaitingForItsOtherEnd() throws {
+        let fifo = directory.appendingPathComponent("fifo.wav").path
+        try FIFOs.make(fifo)
+        let sentence = "`\(fifo)` is a FIFO, not a regular file; fxhost reads and writes only regular files."
+        XCTAssertEqual(FIFOs.promptly(fifo) { self.readerError(fifo) }??.description, sentence)
+        // A take into it (recording mode), and a render whose output it is (atomic mode: renamed over it).
+        for mode in [AudioFileWriter.Mode.recording, .atomic] {
+            XCTAssertEqual(FIFOs.promptly(fifo) { self.writerError(fifo, format: .wavFloat, mode: mode) } ?? nil,
+                           .notRegularFile(path: fifo, kind: "a FIFO"))
+            XCTAssertFalse(FileManager.default.fileExists(atPath: AudioFileWriter.partialPath(for: fifo)))
+        }
+        var info = stat()
+        XCTAssertEqual(lstat(fifo, &info), 0)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFIFO, "the FIFO is left as it was")
+    }
+
+    func testASymbolicLinkLoopIsALoopNotAMissingFile() throws {
+        let a = directory.appendingPathComponent("a.wav").path, b = directory.appendingPathComponent("b.wav").path
+        try FileManager.default.createSymbolicLink(atPath: a, withDestinationPath: b)
+        try FileManager.default.createSymbolicLink(atPath: b, withDestinationPath: a)
+        XCTAssertEqual(readerError(a)?.description, "`\(a)` is a loop of symbolic links.")
+        XCTAssertEqual(writerError(a, format: .wavFloat, mode: .recording), .symbolicLinkLoop(path: a))
+        XCTAssertEqual(writerError(a, format: .wavFloat, mode: .atomic), .symbolicLinkLoop(path: a))
+    }
+
+    func testASymbolicLinkToAnAudioFileIsRead() throws {
+        let file = directory.appendingPathComponent("real.wav").path
+        let writer = try AudioFileWriter(path: file, format: .wavFloat, channels: 1, sampleRate: 48000)
+        try AudioFileTestSupport.write([[0.5, 0.25]], with: writer)
+        try writer.finish()
+        let link = directory.appendingPathComponent("link.wav").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: file)
+        let reader = try AudioFileReader(path: link)
+        XCTAssertEqual(reader.frames, 2)
     }
 
     func testWriteFailureNamesThePath() throws {

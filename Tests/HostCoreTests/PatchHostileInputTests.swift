@@ -69,7 +69,29 @@ final class PatchHostileInputTests: XCTestCase {
     func testDirectoryIsNotAPatch() {
         XCTAssertThrowsError(try PatchParser.load(path: directory.path)) { error in
             XCTAssertEqual((error as? GraphError)?.description,
-                           "cannot read patch file `\(directory.path)`: it is not a regular file")
+                           "patch file `\(directory.path)` is a directory, not a regular file; fxhost reads and writes only regular files")
+        }
+    }
+
+    func testAFIFOIsNotAPatchAndDoesNotHang() throws {
+        let fifo = directory.appendingPathComponent("fifo.yaml").path
+        try FIFOs.make(fifo)
+        let message = FIFOs.promptly(fifo) { () -> String? in
+            do {
+                _ = try PatchParser.load(path: fifo)
+                return nil
+            } catch {
+                return (error as? GraphError)?.description
+            }
+        }
+        XCTAssertEqual(message, "patch file `\(fifo)` is a FIFO, not a regular file; fxhost reads and writes only regular files")
+    }
+
+    func testASymbolicLinkLoopIsNotAPatch() throws {
+        let loop = directory.appendingPathComponent("loop.yaml").path
+        try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: loop)
+        XCTAssertThrowsError(try PatchParser.load(path: loop)) { error in
+            XCTAssertEqual((error as? GraphError)?.description, "patch file `\(loop)` is a loop of symbolic links")
         }
     }
 

@@ -1,4 +1,6 @@
+import Foundation
 import HostCore
+import TestSupport
 import XCTest
 
 /// The MIDI file reader on bytes laid out by hand from the specification
@@ -68,5 +70,22 @@ final class StandardMIDIFileTests: XCTestCase {
                        "x.mid: byte 23: track 1 has a data byte where an event should begin")
         XCTAssertEqual(sentence(header() + track([0x00, 0x90, 60, 100])),
                        "x.mid: byte 26: track 1 ends without an End of Track event")
+    }
+
+    func testAFIFOIsRefusedWithoutWaitingForItsOtherEnd() throws {
+        let folder = try TestFolders.make(name, prefix: "fxhost-midi-file-tests")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("fifo.mid").path
+        try FIFOs.make(fifo)
+        let sentence = FIFOs.promptly(fifo) { () -> String? in
+            do {
+                _ = try StandardMIDIFile(path: fifo)
+                return nil
+            } catch {
+                return "\(error)"
+            }
+        }
+        XCTAssertEqual(sentence, "\(fifo): is a FIFO, not a regular file; fxhost reads and writes only regular files")
+        XCTAssertEqual(FIFOs.promptly(fifo) { StandardMIDIFile.isStandardMIDIFile(path: fifo) }, false)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import HostCore
+import TestSupport
 import XCTest
 
 /// A tap whose file a render or live run would refuse is refused when the
@@ -71,7 +72,12 @@ final class TapFileCheckTests: XCTestCase {
                        + "(create `\(folder.path)/missing` first)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("take.wav"), withIntermediateDirectories: false)
         XCTAssertEqual(loadError("take.wav"),
-                       "\(patchPath):7:5: the tap on `in`: `\(folder.path)/take.wav` is a folder, not a file to record to")
+                       "\(patchPath):7:5: the tap on `in`: `\(folder.path)/take.wav` is a directory, not a regular file; "
+                       + "fxhost reads and writes only regular files")
+        try FIFOs.make(folder.appendingPathComponent("fifo.wav").path)
+        XCTAssertEqual(loadError("fifo.wav"),
+                       "\(patchPath):7:5: the tap on `in`: `\(folder.path)/fifo.wav` is a FIFO, not a regular file; "
+                       + "fxhost reads and writes only regular files")
         XCTAssertEqual(loadError("other.wav"), "loaded")
         if getuid() != 0 {  // root may write anywhere
             let locked = folder.appendingPathComponent("locked")

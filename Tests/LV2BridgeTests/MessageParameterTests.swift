@@ -62,6 +62,34 @@ final class MessageParameterTests: XCTestCase {
         }
     }
 
+    /// A path to a FIFO, a directory, a device or a loop of symbolic links
+    /// is refused before the plugin could open it (a FIFO would hang its
+    /// worker, and a live run's `quit` that waits for it).
+    func testAPathThatIsNotARegularFileIsRefused() throws {
+        let folder = try makeScratchFolder(prefix: "messages-not-regular")
+        let fifo = folder.appendingPathComponent("fifo.wav").path
+        try FIFOs.make(fifo)
+        let loop = folder.appendingPathComponent("loop.wav").path
+        try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: loop)
+        let unit = try Installed.unit("http://lv2plug.in/plugins/eg-sampler")
+        func refusal(_ path: String) -> String? {
+            FIFOs.promptly(fifo) { () -> String in
+                do {
+                    try unit.setParameter("sample", to: .label(path), relativeTo: folder.path)
+                    return "accepted"
+                } catch {
+                    return (error as? UnitError)?.message ?? "\(error)"
+                }
+            }
+        }
+        let only = "not a regular file; fxhost reads and writes only regular files"
+        XCTAssertEqual(refusal("fifo.wav"), "`sample` takes a file, and `\(fifo)` is a FIFO, \(only)")
+        XCTAssertEqual(refusal(folder.path), "`sample` takes a file, and `\(folder.path)` is a directory, \(only)")
+        XCTAssertEqual(refusal("/dev/zero"), "`sample` takes a file, and `/dev/zero` is a character device, \(only)")
+        XCTAssertEqual(refusal("loop.wav"), "`sample` takes a file, and `\(loop)` is a loop of symbolic links")
+        XCTAssertEqual(unit.messageParametersSet(), [], "nothing was sent")
+    }
+
     /// eg-sampler given a file by `sample` plays that file's samples from
     /// the frame of a note-on.
     func testEgSamplerPlaysTheFileItWasGiven() throws {

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Why an audio file could not be opened, created, read or written. Every
 /// case names the file (or the format) and renders as one sentence.
 public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -13,6 +15,11 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
     case unsupportedLayout(format: AudioFileFormat, channels: Int, sampleRate: Int)
     case fileNotFound(path: String)
     case isDirectory(path: String)
+    /// The path names a FIFO, a device, a socket (`kind`: "a FIFO"), not a
+    /// regular file; nothing was opened that could hang on it.
+    case notRegularFile(path: String, kind: String)
+    /// The path is a loop of symbolic links.
+    case symbolicLinkLoop(path: String)
     /// The file exists but this process may not read it.
     case notReadable(path: String)
     /// libsndfile could not make sense of the file; `reason` is its own words.
@@ -53,7 +60,11 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
         case .fileNotFound(let path):
             return "audio file `\(path)` does not exist."
         case .isDirectory(let path):
-            return "`\(path)` is a directory, not an audio file."
+            return RegularFileRefusal(path: path, reason: .notRegular(.directory)).description + "."
+        case .notRegularFile(let path, let kind):
+            return "`\(path)` is \(kind), not a regular file; fxhost reads and writes only regular files."
+        case .symbolicLinkLoop(let path):
+            return RegularFileRefusal(path: path, reason: .symbolicLinkLoop).description + "."
         case .notReadable(let path):
             return "audio file `\(path)` cannot be read: permission denied."
         case .notAudio(let path, let reason):
@@ -72,6 +83,31 @@ public enum AudioFileError: Error, Equatable, Sendable, CustomStringConvertible 
             return "cannot start the thread that reads `\(path)`: \(reason)."
         case .closed(let path):
             return "audio file `\(path)` is already closed."
+        }
+    }
+
+    /// Why a file to read was not opened.
+    init(reading refusal: RegularFileRefusal) {
+        let path = refusal.path
+        switch refusal.reason {
+        case .notRegular(.directory): self = .isDirectory(path: path)
+        case .notRegular(let kind): self = .notRegularFile(path: path, kind: kind.rawValue)
+        case .symbolicLinkLoop: self = .symbolicLinkLoop(path: path)
+        case .system(ENOENT), .system(ENOTDIR): self = .fileNotFound(path: path)
+        case .system(EACCES): self = .notReadable(path: path)
+        case .system: self = .notAudio(path: path, reason: refusal.systemMessage ?? "")
+        }
+    }
+
+    /// Why a file to write was not created (or opened, when it was there):
+    /// a system error names `path` (the file meant, where a temporary file
+    /// was being created beside it); the rest name what the refusal found.
+    init(writing refusal: RegularFileRefusal, path: String) {
+        switch refusal.reason {
+        case .notRegular(.directory): self = .isDirectory(path: refusal.path)
+        case .notRegular(let kind): self = .notRegularFile(path: refusal.path, kind: kind.rawValue)
+        case .symbolicLinkLoop: self = .symbolicLinkLoop(path: refusal.path)
+        case .system: self = .cannotCreate(path: path, reason: refusal.systemMessage ?? "")
         }
     }
 

@@ -1,5 +1,6 @@
 import CSndFile
 import Foundation
+import Glibc
 
 /// Reads any file libsndfile reads, as planar Float channels.
 /// Not thread-safe: one reader belongs to one thread at a time.
@@ -14,6 +15,8 @@ package final class AudioFileReader {
     package let formatDescription: String
 
     private let file: OpaquePointer
+    /// The descriptor `file` reads, closed after it.
+    private let descriptor: Int32
     /// Interleaved frames read ahead of the caller, allocated once: a
     /// render asks for one block at a time, and libsndfile makes a read()
     /// call for every call made to it.
@@ -25,28 +28,32 @@ package final class AudioFileReader {
     @exclusivity(unchecked) private var bufferedStart = 0
     @exclusivity(unchecked) private var bufferedEnd = 0
 
-    /// Opens `path`; throws a one-sentence error when it is missing, a
-    /// directory, unreadable or not audio.
+    /// Opens `path`; throws a one-sentence error when it is missing,
+    /// unreadable, not a regular file (a FIFO, a directory, a device: see
+    /// `RegularFile`) or not audio.
     package init(path: String, blockFrames: Int = 4096) throws(AudioFileError) {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw .fileNotFound(path: path)
+        let descriptor: Int32
+        do {
+            descriptor = try RegularFile.openForReading(path)
+        } catch {
+            throw AudioFileError(reading: error)
         }
-        if isDirectory.boolValue { throw .isDirectory(path: path) }
-        guard access(path, R_OK) == 0 else { throw .notReadable(path: path) }
-
         var info = SF_INFO()
         let file: OpaquePointer
-        switch SndFileOpen.open(path, mode: Int32(SFM_READ), info: &info) {
+        switch SndFileOpen.open(descriptor: descriptor, mode: Int32(SFM_READ), info: &info) {
         case .success(let opened): file = opened
-        case .failure(let reason): throw .notAudio(path: path, reason: reason.text)
+        case .failure(let reason):
+            Glibc.close(descriptor)
+            throw .notAudio(path: path, reason: reason.text)
         }
         guard info.channels >= 1 else {
             sf_close(file)
+            Glibc.close(descriptor)
             throw .notAudio(path: path, reason: "it has no channels")
         }
         self.path = path
         self.file = file
+        self.descriptor = descriptor
         channels = Int(info.channels)
         sampleRate = Int(info.samplerate)
         frames = info.frames == Int64.max ? nil : Int(info.frames)
@@ -57,6 +64,7 @@ package final class AudioFileReader {
 
     deinit {
         sf_close(file)
+        Glibc.close(descriptor)
         scratch.deallocate()
     }
 

@@ -1,5 +1,6 @@
 import CSndFile
 import Foundation
+import Glibc
 
 /// Writes planar or interleaved Float audio to a file in one of
 /// `AudioFileFormat`'s formats. Not thread-safe: one thread owns a writer.
@@ -29,6 +30,8 @@ package final class AudioFileWriter {
     @exclusivity(unchecked) package private(set) var framesWritten = 0
 
     private var file: OpaquePointer?
+    /// The descriptor `file` writes, closed right after it.
+    private let descriptor: Int32
     /// Closed in atomic mode but not yet renamed into place.
     private var awaitingCommit = false
     /// Interleaving scratch, allocated once.
@@ -46,19 +49,33 @@ package final class AudioFileWriter {
     private let scratchFrames: Int
 
     /// Creates the file (the temporary one in atomic mode), replacing any
-    /// file already there. Throws for a format that cannot take the layout
-    /// and for a path that cannot be created, naming the path.
+    /// regular file already there. Throws for a format that cannot take the
+    /// layout, for a path that cannot be created, and for a path (or, in
+    /// atomic mode, a final path) that names a FIFO, a device, a socket or a
+    /// directory, which is refused before it is opened (see `RegularFile`).
     package init(path: String, format: AudioFileFormat, channels: Int, sampleRate: Int,
                 mode: Mode = .atomic, blockFrames: Int = 4096) throws(AudioFileError) {
         try format.validate(channels: channels, sampleRate: sampleRate)
         let writingPath = mode == .atomic ? Self.partialPath(for: path) : path
+        let descriptor: Int32
+        do {
+            // In atomic mode the file is renamed over `path` at the end.
+            if mode == .atomic { try RegularFile.requireReplaceable(path) }
+            descriptor = try RegularFile.openForWriting(writingPath, truncate: true)
+        } catch {
+            throw AudioFileError(writing: error, path: path)
+        }
         var info = SF_INFO(frames: 0, samplerate: Int32(sampleRate), channels: Int32(channels),
                            format: format.sndfileFormat, sections: 0, seekable: 0)
         let file: OpaquePointer
-        switch SndFileOpen.open(writingPath, mode: Int32(SFM_WRITE), info: &info) {
+        switch SndFileOpen.open(descriptor: descriptor, mode: Int32(SFM_WRITE), info: &info) {
         case .success(let opened): file = opened
-        case .failure(let reason): throw .cannotCreate(path: path, reason: reason.text)
+        case .failure(let reason):
+            Glibc.close(descriptor)
+            if mode == .atomic { unlink(writingPath) }
+            throw .cannotCreate(path: path, reason: reason.text)
         }
+        self.descriptor = descriptor
         if mode == .recording { Self.keepReadableIfKilled(file, format: format) }
         self.path = path
         self.format = format
@@ -199,13 +216,13 @@ package final class AudioFileWriter {
             do {
                 try writePending(file)
             } catch {
-                sf_close(file)
+                closeFile(file)
                 if mode == .atomic { unlink(writingPath) }
                 throw error
             }
         }
         sf_write_sync(file)
-        let status = sf_close(file)
+        let status = closeFile(file)
         guard status == 0 else {
             if mode == .atomic { unlink(writingPath) }
             throw .finishFailed(path: path, reason: SndFileReason(String(cString: sf_error_number(status))).text)
@@ -234,7 +251,15 @@ package final class AudioFileWriter {
         pendingFrames = 0
         guard let file else { return }
         self.file = nil
-        sf_close(file)
+        closeFile(file)
         if mode == .atomic { unlink(writingPath) }
+    }
+
+    /// `sf_close`, then the descriptor it wrote; returns `sf_close`'s status.
+    @discardableResult
+    private func closeFile(_ file: OpaquePointer) -> Int32 {
+        let status = sf_close(file)
+        Glibc.close(descriptor)
+        return status
     }
 }

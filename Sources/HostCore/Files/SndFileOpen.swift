@@ -11,10 +11,13 @@ import Synchronization
 enum SndFileOpen {
     private static let lock = Mutex(())
 
-    /// `sf_open`, returning the handle or libsndfile's reason for failing.
-    static func open(_ path: String, mode: Int32, info: inout SF_INFO) -> Result<OpaquePointer, SndFileReason> {
+    /// `sf_open_fd` on a descriptor `RegularFile` opened, returning the
+    /// handle or libsndfile's reason for failing. libsndfile never closes
+    /// the descriptor: its opener closes it after `sf_close`, or at once
+    /// on failure.
+    static func open(descriptor: Int32, mode: Int32, info: inout SF_INFO) -> Result<OpaquePointer, SndFileReason> {
         lock.withLock { _ in
-            if let file = sf_open(path, mode, &info) { return .success(file) }
+            if let file = sf_open_fd(descriptor, mode, &info, 0) { return .success(file) }
             return .failure(SndFileReason(String(cString: sf_strerror(nil))))
         }
     }

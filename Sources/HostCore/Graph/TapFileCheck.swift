@@ -5,8 +5,8 @@ import Foundation
 /// line. The file's format comes from its extension and must hold the tap's
 /// channels at the plan's rate (checked when compiling, where both are
 /// known); the file goes into a folder that exists and can be written, and
-/// can itself be written if it exists (checked when a patch is loaded, like
-/// its file sources).
+/// can itself be written if it exists, and is a regular file if it exists
+/// (checked when a patch is loaded, like its file sources).
 package enum TapFileCheck {
     static func requireFormat(_ tap: GraphTap, channels: Int, sampleRate: Double) throws(GraphError) {
         let format: AudioFileFormat
@@ -28,8 +28,13 @@ package enum TapFileCheck {
         let url = URL(fileURLWithPath: tap.file)
         let folder = url.deletingLastPathComponent().path
         var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
-            throw GraphError("\(owner(tap)): `\(tap.file)` is a folder, not a file to record to", at: tap.location)
+        // A FIFO, a device, a socket or a directory is no file to record to.
+        do {
+            try RegularFile.requireReplaceable(tap.file)
+        } catch where error.systemMessage == nil {
+            throw GraphError("\(owner(tap)): \(error.description)", at: tap.location)
+        } catch {
+            // Other failures (a missing folder) are told below.
         }
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
             throw GraphError("\(owner(tap)): the folder of `\(tap.file)` does not exist", at: tap.location,

@@ -77,9 +77,13 @@ package struct MIDIFilePlayback {
 
 extension StandardMIDIFile {
     /// Whether the file at `path` begins as a Standard MIDI File does (`MThd`).
+    /// Only a regular file is opened (see `RegularFile`): anything else is
+    /// not one, and whoever opens it next says why.
     package static func isStandardMIDIFile(path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        return handle.readData(ofLength: 4) == Data("MThd".utf8)
+        guard let descriptor = try? RegularFile.openForReading(path) else { return false }
+        defer { close(descriptor) }
+        var magic = [UInt8](repeating: 0, count: 4)
+        let got = magic.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, 4) }
+        return got == 4 && magic == Array("MThd".utf8)
     }
 }

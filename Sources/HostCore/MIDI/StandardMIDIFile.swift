@@ -33,14 +33,25 @@ package struct StandardMIDIFile: Equatable, Sendable {
         Int((seconds * sampleRate).rounded())
     }
 
+    /// MIDI files worth playing are small; a bigger one is a mistake.
+    static let sizeLimit = 64 << 20
+
+    /// Reads the file at `path`, which must be a regular file (a FIFO, a
+    /// device or a directory is refused before it is opened: see `RegularFile`).
     package init(path: String) throws(MIDIFileError) {
-        let data: Data
+        let bytes: [UInt8]
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            bytes = try RegularFile.read(path, limit: Self.sizeLimit)
         } catch {
-            throw MIDIFileError(path: path, "cannot be read (\((error as NSError).localizedDescription))")
+            if let message = error.systemMessage {
+                throw MIDIFileError(path: path, "cannot be read (\(message))")
+            }
+            throw MIDIFileError(path: path, error.predicate)
         }
-        try self.init(bytes: [UInt8](data), path: path)
+        guard bytes.count <= Self.sizeLimit else {
+            throw MIDIFileError(path: path, "is over 64 MiB; fxhost plays MIDI files up to 64 MiB")
+        }
+        try self.init(bytes: bytes, path: path)
     }
 
     /// Reads `bytes`; `path` names the file in errors.

@@ -8,15 +8,16 @@ package enum PatchFileReader {
     static let sizeLimit = 1 << 20
 
     package static func read(path: String) throws(GraphError) -> String {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw cannotRead(path, errno) }
+        let descriptor: Int32
+        do {
+            descriptor = try RegularFile.openForReading(path)
+        } catch {
+            throw refusal(error)
+        }
         defer { close(descriptor) }
 
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw cannotRead(path, errno) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw GraphError("cannot read patch file `\(path)`: it is not a regular file")
-        }
         try checkSize(Int(info.st_size), path: path)
 
         // Read at most one byte past the limit: a file that grows while we read is still refused.
@@ -85,6 +86,15 @@ package enum PatchFileReader {
             }
         }
         return SourceLocation(file: path, line: line, column: column)
+    }
+
+    /// A FIFO, a device or a directory is refused before it is opened
+    /// (see `RegularFile`); a missing or unreadable file in the system's words.
+    private static func refusal(_ refusal: RegularFileRefusal) -> GraphError {
+        if let message = refusal.systemMessage {
+            return GraphError("cannot read patch file `\(refusal.path)`: \(message)")
+        }
+        return GraphError("patch file \(refusal.description)")
     }
 
     private static func cannotRead(_ path: String, _ code: Int32) -> GraphError {

@@ -7,7 +7,7 @@ import HostCore
 enum PropertyRules {
     /// The value to send for `value`. A relative path is taken from
     /// `folder` (the patch file's; nil: the working directory) and must name
-    /// an existing file.
+    /// an existing regular file this process can read.
     static func check(_ value: ParameterValue, for property: PropertyDescription,
                       relativeTo folder: String?) throws(UnitError) -> PropertyValue {
         let name = "`\(property.shortName)`"
@@ -18,11 +18,15 @@ enum PropertyRules {
         case .path:
             let path = try pathText(value, name: name)
             let resolved = absolute(path, in: folder)
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isFolder) else {
-                throw UnitError("\(name) takes a file path, and \(resolved) does not exist")
+            // The plugin opens the file itself (on its worker, live): a FIFO
+            // there would hang it and everything that waits for it.
+            do {
+                try RegularFile.requireReadable(resolved)
+            } catch {
+                if error.isMissing { throw UnitError("\(name) takes a file path, and \(resolved) does not exist") }
+                if let message = error.systemMessage { throw UnitError("\(name) takes a file, and \(resolved) cannot be read: \(message)") }
+                throw UnitError("\(name) takes a file, and \(error.description)")
             }
-            guard !isFolder.boolValue else { throw UnitError("\(name) takes a file, and \(resolved) is a folder") }
             return .path(resolved)
         case .string:
             return .string(text(value))

@@ -160,7 +160,16 @@ extension LivePatchFile {
 
     /// A temporary file beside `path`, written, synced, renamed over it, and
     /// the folder synced, so `path` holds the old text or the new, never a part.
+    /// `path` must name nothing yet or a regular file (see `RegularFile`):
+    /// renaming over a FIFO or a device would hide what was there.
     static func writeAtomically(_ text: String, to path: String) throws(LivePatchFileError) {
+        do {
+            try RegularFile.requireReplaceable(path)
+        } catch where error.systemMessage == nil {
+            throw .notRegularFile(error)
+        } catch {
+            // Anything else (a missing folder) is told by creating the file below.
+        }
         let folder = folder(of: path)
         let name = URL(fileURLWithPath: path).lastPathComponent
         let temporary = folder + "/.\(name).fxhost-save-\(getpid())"
