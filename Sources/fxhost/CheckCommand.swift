@@ -20,14 +20,15 @@ struct CheckCommand: ParsableCommand {
     var json = false
 
     func run() throws {
+        let jsonOutput = json ? JSONStandardOutput() : nil
         let plugins = Plugins()
         let patch = try source.load(plugins: plugins)
         // Exactly what a render builds, at the files' rate (48 kHz without files).
         let graph = try PatchLoader(units: plugins.provider).graph(for: patch)
         let rate = try PatchLoader.sampleRate(of: graph) ?? 48000
         let plan = try graph.compile(format: RenderFormat(sampleRate: rate, maxBlockFrames: 512, mode: .offline))
-        if json {
-            return try Terminal.printJSON(CheckReport(patch: patch, plan: plan))
+        if let jsonOutput {
+            return try jsonOutput.print(CheckReport(patch: patch, plan: plan))
         }
         print("\(patch.name ?? source.patch ?? "chain"): \(plan.nodes.count) nodes at \(Int(plan.format.sampleRate)) Hz")
         let hostTime = Self.hostTimeLines(graph)

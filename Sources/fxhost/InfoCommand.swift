@@ -26,8 +26,9 @@ struct InfoCommand: ParsableCommand {
     func run() throws {
         // One plugin is read from its bundle (cheaper than decoding the
         // cache); the cache serves the suggestions for an unknown name.
+        let jsonOutput = json ? JSONStandardOutput() : nil
         let description = try Plugins(useCache: !noCache).catalog.resolve(plugin)
-        if json { return try Terminal.printJSON(description) }
+        if let jsonOutput { return try jsonOutput.print(description) }
         print("\(description.name)\n  \(description.uri)")
         if let classLabel = description.classLabel { print("  class: \(classLabel)") }
         if let author = description.author { print("  by: \(author)") }

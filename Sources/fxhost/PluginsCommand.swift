@@ -26,9 +26,10 @@ struct PluginsCommand: ParsableCommand {
     var noCache = false
 
     func run() throws {
+        let jsonOutput = json ? JSONStandardOutput() : nil
         let catalog = Plugins(useCache: !noCache).catalog
         defer { catalog.saveCache() }
-        if json { return try Terminal.printJSON(text.map { catalog.search($0) } ?? catalog.plugins) }
+        if let jsonOutput { return try jsonOutput.print(text.map { catalog.search($0) } ?? catalog.plugins) }
         // A listing needs only summaries: with a warm cache, no port is decoded.
         let plugins = catalog.summaries(matching: text)
         if plugins.isEmpty {

@@ -6,7 +6,7 @@ extension RenderCommand {
     /// Renders every file of `batch` on its own, `--jobs` at once, each set up
     /// exactly as a single render of that file, then sums them up. Exits
     /// non-zero when any file failed (after the others rendered).
-    func runBatch(_ batch: BatchPlan) throws {
+    func runBatch(_ batch: BatchPlan, jsonOutput: JSONStandardOutput?) throws {
         guard engine == .embedded else {
             throw CommandLineError("a batch renders with the embedded engine (JACK freewheels one render at a time): leave out --engine jack")
         }
@@ -30,8 +30,8 @@ extension RenderCommand {
             return setup
         }
         let summary = renderer.run()
-        if json {
-            try Terminal.printJSON(summary)
+        if let jsonOutput {
+            try jsonOutput.print(summary)
         } else if !quiet {
             SummaryPrinter.print(summary)
         }

@@ -101,7 +101,8 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
-        if let batch = try BatchPlan.make(inputs: inputs, outputs: outputs) { return try runBatch(batch) }
+        let jsonOutput = json ? JSONStandardOutput() : nil
+        if let batch = try BatchPlan.make(inputs: inputs, outputs: outputs) { return try runBatch(batch, jsonOutput: jsonOutput) }
         if jobs != nil {
             throw CommandLineError("--jobs renders several files at once: name the outputs with a template, e.g. -i 'takes/*.wav' -o 'out/{name}.wav'")
         }
@@ -137,7 +138,7 @@ struct RenderCommand: ParsableCommand {
         }
         progress.finish()
         StartupTimings.mark("render")
-        if json { return try Terminal.printJSON(summary) }
+        if let jsonOutput { return try jsonOutput.print(summary) }
         if !quiet { SummaryPrinter.print(summary) }
     }
 

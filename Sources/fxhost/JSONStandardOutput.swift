@@ -1,0 +1,29 @@
+import Foundation
+import LiveControl
+
+/// Standard output kept for a command's JSON: from `init`, descriptor 1 is
+/// stderr, so whatever a plugin prints on stdout while it is loaded or run
+/// (x42's convolver prints its configuration there) lands on stderr, and
+/// stdout carries the JSON alone, for a script to parse.
+struct JSONStandardOutput {
+    private let descriptor: Int32
+
+    /// Before anything loads a plugin.
+    init() {
+        fflush(stdout)
+        descriptor = dup(STDOUT_FILENO)
+        dup2(STDERR_FILENO, STDOUT_FILENO)
+    }
+
+    /// `value`, as `Terminal.json` writes it, on the real stdout.
+    func print<T: Encodable>(_ value: T) throws {
+        let bytes = Array((try Terminal.json(value) + "\n").utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, bytes.count - written) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }  // a reader gone (`| head`): nothing more to say
+            written += count
+        }
+    }
+}
