@@ -98,12 +98,13 @@ package final class OSCFrontEnd: LiveFrontEnd, Sendable {
     /// The next subscriber's meters, or the next subscription's end.
     package func nextDeadline() -> Double? {
         subscriptions.withLock { subscriptions in
-            var next: Double? = subscriptions.retiredReaders.isEmpty ? nil : 0
+            // Now, for a reader to remove or to make.
+            var next = subscriptions.retiredReaders.isEmpty ? Double.infinity : 0
             for subscriber in subscriptions.subscribers {
-                let meters: Double? = subscriber.meterHertz == nil ? nil : (subscriber.reader == nil ? 0 : subscriber.due)
-                next = [next, meters, subscriber.expires].compactMap { $0 }.min()
+                next = min(next, subscriber.expires)
+                if subscriber.meterHertz != nil { next = min(next, subscriber.reader == nil ? 0 : subscriber.due) }
             }
-            return next
+            return next.isFinite ? next : nil
         }
     }
 
