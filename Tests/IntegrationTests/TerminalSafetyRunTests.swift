@@ -13,7 +13,8 @@ final class TerminalSafetyRunTests: XCTestCase {
     /// 60 KB parameter name over OSC; a console line with ESC and BEL, and
     /// one of 1 MB. No ESC, BEL or C1 byte reaches stdout or stderr; the
     /// tap's echo shows the name escaped, on one line; each refusal of the
-    /// huge words takes under 2 KB of stderr.
+    /// huge words takes under 2 KB of stderr, and OSC's `/fxhost/error`
+    /// for the 60 KB name is under 2 KB too.
     func testEscapeSequencesFromOutsideAreShownNotSent() throws {
         let (server, folder, port, run) = try OSCRunTests.startAmpRun(seconds: 30)
         defer { withExtendedLifetime(server) {} }
@@ -34,9 +35,16 @@ final class TerminalSafetyRunTests: XCTestCase {
             send("/fxhost/preset", "amp", "\\x1b[2J\\x1b[H\\u009b2J")
             wait_for("/fxhost/preset", "/fxhost/error")
             send("/fxhost/set", "amp", "g" * 60000, 1.0)
-            wait_for("/fxhost/error")
+            while True:
+                message = OscMessage(sock.recvfrom(65536)[0])
+                if message.address == "/fxhost/error":
+                    print("error reply", len(message.params[0].encode()), flush=True)
+                    break
             """, "\(port)", retitle, split])
         XCTAssertEqual(client.status, 0, "python-osc (scripts/install-deps.sh) must be installed: \(client.stderr)")
+        let replyLength = client.stdout.split(separator: "\n").last { $0.hasPrefix("error reply ") }
+            .flatMap { Int($0.dropFirst("error reply ".count)) }
+        XCTAssertLessThan(replyLength ?? .max, 2_048, "the 60 KB name is not sent back whole: \(client.stdout)")
         XCTAssertTrue(eventually(within: 30) { run.stderr.contains("has no parameter `ggg") },
                       String(run.stderr.prefix(4_000)))
         let beforeConsole = run.stderrBytes.count

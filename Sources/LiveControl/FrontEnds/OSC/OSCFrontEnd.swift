@@ -248,7 +248,7 @@ package final class OSCFrontEnd: LiveFrontEnd, Sendable {
             inbox.post(command, from: source) { [self] result in
                 switch result {
                 case .failure(let error):
-                    send(OSCMessage("/fxhost/error", [.string(error.description)]), to: sender)
+                    send(Self.error(error.description), to: sender)
                 case .success(.status(let status)):
                     // The same JSON as `status --json`.
                     guard let json = try? Terminal.json(status) else { return }
@@ -285,7 +285,14 @@ package final class OSCFrontEnd: LiveFrontEnd, Sendable {
 
     private func refuse(_ sentence: String, to sender: OSCEndpoint, counted: Bool) {
         if counted { ignoredCount.add(1, ordering: .relaxed) }
-        send(OSCMessage("/fxhost/error", [.string(sentence)]), to: sender)
+        send(Self.error(sentence), to: sender)
+    }
+
+    /// `/fxhost/error s:sentence`, the sentence as a terminal would show it
+    /// (`TerminalText`): a peer's own words come back escaped and cut, not
+    /// whole (a 60 KB name is not sent back whole).
+    static func error(_ sentence: String) -> OSCMessage {
+        OSCMessage("/fxhost/error", [.string(TerminalText.escaped(sentence))])
     }
 
     /// Best effort, never blocking: a reply that cannot be sent is dropped,
