@@ -317,6 +317,9 @@ final class LiveRun {
 
     var stdout: String { (try? String(contentsOf: outputFile, encoding: .utf8)) ?? "" }
     var stderr: String { (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "" }
+    /// The bytes as written, for what a terminal would have been sent.
+    var stdoutBytes: [UInt8] { [UInt8]((try? Data(contentsOf: outputFile)) ?? Data()) }
+    var stderrBytes: [UInt8] { [UInt8]((try? Data(contentsOf: errorFile)) ?? Data()) }
 
     func type(_ line: String) {
         input.fileHandleForWriting.write(Data((line + "\n").utf8))

@@ -3,13 +3,18 @@ package enum Suggestion {
     /// The closest candidate by edit distance, when it is close enough to be a likely typo.
     package static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
         let lowered = word.lowercased()
+        let length = lowered.unicodeScalars.count
+        let limit = max(2, word.count / 3)
         var best: (name: String, distance: Int)?
         for candidate in candidates {
-            let distance = editDistance(lowered, candidate.lowercased())
+            let other = candidate.lowercased()
+            // The distance is at least the difference in length: a word far
+            // longer than every name (a megabyte pasted) costs no comparison.
+            guard abs(other.unicodeScalars.count - length) <= limit else { continue }
+            let distance = editDistance(lowered, other)
             if best == nil || distance < best!.distance { best = (candidate, distance) }
         }
         guard let best else { return nil }
-        let limit = max(2, word.count / 3)
         return best.distance <= limit ? best.name : nil
     }
 

@@ -5,6 +5,8 @@ import JackIO
 /// How the console shows a change to the session: one line on stdout (a
 /// failed bounce: a sentence on stderr), the same whichever front end made
 /// the change, since it is printed from the dispatcher's announcement.
+/// Names, files and values in it came from outside: `Terminal` escapes
+/// them (a line break in a file name stays on the one line, as `\n`).
 enum ConsoleEcho {
     static func show(_ change: ControlChange) {
         switch change.kind {
@@ -77,8 +79,8 @@ enum ConsoleEcho {
     }
 
     /// The answer to `map`: the MIDI input, each mapping as the patch
-    /// writes it, a `learn` waiting, and the scenes.
-    static func mappingsText(_ control: MIDIControl, learning: String?, port: String?) -> String {
+    /// writes it, a `learn` waiting, and the scenes, as lines.
+    static func mappingLines(_ control: MIDIControl, learning: String?, port: String?) -> [String] {
         var lines: [String] = []
         if let port {
             lines.append("MIDI input \(port)" + (control.inputs.isEmpty ? "" : " ← " + control.inputs.joined(separator: ", ")))
@@ -91,6 +93,6 @@ enum ConsoleEcho {
         if !control.scenes.isEmpty {
             lines.append("scenes: " + control.scenes.map(\.name).joined(separator: ", "))
         }
-        return lines.joined(separator: "\n")
+        return lines
     }
 }

@@ -30,7 +30,7 @@ package struct ConsoleInterpreter {
             do {
                 command = try ControlProtocol.command(fromJSON: line)
             } catch {
-                Terminal.output(ControlProtocol.refusal(error.description).text)
+                Terminal.output(json: ControlProtocol.refusal(error.description).text)
                 return .keepRunning
             }
             return answerInJSON(command)
@@ -54,7 +54,7 @@ package struct ConsoleInterpreter {
         } catch {
             result = .failure(error)
         }
-        Terminal.output(ControlProtocol.reply(result).text)
+        Terminal.output(json: ControlProtocol.reply(result).text)
         if case .success(.quit) = result { return .quit }
         return .keepRunning
     }
@@ -62,23 +62,29 @@ package struct ConsoleInterpreter {
     private func execute(_ command: ConsoleCommand) throws -> Outcome {
         switch command {
         case .help:
-            Terminal.output(ConsoleCommand.usage)
+            Terminal.output(lines: ConsoleCommand.usage.components(separatedBy: "\n"))
             return .keepRunning
         case .control(let control, let answer):
             switch try dispatcher.dispatch(control, from: .console) {
             case .changed:
                 break  // echoed by the listener
             case .status(let status):
-                Terminal.output(answer == .json ? try Terminal.json(status) : LiveStatusLine.text(status))
+                if answer == .json { Terminal.output(json: try Terminal.json(status)) } else { Terminal.output(LiveStatusLine.text(status)) }
             case .state(let state):
                 let oneNode = if case .state(node: .some) = control { true } else { false }
-                Terminal.output(answer == .json ? try Terminal.json(state) : ConsoleShow.text(state, oneNode: oneNode))
+                if answer == .json {
+                    Terminal.output(json: try Terminal.json(state))
+                } else {
+                    Terminal.output(lines: ConsoleShow.lines(state, oneNode: oneNode))
+                }
             case .quit:
                 return .quit
             case .mappings(let midi, let learning, let port):
-                Terminal.output(answer == .json
-                    ? ControlProtocol.reply(.success(.mappings(midi, learning: learning, port: port))).text
-                    : ConsoleEcho.mappingsText(midi, learning: learning, port: port))
+                if answer == .json {
+                    Terminal.output(json: ControlProtocol.reply(.success(.mappings(midi, learning: learning, port: port))).text)
+                } else {
+                    Terminal.output(lines: ConsoleEcho.mappingLines(midi, learning: learning, port: port))
+                }
             }
             return .keepRunning
         }

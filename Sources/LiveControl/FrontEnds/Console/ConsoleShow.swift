@@ -2,10 +2,11 @@ import HostCore
 import JackIO
 
 /// `show` and `show NODE` as the console prints them: the graph as text,
-/// or one node's parameters with their values, ranges and units.
+/// or one node's parameters with their values, ranges and units, as lines
+/// (`Terminal.output(lines:)` escapes what came from outside in each).
 enum ConsoleShow {
     /// `oneNode`: the state of the node `show NODE` named.
-    static func text(_ state: SessionState, oneNode: Bool) -> String {
+    static func lines(_ state: SessionState, oneNode: Bool) -> [String] {
         if oneNode, let only = state.nodes.first { return node(only) }
         var lines = ["nodes:"]
         let width = state.nodes.map(\.name.count).max() ?? 0
@@ -30,7 +31,7 @@ enum ConsoleShow {
         let tempo = state.tempo
         lines.append("tempo \(NumberText.format(tempo.beatsPerMinute)) bpm, \(tempo.beatsPerBar)/\(tempo.beatUnit), "
                      + (tempo.rolling ? "rolling" : "stopped") + " (\(tempo.source))")
-        return lines.joined(separator: "\n")
+        return lines
     }
 
     /// One line for a node in the graph.
@@ -55,7 +56,7 @@ enum ConsoleShow {
     }
 
     /// A node's parameters: value, range, default and unit, one a line.
-    private static func node(_ node: SessionState.Node) -> String {
+    private static func node(_ node: SessionState.Node) -> [String] {
         var lines = ["\(node.name): " + summary(node) + (node.plugin.map { " <\($0)>" } ?? "")]
         let parameters = node.parameters ?? []
         let width = parameters.map(\.symbol.count).max() ?? 0
@@ -78,6 +79,6 @@ enum ConsoleShow {
             lines.append("  \(name) = \(value)")
         }
         if let presets = node.presets, !presets.isEmpty { lines.append("  presets: " + presets.joined(separator: ", ")) }
-        return lines.joined(separator: "\n")
+        return lines
     }
 }

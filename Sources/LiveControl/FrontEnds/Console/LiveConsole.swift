@@ -54,7 +54,7 @@ final class LiveConsole {
 
     func show(_ status: LiveStatus) {
         let text = LiveStatusLine.text(status)
-        if let prompt { prompt.screen.setStatus(text) } else { Terminal.statusLine(text) }
+        if let prompt { prompt.screen.setStatus(TerminalText.escaped(text)) } else { Terminal.statusLine(text) }
     }
 
     /// The names Tab completes, from the session as it is now.

@@ -5,7 +5,9 @@ import Synchronization
 
 /// Where fxhost talks to people: results on stdout, everything else on stderr.
 /// While the console prompt runs (`screen`), both are printed above its
-/// status line and input line, which are drawn again under them.
+/// status line and input line, which are drawn again under them. Every
+/// line passes through `TerminalText` on its way: control characters are
+/// shown, not sent, and text from outside is cut to a bounded length.
 package enum Terminal {
     package static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
@@ -18,19 +20,35 @@ package enum Terminal {
     }
 
     package static func error(_ message: String) {
-        standardError("fxhost: error: \(message)\n")
+        standardError("fxhost: error: \(TerminalText.escaped(message))\n")
     }
 
     package static func warning(_ message: String) {
-        standardError("fxhost: warning: \(message)\n")
+        standardError("fxhost: warning: \(TerminalText.escaped(message))\n")
     }
 
     package static func status(_ message: String) {
-        standardError("\(message)\n")
+        standardError("\(TerminalText.escaped(message))\n")
     }
 
-    /// A result on stdout, at once (a pipe or file buffers it otherwise).
-    package static func output(_ text: String) {
+    /// A one-line result on stdout (a change's echo, the status).
+    package static func output(_ line: String) {
+        write(TerminalText.escaped(line))
+    }
+
+    /// Lines the host composed (help, show, map): its own line breaks kept,
+    /// each line escaped.
+    package static func output(lines: [String]) {
+        write(TerminalText.escaped(lines: lines))
+    }
+
+    /// A JSON reply on stdout (JSON escapes control characters; C1 controls too, here).
+    package static func output(json: String) {
+        write(TerminalText.json(json))
+    }
+
+    /// On stdout, at once (a pipe or file buffers it otherwise).
+    private static func write(_ text: String) {
         if let screen, isatty(STDOUT_FILENO) == 1 {
             screen.printAbove(text, to: STDOUT_FILENO)
         } else {
@@ -41,11 +59,11 @@ package enum Terminal {
 
     /// Rewrites the current stderr line (progress bars).
     package static func statusLine(_ message: String) {
-        FileHandle.standardError.write(Data("\r\u{1B}[2K\(message)".utf8))
+        FileHandle.standardError.write(Data("\r\u{1B}[2K\(TerminalText.escaped(message))".utf8))
     }
 
     package static func printJSON<T: Encodable>(_ value: T) throws {
-        print(try json(value))
+        print(TerminalText.json(try json(value)))
     }
 
     /// The JSON `printJSON` prints (OSC's `/fxhost/status` sends the same).

@@ -12,6 +12,12 @@ import Synchronization
 /// `/fxhost/error`, counted (`oscIgnored` in the status), and the run goes
 /// on. Meters go to each subscriber that asked for them at its rate, on
 /// the host's timer.
+///
+/// What a peer can make the host keep is bounded (`OSCLimits`): at most 16
+/// subscribers, the one subscribed or renewed longest ago dropped for a
+/// newer one; a subscription ends 30 s after it was made or last renewed;
+/// and a subscriber the kernel reports unreachable (its socket closed: an
+/// ICMP error, read with `IP_RECVERR`) is dropped at once.
 package final class OSCFrontEnd: LiveFrontEnd, Sendable {
     package let endpoint: OSCEndpoint
     private let socket: Int32
@@ -20,21 +26,47 @@ package final class OSCFrontEnd: LiveFrontEnd, Sendable {
     private let session = Mutex<LiveSession?>(nil)
     private let ignoredCount = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
-    /// Each subscriber, with the meter rate it asked for (nil: no meters).
-    private let subscribers = Mutex<[OSCEndpoint: Double?]>([:])
-    /// The run loop's side of meters: each metered subscriber's peak reader
-    /// and when its next meters are due (seconds of `MonotonicClock`).
-    private let meterSchedule = Mutex<[OSCEndpoint: (reader: OutputPeakReaders.Reader, due: Double)]>([:])
+    /// The subscribers, oldest (subscribed or renewed longest ago) first.
+    private let subscriptions = Mutex(Subscriptions())
+    /// How long a subscription lasts unless renewed.
+    private let subscriptionSeconds: Double
     private let thread = Mutex<PosixThread?>(nil)
 
+    /// One subscriber: where it is, the meter rate it asked for (nil: no
+    /// meters), when it ends, and on the run loop's side its peak reader
+    /// and when its next meters are due (seconds of `MonotonicClock`).
+    private struct Subscriber {
+        let endpoint: OSCEndpoint
+        var meterHertz: Double?
+        var expires: Double
+        var reader: OutputPeakReaders.Reader?
+        var due = 0.0
+    }
+
+    private struct Subscriptions {
+        var subscribers: [Subscriber] = []
+        /// Peak readers of subscribers gone, for the run loop to remove from the session.
+        var retiredReaders: [OutputPeakReaders.Reader] = []
+
+        mutating func remove(at index: Int) {
+            if let reader = subscribers.remove(at: index).reader { retiredReaders.append(reader) }
+        }
+    }
+
     /// Binds the socket (so a port in use is an error before the run starts).
-    package init(endpoint: OSCEndpoint) throws(FrontEndError) {
+    /// `subscriptionSeconds`: how long a subscription lasts unless renewed.
+    package init(endpoint: OSCEndpoint,
+                 subscriptionSeconds: Double = OSCLimits.subscriptionSeconds) throws(FrontEndError) {
         self.endpoint = endpoint
+        self.subscriptionSeconds = subscriptionSeconds
         socket = Glibc.socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
         guard socket >= 0 else { throw FrontEndError("--osc: cannot open a UDP socket (\(String(cString: strerror(errno))))") }
         // Woken five times a second to see whether the run has ended.
         var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        // ICMP errors for what we send (a subscriber's port closed) are queued for us to read.
+        var on: Int32 = 1
+        setsockopt(socket, Int32(IPPROTO_IP), IP_RECVERR, &on, socklen_t(MemoryLayout<Int32>.size))
         var address = endpoint.socketAddress
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
@@ -63,9 +95,23 @@ package final class OSCFrontEnd: LiveFrontEnd, Sendable {
         return .keepRunning
     }
 
-    /// The next subscriber's meters.
+    /// The next subscriber's meters, or the next subscription's end.
     package func nextDeadline() -> Double? {
-        meterSchedule.withLock { $0.values.map(\.due).min() }
+        subscriptions.withLock { subscriptions in
+            // Now, for a reader to remove or to make.
+            var next = subscriptions.retiredReaders.isEmpty ? Double.infinity : 0
+            for subscriber in subscriptions.subscribers {
+                next = min(next, subscriber.expires)
+                if subscriber.meterHertz != nil { next = min(next, subscriber.reader == nil ? 0 : subscriber.due) }
+            }
+            return next.isFinite ? next : nil
+        }
+    }
+
+    /// The subscribers now, oldest first.
+    package var subscribers: [OSCEndpoint] {
+        let now = LiveHost.now()
+        return subscriptions.withLock { $0.subscribers.filter { $0.expires > now }.map(\.endpoint) }
     }
 
     /// Ends the reading thread and closes the socket; after the loop, so nothing sends any more.
@@ -78,36 +124,79 @@ package final class OSCFrontEnd: LiveFrontEnd, Sendable {
     /// On the host's thread: every change from any front end goes to the subscribers.
     func announce(_ change: ControlChange) {
         guard let message = Self.message(for: change) else { return }
-        for subscriber in subscribers.withLock({ $0.keys }) { send(message, to: subscriber) }
+        for subscriber in subscribers { send(message, to: subscriber) }
     }
 
-    /// On the host's thread, each time it wakes: each metered subscriber gets
-    /// `/fxhost/meters` for every output node, at its rate, with the peaks
-    /// since its previous meters (its own reader, so neither the status
-    /// line nor another subscriber takes them).
+    /// On the host's thread, each time it wakes: subscriptions that ended
+    /// are dropped, and each metered subscriber gets `/fxhost/meters` for
+    /// every output node, at its rate, with the peaks since its previous
+    /// meters (its own reader, so neither the status line nor another
+    /// subscriber takes them). One pass over the subscribers; those due
+    /// within `meterSlack` are served together, so the host wakes at most
+    /// 1 / `meterSlack` times a second for meters however many subscribe.
     func sendMeters(from session: LiveSession, now: Double) {
-        let wanted = subscribers.withLock { $0 }
         var due: [(OSCEndpoint, OutputPeakReaders.Reader)] = []
-        meterSchedule.withLock { schedule in
-            for (subscriber, entry) in schedule where (wanted[subscriber] ?? nil) == nil {
-                session.removeMeterReader(entry.reader)
-                schedule[subscriber] = nil
+        let retired = subscriptions.withLock { subscriptions in
+            var index = 0
+            while index < subscriptions.subscribers.count {
+                if subscriptions.subscribers[index].expires <= now {
+                    subscriptions.remove(at: index)
+                } else {
+                    index += 1
+                }
             }
-            for case let (subscriber, hertz?) in wanted {
-                guard let entry = schedule[subscriber] else {
-                    schedule[subscriber] = (session.addMeterReader(), now + 1 / hertz)
+            for index in subscriptions.subscribers.indices {
+                let subscriber = subscriptions.subscribers[index]
+                guard let hertz = subscriber.meterHertz else { continue }
+                guard let reader = subscriber.reader else {
+                    subscriptions.subscribers[index].reader = session.addMeterReader()
+                    subscriptions.subscribers[index].due = now + 1 / hertz
                     continue
                 }
-                guard now >= entry.due else { continue }
+                guard now + Self.meterSlack >= subscriber.due else { continue }
                 // Late turns do not bunch up meters: the next is one period on.
-                schedule[subscriber]!.due = max(entry.due + 1 / hertz, now)
-                due.append((subscriber, entry.reader))
+                subscriptions.subscribers[index].due = max(subscriber.due + 1 / hertz, now)
+                due.append((subscriber.endpoint, reader))
             }
+            defer { subscriptions.retiredReaders = [] }
+            return subscriptions.retiredReaders
         }
+        for reader in retired { session.removeMeterReader(reader) }
         for (subscriber, reader) in due {
             for meter in session.meters(reader) {
                 send(OSCMessage("/fxhost/meters", [.string(meter.node)] + meter.decibels.map { .float(Float($0)) }),
                      to: subscriber)
+            }
+        }
+    }
+
+    /// Meters due this soon are sent now: half the shortest period.
+    private static let meterSlack = 0.5 / OSCRequest.maximumMeterHertz
+
+    /// From the reading thread: a new subscriber, last in line (the oldest
+    /// beyond `OSCLimits.maximumSubscribers` dropped), or one renewed, moved
+    /// last with its new rate.
+    private func subscribe(_ sender: OSCEndpoint, meterHertz: Double?) {
+        let expires = LiveHost.now() + subscriptionSeconds
+        subscriptions.withLock { subscriptions in
+            var subscriber = Subscriber(endpoint: sender, meterHertz: meterHertz, expires: expires)
+            if let index = subscriptions.subscribers.firstIndex(where: { $0.endpoint == sender }) {
+                let old = subscriptions.subscribers.remove(at: index)
+                if old.meterHertz == meterHertz {
+                    (subscriber.reader, subscriber.due) = (old.reader, old.due)
+                } else if let reader = old.reader {
+                    subscriptions.retiredReaders.append(reader)
+                }
+            }
+            subscriptions.subscribers.append(subscriber)
+            while subscriptions.subscribers.count > OSCLimits.maximumSubscribers { subscriptions.remove(at: 0) }
+        }
+    }
+
+    private func unsubscribe(_ sender: OSCEndpoint) {
+        subscriptions.withLock { subscriptions in
+            if let index = subscriptions.subscribers.firstIndex(where: { $0.endpoint == sender }) {
+                subscriptions.remove(at: index)
             }
         }
     }
@@ -124,7 +213,11 @@ package final class OSCFrontEnd: LiveFrontEnd, Sendable {
                     }
                 }
             }
-            guard count >= 0 else { continue }  // the timeout, or a signal: look at `stopping` again
+            guard count >= 0 else {
+                // A peer unreachable (reported here once), the timeout, or a signal: look at `stopping` again.
+                if errno != EAGAIN && errno != EINTR { dropUnreachable() }
+                continue
+            }
             handle(Array(buffer[..<count]), from: OSCEndpoint(sender))
         }
     }
@@ -155,7 +248,7 @@ package final class OSCFrontEnd: LiveFrontEnd, Sendable {
             inbox.post(command, from: source) { [self] result in
                 switch result {
                 case .failure(let error):
-                    send(OSCMessage("/fxhost/error", [.string(error.description)]), to: sender)
+                    send(Self.error(error.description), to: sender)
                 case .success(.status(let status)):
                     // The same JSON as `status --json`.
                     guard let json = try? Terminal.json(status) else { return }
@@ -182,29 +275,81 @@ package final class OSCFrontEnd: LiveFrontEnd, Sendable {
                 send(OSCMessage("/fxhost/json", [.string(ControlProtocol.reply(result).text)]), to: sender)
             }
         case .subscribe(let meterHertz):
-            subscribers.withLock { $0[sender] = .some(meterHertz) }
+            subscribe(sender, meterHertz: meterHertz)
             wake()  // the host sets up the meters
         case .unsubscribe:
-            subscribers.withLock { _ = $0.removeValue(forKey: sender) }
+            unsubscribe(sender)
             wake()
         }
     }
 
     private func refuse(_ sentence: String, to sender: OSCEndpoint, counted: Bool) {
         if counted { ignoredCount.add(1, ordering: .relaxed) }
-        send(OSCMessage("/fxhost/error", [.string(sentence)]), to: sender)
+        send(Self.error(sentence), to: sender)
     }
 
-    /// Best effort, never blocking: a reply that cannot be sent is dropped, as UDP would.
+    /// `/fxhost/error s:sentence`, the sentence as a terminal would show it
+    /// (`TerminalText`): a peer's own words come back escaped and cut, not
+    /// whole (a 60 KB name is not sent back whole).
+    static func error(_ sentence: String) -> OSCMessage {
+        OSCMessage("/fxhost/error", [.string(TerminalText.escaped(sentence))])
+    }
+
+    /// Best effort, never blocking: a reply that cannot be sent is dropped,
+    /// as UDP would. An earlier packet's ICMP error is reported on whichever
+    /// call on the socket comes next, so a failure first drops the peers the
+    /// queued errors name and the send is tried again; a receiver it fails
+    /// for twice (no route, say) stops being a subscriber.
     private func send(_ message: OSCMessage, to receiver: OSCEndpoint) {
         let bytes = message.encoded()
-        var address = receiver.socketAddress
-        _ = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { target in
-                bytes.withUnsafeBytes {
-                    sendto(socket, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT), target, socklen_t(MemoryLayout<sockaddr_in>.size))
+        var attempts = 0
+        while true {
+            attempts += 1
+            var address = receiver.socketAddress
+            let sent = withUnsafePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { target in
+                    bytes.withUnsafeBytes {
+                        sendto(socket, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT), target, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    }
                 }
             }
+            guard sent < 0 else { return }
+            let failure = errno
+            dropUnreachable()
+            // A full socket buffer or an interrupted call says nothing about the receiver.
+            if failure == EAGAIN || failure == EWOULDBLOCK || failure == ENOBUFS || failure == EINTR { return }
+            // Refused is only ever an earlier packet's (UDP learns it from ICMP, later): each
+            // report is one peer gone, and there are at most so many subscribers to go.
+            if failure == ECONNREFUSED && attempts <= OSCLimits.maximumSubscribers + 1 { continue }
+            if attempts >= 2 {
+                if failure != ECONNREFUSED { unsubscribe(receiver) }
+                return
+            }
+        }
+    }
+
+    /// Reads the ICMP errors queued for what this socket sent (`IP_RECVERR`):
+    /// each names the peer a packet could not reach, which stops being a
+    /// subscriber. Returns how many were read. From either thread.
+    @discardableResult
+    private func dropUnreachable() -> Int {
+        var count = 0
+        var control = [UInt8](repeating: 0, count: 256)
+        while true {
+            var peer = sockaddr_in()
+            let received = withUnsafeMutablePointer(to: &peer) { peerPointer in
+                control.withUnsafeMutableBytes { controlBytes in
+                    var header = msghdr()
+                    header.msg_name = UnsafeMutableRawPointer(peerPointer)
+                    header.msg_namelen = socklen_t(MemoryLayout<sockaddr_in>.size)
+                    header.msg_control = controlBytes.baseAddress
+                    header.msg_controllen = controlBytes.count
+                    return recvmsg(socket, &header, Int32(MSG_ERRQUEUE) | Int32(MSG_DONTWAIT))
+                }
+            }
+            guard received >= 0 else { return count }
+            count += 1
+            unsubscribe(OSCEndpoint(peer))
         }
     }
 

@@ -27,7 +27,7 @@ package enum OSCRequest: Equatable, Sendable {
     }
 
     /// The host's meter timer: meters come no faster.
-    package static let maximumMeterHertz = 50.0
+    package static let maximumMeterHertz = OSCLimits.maximumMeterHertz
 
     /// Reads `message`; the error's sentence names what was expected.
     package init(_ message: OSCMessage) throws(OSCRequestError) {
