@@ -197,7 +197,7 @@ extension LiveSession {
     /// Gives `live` (a program for `plan`) its MIDI table: the mappings and
     /// scenes resolved against `plan`, whose memory the program's owner keeps.
     func attachMIDI(to live: inout LiveProgram, plan: RenderPlan) {
-        guard !midi.control.mappings.isEmpty, let owner = live.owner as? LivePlanOwner else { return }
+        guard !midi.control.mappings.isEmpty, let owner = live.owner else { return }
         var controllers: [MIDIControlTable.Controller] = []
         var programs: [MIDIControlTable.Program] = []
         for (index, mapping) in midi.control.mappings.enumerated() {

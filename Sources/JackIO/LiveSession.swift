@@ -435,7 +435,7 @@ public final class LiveSession {
                 throw serverHasShutDown ? .serverGone : .programNotTaken(seconds: options.swapTimeout)
             }
         }
-        if let plan = (live.owner as? LivePlanOwner)?.plan { reportLatency(of: plan) }
+        if let plan = live.owner?.plan { reportLatency(of: plan) }
     }
 
     private func reportLatency(of plan: RenderPlan) {
