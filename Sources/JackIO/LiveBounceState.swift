@@ -15,11 +15,10 @@ struct LiveBounceState {
 
     /// Takes the bounce under way off the session, counting the frames the
     /// engine ran since it began as silent.
-    mutating func end(engineFrames: Int) -> LiveBounce? {
-        guard let bounce = running else { return nil }
+    mutating func end(engineFrames: Int) {
+        guard running != nil else { return }
         running = nil
         silentFrames += max(engineFrames - framesAtStart, 0)
-        return bounce
     }
 
     /// Stops the bounce under way and waits for it (the server leaves

@@ -113,7 +113,7 @@ extension LiveSession {
         guard let running = bouncing.running, wait || running.isFinished else { return nil }
         let result = running.waitForResult().mapError { LiveSessionError.bounce($0) }
         // The engine ran silent (and, freewheeling, fast) meanwhile: that is not time played.
-        _ = bouncing.end(engineFrames: engine.statistics.frames)
+        bouncing.end(engineFrames: engine.statistics.frames)
         do {
             try resumeLivePlan()
         } catch {
