@@ -4,7 +4,7 @@ import Synchronization
 /// What a published program points into: the plan, the pointer lists its
 /// feeds and taps use, and the recorders and players whose rings they push
 /// to. The engine keeps it alive until the realtime thread has let go.
-final class LivePlanOwner {
+package final class LivePlanOwner {
     let plan: RenderPlan?
     private let recorders: [TapRecorder]
     private let players: [LiveFilePlayer]
@@ -13,13 +13,26 @@ final class LivePlanOwner {
     private var feedBuffers: [UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>] = []
     private var tapChannels: [UnsafeMutableBufferPointer<UnsafePointer<Float>>] = []
     private var scratch: [UnsafeMutablePointer<Float>] = []
-    /// The memory of the program's MIDI table (`MIDIControlTableStorage`), if any.
-    var midi: AnyObject?
+    /// The memory of the program's MIDI table, if any.
+    var midi: MIDIControlTableStorage?
+    /// A hand-built program's memory (the engine tests'): kept
+    /// alive with the program, never looked into.
+    private let kept: AnyObject?
 
     private init(plan: RenderPlan?, recorders: [TapRecorder], players: [LiveFilePlayer]) {
         self.plan = plan
         self.recorders = recorders
         self.players = players
+        kept = nil
+    }
+
+    /// The owner of a program built by hand: it keeps `memory` (whatever
+    /// the program points into) alive until the realtime thread lets go.
+    package init(keeping memory: AnyObject) {
+        plan = nil
+        recorders = []
+        players = []
+        kept = memory
     }
 
     deinit {

@@ -11,7 +11,7 @@ package struct LiveProgram {
     /// Owns the program's memory (a RenderPlan, its units). The engine keeps
     /// it alive until the realtime thread has let go of the program, then
     /// releases it on a control thread.
-    package var owner: AnyObject?
+    package var owner: LivePlanOwner?
     /// File sources to fill before each chunk is rendered.
     package var feeds: [LiveFeed]
     /// Taps to push, and output meters to update, after each chunk.
@@ -27,7 +27,7 @@ package struct LiveProgram {
     package var midiFiles: [LiveMIDIFeed] = []
 
     package init(program: RenderProgram, inputs: [UnsafeMutablePointer<Float>],
-                outputs: [UnsafeMutablePointer<Float>], owner: AnyObject?,
+                outputs: [UnsafeMutablePointer<Float>], owner: LivePlanOwner?,
                 feeds: [LiveFeed] = [], taps: [LiveTap] = [], meters: [LiveMeter] = []) {
         self.program = program
         self.inputs = inputs
@@ -52,9 +52,9 @@ struct ProgramSlot {
     var midiInputs: UnsafeMutableBufferPointer<UnsafeMutablePointer<MIDIEventList>>
     var midiOutputs: UnsafeMutableBufferPointer<UnsafeMutablePointer<MIDIEventList>>
     var midiFiles: UnsafeMutableBufferPointer<LiveMIDIFeed>
-    /// A retained `owner`, opaque so that copying the slot on the realtime
-    /// thread never touches a reference count.
-    var owner: UnsafeMutableRawPointer?
+    /// A retained `owner`, unmanaged so that copying the slot on the
+    /// realtime thread never touches a reference count.
+    var owner: Unmanaged<LivePlanOwner>?
 
     static func make(_ live: LiveProgram) -> UnsafeMutablePointer<ProgramSlot> {
         let inputs = UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>.allocate(capacity: live.inputs.count)
@@ -73,7 +73,7 @@ struct ProgramSlot {
         _ = midiOutputs.initialize(from: live.midiOutputs)
         let midiFiles = UnsafeMutableBufferPointer<LiveMIDIFeed>.allocate(capacity: live.midiFiles.count)
         _ = midiFiles.initialize(from: live.midiFiles)
-        let owner = live.owner.map { Unmanaged.passRetained($0).toOpaque() }
+        let owner = live.owner.map { Unmanaged.passRetained($0) }
         let slot = UnsafeMutablePointer<ProgramSlot>.allocate(capacity: 1)
         slot.initialize(to: ProgramSlot(program: live.program, inputs: inputs, outputs: outputs,
                                     feeds: feeds, taps: taps, meters: meters, midi: live.midi,
@@ -96,6 +96,6 @@ struct ProgramSlot {
         slot.pointee.midiFiles.deallocate()
         slot.deinitialize(count: 1)
         slot.deallocate()
-        if let owner { Unmanaged<AnyObject>.fromOpaque(owner).release() }
+        owner?.release()
     }
 }

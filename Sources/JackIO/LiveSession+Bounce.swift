@@ -31,12 +31,12 @@ extension LiveSession {
         let files = Self.bounceFiles(file, outputs: plan.outputs.map(\.node))
         // The render checks its files against the sources; the live taps are not in its plan.
         var conflicts = FileConflicts()
-        conflicts.liveTaps = activeTapFiles.sorted()
+        conflicts.liveTaps = liveTaps.files.sorted()
         conflicts.bounces = zip(plan.outputs, files).map { ($0.node, $1) }
         if let conflict = conflicts.first { throw .render(.fileConflict(conflict.message)) }
         var renderOptions = RenderOptions()
         renderOptions.threads = options.threads  // the session's, as live
-        renderOptions.tempo = transportTempo
+        renderOptions.tempo = transport.tempo
         do {
             for (output, path) in zip(plan.outputs, files) {
                 renderOptions.outputFiles[output.node] = RenderOutputFile(path: path, format: try AudioFileFormat(path: path))
@@ -94,15 +94,14 @@ extension LiveSession {
             try resumeLivePlan()
             throw .render(error)
         }
-        bounce = started
-        framesAtBounceStart = framesBefore
+        bouncing.begin(started, engineFrames: framesBefore)
         started.start(notifying: options.notifier)
         return started
     }
 
     /// Asks the bounce under way to stop; `finishBounce` then reports it as stopped.
     package func cancelBounce() throws(LiveSessionError) {
-        guard let bounce else { throw .noBounce }
+        guard let bounce = bouncing.running else { throw .noBounce }
         bounce.cancel()
     }
 
@@ -111,11 +110,10 @@ extension LiveSession {
     /// nil while it runs, or when there is none. The server is out of
     /// freewheel whenever this returns a result.
     package func finishBounce(wait: Bool = false) -> Result<RenderSummary, LiveSessionError>? {
-        guard let running = bounce, wait || running.isFinished else { return nil }
+        guard let running = bouncing.running, wait || running.isFinished else { return nil }
         let result = running.waitForResult().mapError { LiveSessionError.bounce($0) }
-        bounce = nil
         // The engine ran silent (and, freewheeling, fast) meanwhile: that is not time played.
-        earlierFrames -= max(engine.statistics.frames - framesAtBounceStart, 0)
+        bouncing.end(engineFrames: engine.statistics.frames)
         do {
             try resumeLivePlan()
         } catch {
@@ -134,25 +132,15 @@ extension LiveSession {
     /// For `finish` and `deinit`: stops a bounce under way and waits for it
     /// (the server leaves freewheel); the live plan is not put back.
     func abandonBounce() {
-        guard let running = bounce else { return }
-        running.cancel()
-        _ = running.waitForResult()
-        bounce = nil
+        bouncing.abandon()
     }
 
     func requireNoBounce() throws(LiveSessionError) {
-        if let bounce { throw .bouncing(files: bounce.files) }
+        try bouncing.requireNone()
     }
 
-    var bounceStatus: LiveStatus.Bounce? {
-        guard let bounce else { return nil }
-        let progress = bounce.progress
-        let rate = bounce.sampleRate
-        return LiveStatus.Bounce(files: bounce.files, startSeconds: bounce.startSeconds, endSeconds: bounce.endSeconds,
-                                 secondsDone: Double(progress?.framesDone ?? 0) / rate,
-                                 secondsExpected: Double(bounce.contentFrames) / rate,
-                                 inTail: progress?.inTail ?? false, speed: progress?.speed ?? 0)
-    }
+    /// The bounce under way, if any.
+    package var bounce: LiveBounce? { bouncing.running }
 
     /// `file` for the first output; `file` with `-NODE` before its extension for each other.
     static func bounceFiles(_ file: String, outputs: [String]) -> [String] {

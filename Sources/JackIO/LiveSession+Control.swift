@@ -134,15 +134,13 @@ extension LiveSession {
     }
 
     /// A pause is a flag each recorder keeps (no graph edit, no new
-    /// program): the realtime thread reads it before every push, and it
-    /// lasts through later edits, which keep the recorder.
+    /// program); it lasts through later edits, which keep the recorder.
     private func switchTaps(node: String, port: PortSelector, pausing: Bool) throws(LiveSessionError) -> [LiveStatus.Tap] {
         try requireNode(node)
         let reference = PortReference(node: node, port: port).description
         let declared = rewrite().taps
         let files = Set(declared.filter { $0.at.node == node && (port == .all || $0.at.port == port) }.map(\.file))
-        let matching = recorders.filter { files.contains($0.key) }.sorted { $0.key < $1.key }
-        guard !matching.isEmpty else {
+        guard let changed = liveTaps.setPaused(pausing, files: files) else {
             // Untapped already: say so rather than "no tap".
             if port == .all, taps.contains(where: { $0.node == node && $0.state == .finished }) {
                 throw pausing ? .tapNotRecording(tap: reference, state: .finished)
@@ -150,15 +148,10 @@ extension LiveSession {
             }
             throw .noTap(node: reference, tapped: Array(Set(declared.map(\.at.description))).sorted())
         }
-        let changing = matching.filter { $0.value.isPaused != pausing }
-        guard !changing.isEmpty else {
+        guard !changed.isEmpty else {
             throw pausing ? .tapNotRecording(tap: reference, state: .paused)
                 : .tapNotPaused(tap: reference, state: .recording)
         }
-        for (_, recorder) in changing {
-            if pausing { recorder.pause() } else { recorder.resume() }
-        }
-        let changed = Set(changing.map(\.key))
         return taps.filter { changed.contains($0.file) }
     }
 

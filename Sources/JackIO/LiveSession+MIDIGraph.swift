@@ -16,23 +16,27 @@ extension LiveSession {
         return (inputs, plan.midiOutputs.map(\.node))
     }
 
-    /// A player per `midi-file` node of `plan` at the plan's rate: one that
-    /// has none yet starts at the timeline's start; one at another rate (the
-    /// server's rate changed) is replaced by one that plays on from the
-    /// same time (the program still running keeps the old one alive).
-    func makeMIDIFilePlayers(for plan: RenderPlan) {
+    /// `players` (by node) with one for each `midi-file` node of `plan` at
+    /// the plan's rate: a node that has none yet starts at the timeline's
+    /// start; one at another rate (the server's rate changed) is replaced by
+    /// one that plays on from the same time (the program still running keeps
+    /// the old one alive).
+    static func midiFilePlayers(for plan: RenderPlan, from players: [String: LiveMIDIFilePlayer])
+        -> [String: LiveMIDIFilePlayer] {
+        var players = players
         let rate = plan.format.sampleRate
         for source in plan.midiSources {
             guard case .file(let file) = source.kind else { continue }
-            if let player = midiFilePlayers[source.node] {
+            if let player = players[source.node] {
                 guard player.sampleRate != rate else { continue }
                 let seconds = Double(player.playback.pointee.position) / player.sampleRate
-                midiFilePlayers[source.node] = LiveMIDIFilePlayer(source: file, sampleRate: rate,
-                                                                  fromFrame: Int((seconds * rate).rounded()))
+                players[source.node] = LiveMIDIFilePlayer(source: file, sampleRate: rate,
+                                                          fromFrame: Int((seconds * rate).rounded()))
             } else {
-                midiFilePlayers[source.node] = LiveMIDIFilePlayer(source: file, sampleRate: rate)
+                players[source.node] = LiveMIDIFilePlayer(source: file, sampleRate: rate)
             }
         }
+        return players
     }
 
     /// Connects each MIDI input to the ports its node names (names or

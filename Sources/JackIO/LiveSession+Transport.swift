@@ -6,21 +6,16 @@ extension LiveSession {
     /// Sets the tempo of the host's own transport (the meter stays). Refused
     /// while a JACK timebase master is followed: its tempo rules.
     package func setTempo(_ beatsPerMinute: Double) throws(LiveSessionError) {
-        guard Tempo.beatsPerMinuteRange.contains(beatsPerMinute) else {
-            throw .tempoOutOfRange(beatsPerMinute)
-        }
-        guard !engine.followsJackTransport else {
-            throw .tempoFromJack(beatsPerMinute: engine.playingTransport.beatsPerMinute)
-        }
-        transportTempo.beatsPerMinute = beatsPerMinute
-        engine.requestTempo(transportTempo)
+        try transport.setBeatsPerMinute(beatsPerMinute, on: engine)
     }
 
     /// Starts or stops the transport (JACK's, when a timebase master is followed).
     package func setTransportRolling(_ rolling: Bool) {
-        transportRolling = rolling
-        engine.requestRolling(rolling)
+        transport.setRolling(rolling, on: engine)
     }
+
+    /// The host's own tempo as last asked, for an engine made again and a bounce.
+    package var transportTempo: Tempo { transport.tempo }
 
     /// How often the position plugins are told has jumped (a new tempo, a
     /// relocation, a skipped cycle, a timebase master's late position).

@@ -1,6 +1,5 @@
 import Foundation
 import HostCore
-import Synchronization
 
 /// A patch's graph running live on a JACK server: one input port per
 /// channel of each live input node, one output port per output channel,
@@ -61,40 +60,32 @@ public final class LiveSession {
     let options: Options
     private var players: [String: LiveFilePlayer] = [:]
     /// `midi-file` nodes, playing from the session's start (see `LiveSession+MIDIGraph`).
-    var midiFilePlayers: [String: LiveMIDIFilePlayer] = [:]
+    private var midiFilePlayers: [String: LiveMIDIFilePlayer] = [:]
+    /// Frames, xruns and swaps of the engines before a reconnect.
+    private var earlierFrames = 0, earlierXruns = 0, earlierSwaps = 0
+    private let meterPeaks: LiveMeters
+
+    // The parts the session's other files work through, each keeping its
+    // own state behind its methods.
+
     /// Input control values as last set, by node and symbol.
     var parameterRecord = LiveParameterValues()
     /// MIDI mappings and scenes, learning, and what recent MIDI tables mean.
-    var midi = LiveMIDIState()
-    /// The host's own transport as last asked (`tempo`, `transport start|stop`),
-    /// for an engine made again (reconnect) and for a bounce.
-    package internal(set) var transportTempo: Tempo
-    var transportRolling = true
-    /// Taps recording (or paused) now, by file.
-    private(set) var recorders: [String: TapRecorder] = [:]
-    /// The node each tap file records.
-    private var tapNodes: [String: String] = [:]
-    /// Taps stopped during the session, for the summary.
-    private var stoppedTaps: [LiveStatus.Tap] = []
-    /// One peak per output channel, written by the realtime thread.
-    private let peaks: UnsafeMutablePointer<Atomic<UInt32>>
-    /// The status's peaks and meters', each since its own last look.
-    private var peakReaders: OutputPeakReaders
-    /// Frames, xruns and swaps of the engines before a reconnect (frames
-    /// the engine ran silent through a bounce taken off).
-    var earlierFrames = 0
-    private var earlierXruns = 0, earlierSwaps = 0
-    /// The bounce under way (see LiveSession+Bounce), and the engine's frame
-    /// count when it started.
-    package internal(set) var bounce: LiveBounce?
-    var framesAtBounceStart = 0
+    var midi: LiveMIDIControl
+    /// The host's own transport as last asked.
+    var transport: LiveTransportRequest
+    /// The taps' recorders, by file, and the taps stopped so far.
+    private(set) var liveTaps = LiveTaps()
+    /// The bounce under way (see LiveSession+Bounce).
+    var bouncing = LiveBounceState()
 
     /// Opens the client, compiles `graph` at the server's rate and block
     /// size, registers the ports, opens file sources and taps, and publishes
     /// the program. Nothing plays until `start()`.
     public init(graph: AudioGraph, options: Options = Options()) throws(LiveSessionError) {
         self.options = options
-        transportTempo = options.tempo
+        transport = LiveTransportRequest(tempo: options.tempo)
+        midi = LiveMIDIControl(control: options.midiControl)
         let client: JackClient
         do {
             client = try JackClient(name: options.clientName, server: options.server)
@@ -114,23 +105,19 @@ public final class LiveSession {
         (engine, inputs, outputs) = try Self.makeEngine(client: client, plan: plan, threads: options.threads,
                                                          midiInput: options.midiControl.isDeclared)
         engine.notify(descriptor: options.notifier?.signalDescriptor ?? -1)
-        engine.prepareTransport(tempo: transportTempo, rolling: transportRolling)
+        transport.prepare(engine)
         parameterRecord.follow(self.graph)
-        peaks = .allocate(capacity: max(outputs.count, 1))
-        for index in 0..<max(outputs.count, 1) { (peaks + index).initialize(to: Atomic(0)) }
-        peakReaders = OutputPeakReaders(channels: outputs.count)
+        meterPeaks = LiveMeters(channels: outputs.count)
         for source in plan.sources {
             guard case .file(let file) = source.kind else { continue }
             players[source.node] = try LiveFilePlayer(node: source.node, source: file, sampleRate: client.sampleRate)
         }
         try openRecorders(for: plan)
-        midi.control = options.midiControl
         do {
             try engine.publish(makeProgram(for: plan))
             reportLatency(of: plan)
         } catch {
-            for recorder in recorders.values { recorder.abort() }
-            recorders = [:]
+            liveTaps.abortAll()
             throw .engine(error)
         }
     }
@@ -139,9 +126,7 @@ public final class LiveSession {
         abandonBounce()
         engine.stop()
         for player in players.values { player.stop() }
-        for recorder in recorders.values { recorder.abort() }
-        peaks.deinitialize(count: max(outputs.count, 1))
-        peaks.deallocate()
+        liveTaps.abortAll()
     }
 
     /// Registers the plan's ports on `client` and installs the callbacks.
@@ -198,7 +183,7 @@ public final class LiveSession {
         (engine, inputs, outputs) = try Self.makeEngine(client: client, plan: plan, threads: options.threads,
                                                          midiInput: options.midiControl.isDeclared)
         engine.notify(descriptor: options.notifier?.signalDescriptor ?? -1)
-        engine.prepareTransport(tempo: transportTempo, rolling: transportRolling)
+        transport.prepare(engine)
         earlierFrames += previous.frames
         earlierXruns += previous.xruns
         earlierSwaps += previous.programSwaps
@@ -231,7 +216,7 @@ public final class LiveSession {
             try player.start()
         }
         do {
-            for recorder in recorders.values { try recorder.start() }
+            try liveTaps.startAll()
         } catch {
             throw .file(error)
         }
@@ -269,7 +254,7 @@ public final class LiveSession {
     public func poll() throws(LiveSessionError) {
         engine.collectRetired()
         // Format changes wait for the bounce to end (their flags stay set).
-        guard bounce == nil else { return }
+        guard bouncing.running == nil else { return }
         if let rate = engine.takeSampleRateChange(), Double(rate) != format.sampleRate, !serverHasShutDown {
             var newFormat = format
             newFormat.sampleRate = Double(rate)
@@ -299,19 +284,9 @@ public final class LiveSession {
         if !serverHasShutDown { engine.stop() }
         isRunning = false
         for player in players.values { player.stop() }
-        var failure: AudioFileError?
-        for (file, recorder) in recorders.sorted(by: { $0.key < $1.key }) {
-            do {
-                try recorder.finish()
-            } catch {
-                if failure == nil { failure = error }
-            }
-            stoppedTaps.append(tapStatus(file: file, recorder: recorder, recording: false))
-        }
-        recorders = [:]
-        if let failure { throw .file(failure) }
+        if let failure = liveTaps.finishAll() { throw .file(failure) }
         var final = closing
-        final.taps = stoppedTaps
+        final.taps = liveTaps.summary
         return final
     }
 
@@ -320,7 +295,7 @@ public final class LiveSession {
     /// A snapshot; output peaks are those since the previous call.
     public func status() -> LiveStatus {
         let statistics = engine.statistics
-        let recent = peakReaders.take(.status, from: peaks)
+        let (recent, maximum) = meterPeaks.takeForStatus()
         var outputStatus: [LiveStatus.Output] = []
         var index = 0
         for output in plan.outputs {
@@ -328,13 +303,13 @@ public final class LiveSession {
             outputStatus.append(LiveStatus.Output(node: output.node,
                                                   ports: outputs.filter { $0.node == output.node }.map(\.port.name),
                                                   peakDecibels: channels.map { LiveStatus.decibels(recent[$0]) },
-                                                  maximumDecibels: channels.map { LiveStatus.decibels(peakReaders.maximum[$0]) }))
+                                                  maximumDecibels: channels.map { LiveStatus.decibels(maximum[$0]) }))
             index = channels.upperBound
         }
         let rate = Double(format.sampleRate)
         var snapshot = LiveStatus(
             client: client.name, server: options.server, sampleRate: Int(format.sampleRate),
-            bufferFrames: format.maxBlockFrames, seconds: Double(earlierFrames + statistics.frames) / rate,
+            bufferFrames: format.maxBlockFrames, seconds: Double(earlierFrames + statistics.frames - bouncing.silentFrames) / rate,
             dspLoadPercent: serverHasShutDown ? 0 : client.dspLoadPercent, xruns: earlierXruns + statistics.xruns,
             hostMicrosecondsPerCycle: statistics.hostOverheadNanosecondsPerCycle / 1000,
             renderMicrosecondsPerCycle: statistics.cycles == 0 ? 0
@@ -346,7 +321,7 @@ public final class LiveSession {
                                       underrunFrames: $0.underrunFrames, finished: $0.finished)
             },
             serverShutDown: serverHasShutDown)
-        snapshot.bounce = bounceStatus
+        snapshot.bounce = bouncing.status
         snapshot.threads = engine.threads
         snapshot.workerTasks = engine.tasksRunByWorkers
         snapshot.parameters = parameterRecord.byNode
@@ -359,14 +334,14 @@ public final class LiveSession {
 
     /// A reader of output peaks at its own pace (an OSC subscriber's
     /// meters), apart from the status's.
-    package func addMeterReader() -> OutputPeakReaders.Reader { peakReaders.addReader() }
+    package func addMeterReader() -> OutputPeakReaders.Reader { meterPeaks.addReader() }
 
-    package func removeMeterReader(_ reader: OutputPeakReaders.Reader) { peakReaders.removeReader(reader) }
+    package func removeMeterReader(_ reader: OutputPeakReaders.Reader) { meterPeaks.removeReader(reader) }
 
     /// Each output node's peak per channel in dBFS (-infinity: silence)
     /// since `reader` last looked.
     package func meters(_ reader: OutputPeakReaders.Reader) -> [(node: String, decibels: [Double])] {
-        let recent = peakReaders.take(reader, from: peaks)
+        let recent = meterPeaks.take(reader)
         var index = 0
         return plan.outputs.map { output in
             let channels = index..<index + output.channels.count
@@ -376,25 +351,15 @@ public final class LiveSession {
     }
 
     /// Taps stopped so far, then those recording.
-    package var taps: [LiveStatus.Tap] {
-        stoppedTaps + recorders.sorted(by: { $0.key < $1.key }).map {
-            tapStatus(file: $0.key, recorder: $0.value, recording: true)
-        }
-    }
-
-    private func tapStatus(file: String, recorder: TapRecorder, recording: Bool) -> LiveStatus.Tap {
-        LiveStatus.Tap(node: tapNodes[file] ?? "", file: file, seconds: recorder.secondsRecorded,
-                       droppedFrames: recorder.framesDropped, recording: recording,
-                       state: !recording ? .finished : recorder.isPaused ? .paused : .recording)
-    }
+    package var taps: [LiveStatus.Tap] { liveTaps.status }
 
     // MARK: Programs
 
     /// A program for `plan` over this session's players, recorders and meters.
     func makeProgram(for plan: RenderPlan) -> LiveProgram {
-        makeMIDIFilePlayers(for: plan)
-        var live = LivePlanOwner.makeProgram(for: plan, players: players, recorders: recorders, peaks: peaks,
-                                             midiPlayers: midiFilePlayers)
+        midiFilePlayers = Self.midiFilePlayers(for: plan, from: midiFilePlayers)
+        var live = LivePlanOwner.makeProgram(for: plan, players: players, recorders: liveTaps.recorders,
+                                             peaks: meterPeaks.peaks, midiPlayers: midiFilePlayers)
         attachMIDI(to: &live, plan: plan)
         return live
     }
@@ -402,23 +367,12 @@ public final class LiveSession {
     /// Opens (and, when running, starts) a recorder for every tap of `plan`
     /// that has none yet; returns the files it opened.
     @discardableResult
-    func openRecorders(for plan: RenderPlan) throws(LiveSessionError) -> [String] {
-        var opened: [String] = []
+    private func openRecorders(for plan: RenderPlan) throws(LiveSessionError) -> [String] {
         do {
-            for tap in plan.taps where recorders[tap.file] == nil {
-                let recorder = try TapRecorder(path: tap.file, format: try AudioFileFormat(path: tap.file),
-                                               channels: tap.channels.count, sampleRate: Int(format.sampleRate),
-                                               mode: .recording, policy: .dropWhenFull)
-                recorders[tap.file] = recorder
-                tapNodes[tap.file] = tap.node
-                opened.append(tap.file)
-                if isRunning { try recorder.start() }
-            }
+            return try liveTaps.open(for: plan, sampleRate: Int(format.sampleRate), running: isRunning)
         } catch {
-            for file in opened { recorders.removeValue(forKey: file)?.abort() }
             throw .file(error)
         }
-        return opened
     }
 
     /// Publishes `live` and, while the client runs, waits until the realtime
@@ -435,7 +389,7 @@ public final class LiveSession {
                 throw serverHasShutDown ? .serverGone : .programNotTaken(seconds: options.swapTimeout)
             }
         }
-        if let plan = (live.owner as? LivePlanOwner)?.plan { reportLatency(of: plan) }
+        if let plan = live.owner?.plan { reportLatency(of: plan) }
     }
 
     private func reportLatency(of plan: RenderPlan) {
@@ -470,22 +424,16 @@ public final class LiveSession {
         do {
             try publishAndWait(makeProgram(for: newPlan))
         } catch {
-            for file in opened { recorders.removeValue(forKey: file)?.abort() }
+            liveTaps.abort(opened)
             throw error
         }
         graph = newGraph
         plan = newPlan
         parameterRecord.follow(newGraph)
-        let kept = Set(newPlan.taps.map(\.file))
-        for (file, recorder) in recorders.sorted(by: { $0.key < $1.key }) where !kept.contains(file) {
-            recorders[file] = nil
-            do {
-                try recorder.finish()
-            } catch {
-                stoppedTaps.append(tapStatus(file: file, recorder: recorder, recording: false))
-                throw .file(error)
-            }
-            stoppedTaps.append(tapStatus(file: file, recorder: recorder, recording: false))
+        do {
+            try liveTaps.finish(keeping: Set(newPlan.taps.map(\.file)))
+        } catch {
+            throw .file(error)
         }
     }
 
@@ -564,6 +512,11 @@ public final class LiveSession {
     }
 
     func unit(named node: String) throws(LiveSessionError) -> any ProcessingUnit {
+        try Self.unit(named: node, in: graph)
+    }
+
+    /// `node`'s unit in `graph`; an unknown node or one that is not a plugin is an error.
+    static func unit(named node: String, in graph: AudioGraph) throws(LiveSessionError) -> any ProcessingUnit {
         guard let found = graph.node(named: node) else {
             throw .unknownNode(node, suggestion: Suggestion.didYouMean(node, in: graph.nodes.map(\.name)))
         }
@@ -575,6 +528,4 @@ public final class LiveSession {
         guard graph.node(named: node) == nil else { return }
         throw .unknownNode(node, suggestion: Suggestion.didYouMean(node, in: graph.nodes.map(\.name)))
     }
-
-    var activeTapFiles: Set<String> { Set(recorders.keys) }
 }

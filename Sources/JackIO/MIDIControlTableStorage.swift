@@ -12,7 +12,7 @@ final class MIDIControlTableStorage {
     private let sceneFloats: UnsafeMutableBufferPointer<(target: UnsafeMutablePointer<Float>, value: Float)>
     private let sceneFlags: UnsafeMutableBufferPointer<(target: UnsafeMutablePointer<UInt8>, value: UInt8)>
 
-    init(controllers: [MIDIControlTable.Controller], programs: [MIDIControlTable.Program], scenes: [LiveMIDIState.ResolvedScene],
+    init(controllers: [MIDIControlTable.Controller], programs: [MIDIControlTable.Program], scenes: [LiveMIDIControl.ResolvedScene],
          generation: Int32) {
         self.controllers = Self.copy(controllers)
         self.programs = Self.copy(programs)

@@ -86,7 +86,7 @@ final class TestProgram {
     func live() -> LiveProgram {
         LiveProgram(program: RenderProgram(ops: UnsafeBufferPointer(ops), connections: UnsafeBufferPointer(connections),
                                            maxBlockFrames: blockFrames),
-                    inputs: [input], outputs: [out1, out2], owner: self)
+                    inputs: [input], outputs: [out1, out2], owner: LivePlanOwner(keeping: self))
     }
 
     var gain1: UnsafeMutablePointer<Float> { gains }
