@@ -266,7 +266,7 @@ package final class LiveEngine {
         }
     }
 
-    /// Where the non-realtime callbacks signal that they set a flag (an eventfd; -1: nowhere).
+    /// Where the non-realtime callbacks signal that they set a flag (a pipe's write end; -1: nowhere).
     package func notify(descriptor: Int32) {
         state.pointee.noticeDescriptor.store(descriptor, ordering: .releasing)
     }

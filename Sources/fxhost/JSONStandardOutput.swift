@@ -17,13 +17,6 @@ struct JSONStandardOutput {
 
     /// `value`, as `Terminal.json` writes it, on the real stdout.
     func print<T: Encodable>(_ value: T) throws {
-        let bytes = Array((try Terminal.json(value) + "\n").utf8)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, bytes.count - written) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }  // a reader gone (`| head`): nothing more to say
-            written += count
-        }
+        Terminal.writeAll(TerminalText.json(try Terminal.json(value)) + "\n", to: descriptor)
     }
 }

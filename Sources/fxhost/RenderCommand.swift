@@ -97,7 +97,7 @@ struct RenderCommand: ParsableCommand {
         guard rate > 0 else { throw ValidationError("--rate must be positive") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more") }
         if let threads, threads < 1 { throw ValidationError("--threads must be 1 or more") }
-        tailSeconds = try TimeOption.seconds(tail, option: "--tail")
+        tailSeconds = try TimeOption.seconds(tail, option: "--tail", atMost: 3_600)  // an hour of tail at most
     }
 
     func run() throws {

@@ -106,7 +106,7 @@ struct RunCommand: ParsableCommand {
 
     mutating func validate() throws {
         if let osc { oscEndpoint = try OSCEndpoint(parsing: osc) }
-        durationSeconds = try duration.map { try TimeOption.seconds($0, option: "--duration") }
+        durationSeconds = try duration.map { try TimeOption.seconds($0, option: "--duration", atMost: .greatestFiniteMagnitude) }
         if let threads, threads < 1 { throw ValidationError("--threads must be 1 or more") }
         if watch && source.chain != nil { throw ValidationError("--watch follows a patch file; a --chain has none") }
         for tap in taps where !tap.contains("=") {

@@ -32,6 +32,6 @@ enum StartupTimings {
                     + String(format: "%.3f", Double(mark.nanoseconds - previous.nanoseconds) / 1_000_000) + "\n"
             }
         }
-        FileHandle.standardError.write(Data(lines.joined().utf8))
+        Terminal.writeAll(lines.joined(), to: STDERR_FILENO)
     }
 }

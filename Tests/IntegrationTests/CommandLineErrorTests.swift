@@ -14,6 +14,35 @@ final class CommandLineErrorTests: XCTestCase {
         XCTAssertFalse(result.stderr.contains("Fatal error"), file: file, line: line)
     }
 
+    /// Times from outside are bounded before anything converts them to
+    /// frames: `--tail 1e308` (which trapped converting to Int) and a patch
+    /// `start:` of 1e308 s are refused in one sentence, and `check` says so.
+    func testHugeTimesAreRefusedNotCrashedOn() throws {
+        let folder = try Tools.temporaryFolder()
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        try Audio.constant([0.5], frames: 4_800).write(path("in.wav"))
+        // An option's mistake is told as ArgumentParser tells every one: the sentence, then the usage.
+        for tail in ["1e308", "1e19"] {
+            let result = try Tools.run(Tools.fxhost, ["render", "--chain", "mda/Overdrive", "-i", path("in.wav"),
+                                                      "-o", path("out.wav"), "--tail", tail])
+            XCTAssertNotEqual(result.status, 0)
+            XCTAssertTrue(result.stderr.hasPrefix("Error: --tail is at most 3600 s, not 1e+"), result.stderr)
+            XCTAssertFalse(result.stderr.contains("Fatal error"), result.stderr)
+        }
+        try """
+        fxhost: 1
+        nodes:
+          src: { file: in.wav, start: 1e308s }
+          out: { output: 1 }
+        chain: [src, out]
+        """.write(toFile: path("late.yaml"), atomically: true, encoding: .utf8)
+        for command in ["check", "render"] {
+            let arguments = command == "check" ? [command, path("late.yaml")] : [command, path("late.yaml"), "-o", path("out.wav")]
+            try expectFailure(arguments, saying: "late.yaml:3:31: `start` must be at most 86400 s (24 hours)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("out.wav")))
+    }
+
     func testMissingInputFile() throws {
         let folder = try Tools.temporaryFolder()
         try expectFailure(["render", "--chain", "mda/Overdrive", "-i", "/nonexistent/in.wav",

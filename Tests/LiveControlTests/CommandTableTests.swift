@@ -168,6 +168,15 @@ final class CommandTableTests: XCTestCase {
         XCTAssertEqual(refusal("map extra --json"), "usage: map")
         XCTAssertEqual(try ConsoleCommand.parse("map --json"), .control(.mappings, answer: .json))
         XCTAssertEqual(refusal("transport go"), "transport takes start or stop, not `go`")
+        // A time no render could reach is refused before anything converts it (it trapped).
+        XCTAssertEqual(refusal("bounce x.wav --from 1e308"), "a bounce's range lies within 86400 s (24 hours), not 1e+308 s")
+        XCTAssertEqual(refusal("bounce x.wav --to 90000"), "a bounce's range lies within 86400 s (24 hours), not 90000 s")
+        XCTAssertThrowsError(try OSCRequest(OSCMessage("/fxhost/bounce", [.string("x.wav"), .float(1e30)]))) { error in
+            XCTAssertTrue("\(error)".hasPrefix("/fxhost/bounce: a bounce's range lies within 86400 s (24 hours)"), "\(error)")
+        }
+        XCTAssertThrowsError(try ControlProtocol.command(fromJSON: #"{"v": 1, "cmd": "bounce", "file": "x.wav", "from": 1e300}"#)) {
+            XCTAssertTrue("\($0)".hasPrefix("`bounce`: a bounce's range lies within 86400 s (24 hours)"), "\($0)")
+        }
     }
 
     /// A JSON command that cannot be read is refused in one sentence naming what was wrong.
@@ -195,6 +204,37 @@ final class CommandTableTests: XCTestCase {
         XCTAssertEqual(refusal(#"{"v": 1, "line": "help"}"#), "`help` is not a command of the session")
         XCTAssertEqual(refusal(#"{"v": 1, "line": "status", "cmd": "quit"}"#),
                        #"a command gives either "line" or "cmd" with its fields, not both"#)
+    }
+
+    /// The switch has no default: a new kind of change does not compile until
+    /// it is listed in `testEveryChangeHasAnEventForm`, where it must have an
+    /// event, an OSC form and a line in docs/control.md.
+    private static func kindName(_ kind: ControlChange.Kind) -> String {
+        switch kind {
+        case .parameter: "parameter"
+        case .property: "property"
+        case .bypass: "bypass"
+        case .presetApplied: "presetApplied"
+        case .presetSaved: "presetSaved"
+        case .tapStarted: "tapStarted"
+        case .tapPaused: "tapPaused"
+        case .tapResumed: "tapResumed"
+        case .tapStopped: "tapStopped"
+        case .connected: "connected"
+        case .disconnected: "disconnected"
+        case .bounceStarted: "bounceStarted"
+        case .bounceFinished: "bounceFinished"
+        case .bounceFailed: "bounceFailed"
+        case .learning: "learning"
+        case .mapped: "mapped"
+        case .unmapped: "unmapped"
+        case .sceneApplied: "sceneApplied"
+        case .saved: "saved"
+        case .patchReloaded: "patchReloaded"
+        case .patchRefused: "patchRefused"
+        case .tempo: "tempo"
+        case .transport: "transport"
+        }
     }
 
     /// Every change has one JSON form: its event name, its source, the version.
@@ -225,6 +265,13 @@ final class CommandTableTests: XCTestCase {
             XCTAssertEqual(JSONValue.parse(event.text), event, "its text reads back")
         }
         XCTAssertEqual(names.count, kinds.count, "one name per kind of change")
+        XCTAssertEqual(Set(kinds.map(Self.kindName)).count, 23, "every kind of change is listed once above")
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let document = try String(contentsOf: root.appendingPathComponent("docs/control.md"), encoding: .utf8)
+        for kind in kinds {
+            XCTAssertNotNil(OSCFrontEnd.message(for: ControlChange(kind, from: .console)), "\(kind) has no OSC form")
+            XCTAssertTrue(document.contains("`\(kind.eventName)`"), "docs/control.md lists no event `\(kind.eventName)`")
+        }
         let parameter = ControlProtocol.event(ControlChange(.parameter(node: "amp", parameter: "gain", value: -6), from: .console))
         XCTAssertEqual(parameter.text, #"{"event":"parameter","node":"amp","param":"gain","source":"console","v":1,"value":-6}"#)
     }
@@ -234,7 +281,7 @@ final class CommandTableTests: XCTestCase {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let document = try String(contentsOf: root.appendingPathComponent("docs/control.md"), encoding: .utf8)
         for spec in CommandTable.all {
-            XCTAssertTrue(document.contains("`\(spec.syntax)") || document.contains(spec.syntax), "console: \(spec.syntax)")
+            XCTAssertTrue(document.contains(spec.syntax), "console: \(spec.syntax)")
             XCTAssertTrue(document.contains("`\(spec.oscAddress)"), "OSC: \(spec.oscAddress)")
             XCTAssertTrue(document.contains("\"cmd\": \"\(spec.name)\""), "JSON: \(spec.name)")
         }

@@ -160,10 +160,18 @@ package final class RenderJob {
                               sampleRate: Double) throws(RenderError) -> (start: Int, frames: Int) {
         let start = options.startSeconds
         guard start.isFinite, start >= 0 else { throw .invalidRange("the start must be 0 s or later, not \(start) s") }
+        // Bounded before any conversion: `Int(_:)` of a huge product traps.
+        let longest = RenderOptions.longestRangeSeconds
+        guard start <= longest else {
+            throw .invalidRange("the start (\(NumberText.format(start)) s) is beyond \(NumberText.format(longest)) s (24 hours)")
+        }
         let startFrame = Int((start * sampleRate).rounded())
         if let end = options.endSeconds {
             guard end.isFinite, end > start else {
                 throw .invalidRange("the end (\(end) s) must come after the start (\(start) s)")
+            }
+            guard end <= longest else {
+                throw .invalidRange("the end (\(NumberText.format(end)) s) is beyond \(NumberText.format(longest)) s (24 hours)")
             }
             return (startFrame, Int((end * sampleRate).rounded()) - startFrame)
         }

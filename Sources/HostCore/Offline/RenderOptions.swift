@@ -8,6 +8,11 @@ public struct RenderOptions {
     public var silentInputsWithoutFiles = false
     /// Files for output nodes, by node name.
     public var outputFiles: [String: RenderOutputFile] = [:]
+    /// The latest a render's range may start or end (`--from`, `--to`, a
+    /// bounce's range): 24 hours, so a time from outside never overflows a
+    /// frame count.
+    public static let longestRangeSeconds = 86_400.0
+
     /// The longest tail after the sources end; the tail stops earlier once
     /// every output stays below -90 dBFS for half a second. 0: stop with the sources.
     public var maximumTailSeconds: Double = 10

@@ -40,6 +40,7 @@ extension PatchDocumentReader {
                 throw GraphError("`start` must be a time of 0 or more such as `1.5s` or `250ms`, got \(yaml.describe(start.value))",
                                  at: yaml.location(start.value))
             }
+            try PatchDocumentReader.requireWithinRange(seconds, key: "start", at: yaml.location(start.value))
             spec.startSeconds = seconds
         }
         return spec

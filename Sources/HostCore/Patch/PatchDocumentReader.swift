@@ -195,6 +195,7 @@ struct PatchDocumentReader {
                 guard seconds >= 0 else {
                     throw GraphError("`start` must not be negative, got \(yaml.describe(entry.value))", at: yaml.location(entry.value))
                 }
+                try Self.requireWithinRange(seconds, key: "start", at: yaml.location(entry.value))
                 spec.startSeconds = seconds
             case "gain":
                 spec.gainDecibels = try readGain(entry.value, key: "gain")
@@ -259,5 +260,17 @@ struct PatchDocumentReader {
                              at: yaml.location(node))
         }
         return channels
+    }
+}
+
+extension PatchDocumentReader {
+    /// A time the patch gives (`start:`) lies within the longest range a
+    /// render takes, checked before anything converts it to frames.
+    static func requireWithinRange(_ seconds: Double, key: String, at location: SourceLocation?) throws(GraphError) {
+        let longest = RenderOptions.longestRangeSeconds
+        guard seconds <= longest else {
+            throw GraphError("`\(key)` must be at most \(NumberText.format(longest)) s (24 hours), got "
+                             + NumberText.format(seconds) + " s", at: location)
+        }
     }
 }

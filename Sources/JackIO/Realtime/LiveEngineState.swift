@@ -37,7 +37,7 @@ struct LiveEngineState: ~Copyable {
     let bufferSizeChanged = Atomic<Bool>(false)
     let bufferSize = Atomic<Int>(0)
     let serverShutDown = Atomic<Bool>(false)
-    /// An eventfd the non-realtime callbacks (shutdown, buffer size, sample
+    /// The write end of a pipe the non-realtime callbacks (shutdown, buffer size, sample
     /// rate) signal after setting their flag, so the host's loop wakes for
     /// them (`EventNotifier`); -1: none. Never touched by the process callback.
     let noticeDescriptor = Atomic<Int32>(-1)

@@ -174,7 +174,9 @@ package final class ControlDispatcher {
             try session.cancelBounce()
             return []
         case .reload(let text):
-            guard let patchFile else { return [] }
+            guard let patchFile else {
+                return [.patchRefused(reason: "this session has no patch file, so there is nothing to reload")]
+            }
             return try patchFile.reload(session, text: text)
         case .learn(let node, let parameter):
             try session.learn(node: node, parameter: parameter)

@@ -25,10 +25,21 @@ package final class ControlInbox: Sendable {
         self.notifier = notifier
     }
 
-    /// From any thread; returns at once.
-    package func post(_ command: ControlCommand, from source: ControlSource, reply: Reply? = nil) {
-        letters.withLock { $0.append(Letter(command: command, source: source, reply: reply)) }
-        notifier?.signal()
+    /// Commands waiting at most: what a remote peer can make the host keep
+    /// (a 64 KB OSC bundle holds thousands) is capped.
+    package static let capacity = 256
+
+    /// From any thread; returns at once. False when `capacity` commands are
+    /// already waiting: this one is not taken, and the poster says so.
+    @discardableResult
+    package func post(_ command: ControlCommand, from source: ControlSource, reply: Reply? = nil) -> Bool {
+        let taken = letters.withLock { letters in
+            guard letters.count < Self.capacity else { return false }
+            letters.append(Letter(command: command, source: source, reply: reply))
+            return true
+        }
+        if taken { notifier?.signal() }
+        return taken
     }
 
     /// On the session's thread: carries out what was posted so far, in

@@ -27,8 +27,10 @@ public final class BlockedStopSignals: Sendable {
         // process mid-recording: writes fail with EPIPE instead.
         signal(SIGPIPE, SIG_IGN)
         let waited = set
-        // Detached: it waits as long as the process lives.
-        _ = try? PosixThread(name: "fxhost signals") { [self] in
+        // Detached: it waits as long as the process lives. Should it not start,
+        // the signals are let through again: Ctrl-C must never be swallowed.
+        do {
+            try PosixThread(name: "fxhost signals") { [self] in
             var set = waited
             var number: Int32 = 0
             while true {
@@ -36,7 +38,10 @@ public final class BlockedStopSignals: Sendable {
                 arrived.store(true, ordering: .releasing)
                 notifier.signal()
             }
-        }.detach()
+            }.detach()
+        } catch {
+            pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        }
     }
 
     /// True when a stop signal came (it is taken).

@@ -179,7 +179,14 @@ extension LivePatchFile {
         var mode: mode_t = 0o644
         var info = stat()
         if stat(path, &info) == 0 { mode = info.st_mode & 0o7777 }
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        // A new file, never one already there: what waits at that name (a link,
+        // a FIFO, a stale copy) is removed, never followed, written or waited on.
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
+        var descriptor = open(temporary, flags, mode)
+        if descriptor < 0 && errno == EEXIST {
+            unlink(temporary)
+            descriptor = open(temporary, flags, mode)
+        }
         guard descriptor >= 0 else { throw failure("cannot create a file in its folder") }
         let bytes = Array(text.utf8)
         var written = 0

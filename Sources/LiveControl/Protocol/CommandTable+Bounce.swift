@@ -3,6 +3,21 @@ import HostCore
 extension CommandTable {
     static let bounceUsage = "usage: bounce FILE [--from S] [--to S], or bounce cancel"
 
+    /// The one check of a bounce's range from outside, for every form: nil
+    /// when it may be rendered, else what is wrong. The start is 0 or later,
+    /// the end after it, both within the longest range a render takes.
+    static func bounceRangeProblem(from: Double, to: Double?) -> String? {
+        let longest = RenderOptions.longestRangeSeconds
+        guard from.isFinite, from >= 0, (to ?? .infinity) > from else {
+            return "the end must come after the start, and the start may not be negative"
+        }
+        guard from <= longest, (to ?? 0) <= longest else {
+            return "a bounce's range lies within \(NumberText.format(longest)) s (24 hours), not "
+                + NumberText.format(max(from, to ?? 0)) + " s"
+        }
+        return nil
+    }
+
     static let bounce = CommandSpec(
         name: "bounce", words: ["bounce"], syntax: "bounce FILE [--from S] [--to S]",
         help: """
@@ -35,24 +50,21 @@ extension CommandTable {
             if let to, to <= (from ?? 0) {
                 throw FrontEndError("--to (\(to) s) must come after --from (\(from ?? 0) s)")
             }
+            if let problem = bounceRangeProblem(from: from ?? 0, to: to) { throw FrontEndError(problem) }
             return .bounce(file: file, from: from ?? 0, to: to)
         },
         osc: { arguments throws(OSCRequestError) in
             let file = try arguments.strings(1, extra: 0...2)[0]
             let from = arguments.count > 1 ? try arguments.number(1) : 0
             let to = arguments.count > 2 ? try arguments.number(2) : nil
-            guard from >= 0, (to ?? .infinity) > from else {
-                throw .wrongArguments("/fxhost/bounce: the end must come after the start, and the start may not be negative")
-            }
+            if let problem = bounceRangeProblem(from: from, to: to) { throw .wrongArguments("/fxhost/bounce: \(problem)") }
             return .bounce(file: file, from: from, to: to)
         },
         decode: { fields throws(ProtocolError) in
             let file = try fields.string("file")
             let from = try fields.optionalNumber("from") ?? 0
             let to = try fields.optionalNumber("to")
-            guard from >= 0, (to ?? .infinity) > from else {
-                throw ProtocolError("`bounce`: the end must come after the start, and the start may not be negative")
-            }
+            if let problem = bounceRangeProblem(from: from, to: to) { throw ProtocolError("`bounce`: \(problem)") }
             return .bounce(file: file, from: from, to: to)
         },
         encode: { command in

@@ -41,7 +41,7 @@ final class ConsoleReader: Sendable {
                 }
             }.detach()
         } catch {
-            FileHandle.standardError.write(Data("fxhost: \(error); commands typed here are ignored, the audio plays on\n".utf8))
+            Terminal.writeAll("fxhost: \(error); commands typed here are ignored, the audio plays on\n", to: STDERR_FILENO)
         }
     }
 

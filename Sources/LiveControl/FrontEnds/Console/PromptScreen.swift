@@ -127,12 +127,6 @@ final class PromptScreen: Sendable {
     }
 
     private func write(_ text: String, to descriptor: Int32) {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }  // the terminal is gone: nothing more to show
-            bytes = bytes.dropFirst(written)
-        }
+        Terminal.writeAll(text, to: descriptor)  // a terminal gone: nothing more to show
     }
 }

@@ -59,7 +59,7 @@ package enum Terminal {
 
     /// Rewrites the current stderr line (progress bars).
     package static func statusLine(_ message: String) {
-        FileHandle.standardError.write(Data("\r\u{1B}[2K\(TerminalText.escaped(message))".utf8))
+        writeAll("\r\u{1B}[2K\(TerminalText.escaped(message))", to: STDERR_FILENO)
     }
 
     package static func printJSON<T: Encodable>(_ value: T) throws {
@@ -77,7 +77,20 @@ package enum Terminal {
         if let screen {
             screen.printAbove(text, to: STDERR_FILENO)
         } else {
-            FileHandle.standardError.write(Data(text.utf8))
+            writeAll(text, to: STDERR_FILENO)
+        }
+    }
+
+    /// Writes all of `text` to `descriptor`, ignoring failures: a terminal
+    /// or pipe that is gone (EPIPE: SIGPIPE is ignored while `run` plays)
+    /// must not stop the host mid-take, as a throwing write would.
+    package static func writeAll(_ text: String, to descriptor: Int32) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }
+            bytes = bytes.dropFirst(written)
         }
     }
 }

@@ -55,6 +55,9 @@ package final class PatchFileWatcher: LiveFrontEnd, Sendable {
     }
 
     /// Ends the watching thread; after the loop.
+    /// One never started (the run ended before it) still gives its descriptor back.
+    deinit { stop() }
+
     package func stop() {
         guard !stopping.exchange(true, ordering: .relaxed) else { return }
         thread.withLock { $0.take() }?.join()

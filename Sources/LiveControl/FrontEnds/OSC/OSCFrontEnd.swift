@@ -115,6 +115,9 @@ package final class OSCFrontEnd: LiveFrontEnd, Sendable {
     }
 
     /// Ends the reading thread and closes the socket; after the loop, so nothing sends any more.
+    /// One never started (the run ended before it) still gives its descriptor back.
+    deinit { stop() }
+
     package func stop() {
         guard !stopping.exchange(true, ordering: .relaxed) else { return }
         thread.withLock { $0.take() }?.join()
@@ -245,7 +248,7 @@ package final class OSCFrontEnd: LiveFrontEnd, Sendable {
         switch request {
         case .control(let command):
             let address = CommandTable.spec(of: command).oscAddress
-            inbox.post(command, from: source) { [self] result in
+            let taken = inbox.post(command, from: source) { [self] result in
                 switch result {
                 case .failure(let error):
                     send(Self.error(error.description), to: sender)
@@ -263,6 +266,7 @@ package final class OSCFrontEnd: LiveFrontEnd, Sendable {
                     send(OSCMessage(address, [.string(ControlProtocol.reply(.success(answer)).text)]), to: sender)
                 }
             }
+            if !taken { refuse(Self.busy, to: sender, counted: true) }
         case .json(let text):
             let command: ControlCommand
             do {
@@ -271,9 +275,10 @@ package final class OSCFrontEnd: LiveFrontEnd, Sendable {
                 send(OSCMessage("/fxhost/json", [.string(ControlProtocol.refusal(error.description).text)]), to: sender)
                 return
             }
-            inbox.post(command, from: source) { [self] result in
+            let taken = inbox.post(command, from: source) { [self] result in
                 send(OSCMessage("/fxhost/json", [.string(ControlProtocol.reply(result).text)]), to: sender)
             }
+            if !taken { send(OSCMessage("/fxhost/json", [.string(ControlProtocol.refusal(Self.busy).text)]), to: sender) }
         case .subscribe(let meterHertz):
             subscribe(sender, meterHertz: meterHertz)
             wake()  // the host sets up the meters
@@ -282,6 +287,9 @@ package final class OSCFrontEnd: LiveFrontEnd, Sendable {
             wake()
         }
     }
+
+    /// A command refused because the host has as many waiting as it keeps.
+    private static let busy = "fxhost has \(ControlInbox.capacity) commands waiting to be carried out; this one is refused, send it again"
 
     private func refuse(_ sentence: String, to sender: OSCEndpoint, counted: Bool) {
         if counted { ignoredCount.add(1, ordering: .relaxed) }
@@ -318,6 +326,15 @@ package final class OSCFrontEnd: LiveFrontEnd, Sendable {
             dropUnreachable()
             // A full socket buffer or an interrupted call says nothing about the receiver.
             if failure == EAGAIN || failure == EWOULDBLOCK || failure == ENOBUFS || failure == EINTR { return }
+            // Too big for one datagram (a large `state`): the message's fault, not the
+            // receiver's, who is told so instead of losing the subscription.
+            if failure == EMSGSIZE {
+                if message.address != "/fxhost/error" {
+                    send(OSCMessage("/fxhost/error", [.string("the reply to \(message.address) is \(bytes.count) bytes, more "
+                        + "than one UDP datagram holds; ask for less (/fxhost/state s:node) or use /fxhost/json")]), to: receiver)
+                }
+                return
+            }
             // Refused is only ever an earlier packet's (UDP learns it from ICMP, later): each
             // report is one peer gone, and there are at most so many subscribers to go.
             if failure == ECONNREFUSED && attempts <= OSCLimits.maximumSubscribers + 1 { continue }
