@@ -78,13 +78,7 @@ final class OSCHostRig {
     init(subscriptionSeconds: Double = OSCLimits.subscriptionSeconds) throws {
         server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
         loopback = try LoopbackClient(server: server.name, constant: 1, channels: 1, capacity: 48_000 * 120)
-        let provider = LV2UnitProvider(catalog: PluginCatalog(world: LV2World()))
-        let graph = AudioGraph()
-        let input = try graph.addInput("in", channels: 1, ports: ["loopback:source"])
-        let amp = try graph.addUnit("amp", provider.makeUnit("http://lv2plug.in/plugins/eg-amp"))
-        let main = try graph.addOutput("main", channels: 1, ports: ["loopback:record_1"])
-        try graph.connect(input, to: amp)
-        try graph.connect(amp, to: main)
+        let graph = try AmpRig.graph()
         var options = LiveHost.Options()
         options.duration = 300  // a test that fails before its quit still ends
         let host = try LiveHost(graph: graph, session: LiveSession.Options(server: server), signals: nil, options: options)

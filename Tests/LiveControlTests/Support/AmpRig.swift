@@ -32,6 +32,19 @@ final class AmpRig {
     init(bufferFrames: Int, folderName: String = #function) throws {
         server = try JackServerProcess(sampleRate: 48_000, bufferFrames: bufferFrames)
         loopback = try LoopbackClient(server: server.name, constant: 1, channels: 1, capacity: 48_000 * 120)
+        session = try LiveSession(graph: Self.graph(), options: LiveSession.Options(server: server))
+        try session.start()
+        try session.connectPorts()
+        dispatcher = ControlDispatcher(session: session)
+        folder = try temporaryFolder(folderName)
+        let loopback = self.loopback
+        XCTAssertTrue(eventually(within: 60) { loopback.latestFrame?.first == 1 }, "eg-amp at 0 dB passes the constant 1")
+    }
+}
+
+extension AmpRig {
+    /// The loopback client's constant through eg-amp (at its default, 0 dB) and back to it.
+    static func graph() throws -> AudioGraph {
         let provider = LV2UnitProvider(catalog: PluginCatalog(world: LV2World()))
         let graph = AudioGraph()
         let input = try graph.addInput("in", channels: 1, ports: ["loopback:source"])
@@ -39,12 +52,6 @@ final class AmpRig {
         let main = try graph.addOutput("main", channels: 1, ports: ["loopback:record_1"])
         try graph.connect(input, to: amp)
         try graph.connect(amp, to: main)
-        session = try LiveSession(graph: graph, options: LiveSession.Options(server: server))
-        try session.start()
-        try session.connectPorts()
-        dispatcher = ControlDispatcher(session: session)
-        folder = try temporaryFolder(folderName)
-        let loopback = self.loopback
-        XCTAssertTrue(eventually(within: 60) { loopback.latestFrame?.first == 1 }, "eg-amp at 0 dB passes the constant 1")
+        return graph
     }
 }
