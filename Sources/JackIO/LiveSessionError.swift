@@ -85,7 +85,7 @@ public enum LiveSessionError: Error, CustomStringConvertible, UserFacingError {
                 : "there is no scene `\(name)`" + (Suggestion.didYouMean(name, in: known).map { " (\($0))" }
                     ?? "; the scenes are " + known.map { "`\($0)`" }.joined(separator: ", "))
         case .tempoOutOfRange(let value):
-            return "a tempo is 1 to 999 beats per minute, not \(NumberText.format(value))"
+            return InputBounds.tempoRefusal(value) ?? "\(InputBounds.tempoRule), not \(NumberText.format(value))"
         case .tempoFromJack(let beatsPerMinute):
             return "a JACK timebase master sets the tempo (\(NumberText.format(beatsPerMinute)) bpm now); change it there"
         }

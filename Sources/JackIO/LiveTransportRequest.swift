@@ -16,7 +16,7 @@ struct LiveTransportRequest {
 
     /// Refused while a JACK timebase master is followed: its tempo rules.
     mutating func setBeatsPerMinute(_ beatsPerMinute: Double, on engine: LiveEngine) throws(LiveSessionError) {
-        guard Tempo.beatsPerMinuteRange.contains(beatsPerMinute) else {
+        guard InputBounds.tempoRefusal(beatsPerMinute) == nil else {
             throw .tempoOutOfRange(beatsPerMinute)
         }
         guard !engine.followsJackTransport else {

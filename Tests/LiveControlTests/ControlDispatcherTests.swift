@@ -49,6 +49,50 @@ final class ControlDispatcherTests: XCTestCase {
         try rig.session.finish()
     }
 
+    /// A gain above +40 dB and a tempo outside 20–300 bpm are refused, from
+    /// every front end's own form, with the bound named; nothing changes.
+    func testOutOfBoundsGainsAndTemposAreRefusedFromEveryFrontEnd() throws {
+        let rig = try makeRig()
+        var heard: [ControlChange] = []
+        rig.dispatcher.addListener { heard.append($0) }
+        func command(console: String? = nil, osc: OSCMessage? = nil, json: String? = nil) throws -> ControlCommand {
+            if let console {
+                guard case .control(let command, _)? = try ConsoleCommand.parse(console) else { throw ControlTestFailure(console) }
+                return command
+            }
+            if let osc {
+                guard case .control(let command) = try OSCRequest(osc) else { throw ControlTestFailure(osc.address) }
+                return command
+            }
+            return try ControlProtocol.command(fromJSON: json!)
+        }
+        let refused: [(ControlCommand, String)] = [
+            (try command(console: "connect in main 1e308dB"), "a gain is at most +40 dB, not +1e+308 dB"),
+            (try command(osc: OSCMessage("/fxhost/connect", [.string("in"), .string("main"), .float(1000)])),
+             "a gain is at most +40 dB, not +1000 dB"),
+            (try command(osc: OSCMessage("/fxhost/connect", [.string("in"), .string("main"), .float(.infinity)])),
+             "a gain is at most +40 dB, not +inf dB"),
+            (try command(json: #"{"v": 1, "cmd": "connect", "from": "in", "to": "main", "gainDB": 40.5}"#),
+             "a gain is at most +40 dB, not +40.5 dB"),
+            (try command(console: "tempo 19.5"), "a tempo is 20 to 300 beats per minute, not 19.5"),
+            (try command(osc: OSCMessage("/fxhost/tempo", [.float(301)])), "a tempo is 20 to 300 beats per minute, not 301"),
+            (try command(json: #"{"v": 1, "cmd": "tempo", "bpm": 999}"#), "a tempo is 20 to 300 beats per minute, not 999"),
+        ]
+        for (command, sentence) in refused {
+            XCTAssertThrowsError(try rig.dispatcher.dispatch(command, from: .console)) { error in
+                XCTAssertEqual("\(error)", sentence, "\(command)")
+            }
+        }
+        XCTAssertEqual(heard, [])
+        // At the bounds, accepted.
+        try rig.dispatcher.dispatch(.connect(from: PortReference(node: "in"), to: PortReference(node: "main"), gainDecibels: 40),
+                                    from: .console)
+        try rig.dispatcher.dispatch(.tempo(20), from: .console)
+        try rig.dispatcher.dispatch(.tempo(300), from: .console)
+        XCTAssertEqual(heard.count, 3)
+        try rig.session.finish()
+    }
+
     func testARefusedCommandAnnouncesNothingAndSaysWhyInTheSessionsWords() throws {
         let rig = try makeRig()
         var heard: [ControlChange] = []
@@ -167,4 +211,9 @@ final class ControlDispatcherTests: XCTestCase {
         XCTAssertEqual(heard.count, 2)
         try rig.session.finish()
     }
+}
+
+private struct ControlTestFailure: Error {
+    var what: String
+    init(_ what: String) { self.what = what }
 }

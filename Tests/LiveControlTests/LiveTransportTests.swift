@@ -92,7 +92,7 @@ final class LiveTransportTests: XCTestCase {
         try rig.assertClicks("rolling", seconds: 1.1, apart: 16_000, count: 2)
 
         XCTAssertThrowsError(try rig.dispatcher.dispatch(.tempo(0), from: .console)) { error in
-            XCTAssertEqual("\(error)", "a tempo is 1 to 999 beats per minute, not 0")
+            XCTAssertEqual("\(error)", "a tempo is 20 to 300 beats per minute, not 0")
         }
     }
 

@@ -104,6 +104,7 @@ public final class AudioGraph {
             guard file.channels > 0 else {
                 throw GraphError("file `\(file.path)` of node `\(node.name)` has no channels", at: node.location)
             }
+            if let refusal = InputBounds.gainRefusal(file.gainDecibels) { throw GraphError(refusal, at: node.location) }
             if file.pan != nil && file.channels > 2 {
                 throw GraphError("`pan` works on mono and stereo files, but `\(file.path)` has \(file.channels) channels",
                                  at: node.location, suggestion: "remove `pan` and wire its channels explicitly")
@@ -115,7 +116,9 @@ public final class AudioGraph {
                 throw GraphError("this \(unit.displayName) unit is already in the graph as `\(other.name)`; make a new unit for `\(node.name)`",
                                  at: node.location)
             }
-        case .gain, .midiInput, .midiFile, .midiOutput:
+        case .gain(let decibels):
+            if let refusal = InputBounds.gainRefusal(decibels) { throw GraphError(refusal, at: node.location) }
+        case .midiInput, .midiFile, .midiOutput:
             break
         }
         nodes.append(node)
@@ -135,6 +138,7 @@ public final class AudioGraph {
                         destinationLocation: SourceLocation? = nil) throws(GraphError) {
         try requireMember(source, location)
         try requireMember(destination, location)
+        if let refusal = InputBounds.gainRefusal(gainDecibels) { throw GraphError(refusal, at: location) }
         try WiringRules.checkConnection(from: source.name, WiringRole(source.kind),
                                         to: destination.name, WiringRole(destination.kind),
                                         location: location, sourceLocation: sourceLocation,

@@ -219,6 +219,7 @@ struct PatchDocumentReader {
         guard let text = yaml.text(node), let decibels = PatchValueSyntax.decibels(text) else {
             throw GraphError("`\(key)` must be a gain in dB such as `-3dB`, got \(yaml.describe(node))", at: yaml.location(node))
         }
+        if let refusal = InputBounds.gainRefusal(decibels) { throw GraphError(refusal, at: yaml.location(node)) }
         return decibels
     }
 

@@ -7,7 +7,7 @@ package struct Tempo: Sendable, Equatable {
     /// The note value of one beat: 4 for `4/4`, 8 for `6/8`.
     package var beatUnit: Int
 
-    package static let beatsPerMinuteRange = 1.0...999.0
+    package static var beatsPerMinuteRange: ClosedRange<Double> { InputBounds.beatsPerMinute }
     package static let beatsPerBarRange = 1...64
     package static let beatUnits = [1, 2, 4, 8, 16, 32, 64]
 
