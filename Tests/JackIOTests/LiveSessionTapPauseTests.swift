@@ -61,6 +61,7 @@ final class LiveSessionTapPauseTests: XCTestCase {
                 // A graph edit swaps in a new program; the pause belongs to
                 // the recorder, which the edit keeps, so it holds through it.
                 let swaps = session.status().programSwaps
+                try session.disconnect(PortReference(node: "clip"), to: PortReference(node: "main"))
                 try session.connect(PortReference(node: "clip"), to: PortReference(node: "main"), gainDecibels: -12)
                 XCTAssertGreaterThan(session.status().programSwaps, swaps)
                 XCTAssertEqual(tap().state, .paused)

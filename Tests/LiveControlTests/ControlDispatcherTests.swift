@@ -93,6 +93,25 @@ final class ControlDispatcherTests: XCTestCase {
         try rig.session.finish()
     }
 
+    /// Connecting two ports already connected would sum them (+6 dB): it is
+    /// refused, from the console's form and JSON's, and nothing changes.
+    func testARepeatedConnectionIsRefused() throws {
+        let rig = try makeRig()
+        var heard: [ControlChange] = []
+        rig.dispatcher.addListener { heard.append($0) }
+        guard case .control(let fromConsole, _)? = try ConsoleCommand.parse("connect in amp") else { return XCTFail() }
+        let fromJSON = try ControlProtocol.command(fromJSON: #"{"v": 1, "cmd": "connect", "from": "amp", "to": "main", "gainDB": -6}"#)
+        for (command, sentence) in [(fromConsole, "`in -> amp` is already connected"),
+                                    (fromJSON, "`amp -> main` is already connected")] {
+            XCTAssertThrowsError(try rig.dispatcher.dispatch(command, from: .console)) { error in
+                XCTAssertEqual("\(error)", sentence)
+            }
+        }
+        XCTAssertEqual(heard, [])
+        XCTAssertTrue(hears(rig, decibels: 0), "still one connection: \(String(describing: rig.level))")
+        try rig.session.finish()
+    }
+
     func testARefusedCommandAnnouncesNothingAndSaysWhyInTheSessionsWords() throws {
         let rig = try makeRig()
         var heard: [ControlChange] = []

@@ -139,6 +139,15 @@ public final class AudioGraph {
         try requireMember(source, location)
         try requireMember(destination, location)
         if let refusal = InputBounds.gainRefusal(gainDecibels) { throw GraphError(refusal, at: location) }
+        if let existing = connections.first(where: {
+            $0.source == source.name && $0.sourcePort == sourcePort
+                && $0.destination == destination.name && $0.destinationPort == destinationPort
+        }) {
+            throw GraphError(ConnectionDeclaration.repeated(from: PortReference(node: source.name, port: sourcePort),
+                                                            to: PortReference(node: destination.name, port: destinationPort),
+                                                            earlier: existing.location),
+                             at: location)
+        }
         try WiringRules.checkConnection(from: source.name, WiringRole(source.kind),
                                         to: destination.name, WiringRole(destination.kind),
                                         location: location, sourceLocation: sourceLocation,

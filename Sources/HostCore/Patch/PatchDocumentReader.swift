@@ -48,6 +48,7 @@ struct PatchDocumentReader {
         let names = DeclaredNodeNames(patch.nodes.map(\.name))
         if let chain = value("chain") { patch.connections += try readChain(chain.value, nodeNames: names) }
         if let connect = value("connect") { patch.connections += try readConnect(connect.value, nodeNames: names) }
+        try ConnectionDeclaration.refuseRepeats(patch.connections)
         if let taps = value("taps") { patch.taps = try readTaps(taps.value, nodeNames: names) }
         patch.midiControl = try readMIDIControl(value("midi-control"), scenes: value("scenes"), nodeNames: names)
         patch.tempo = try readTempo(value("tempo"), meter: value("meter"))
