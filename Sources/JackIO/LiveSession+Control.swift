@@ -114,8 +114,10 @@ extension LiveSession {
                          tapped: Array(Set(edit.taps.map(\.at.description))).sorted())
         }
         edit.taps.removeAll(where: stopping)
+        // Only the taps this call stops: an earlier take to the same file is not one of them.
+        let stoppedBefore = liveTaps.summary.count
         try replaceGraph(with: try rebuilt(edit))
-        return taps.filter { files.contains($0.file) && !$0.recording }
+        return liveTaps.summary.dropFirst(stoppedBefore).filter { files.contains($0.file) }
     }
 
     /// Pauses the taps on `node` (`port` `.all`: every one; otherwise the
@@ -152,7 +154,7 @@ extension LiveSession {
             throw pausing ? .tapNotRecording(tap: reference, state: .paused)
                 : .tapNotPaused(tap: reference, state: .recording)
         }
-        return taps.filter { changed.contains($0.file) }
+        return liveTaps.active.filter { changed.contains($0.file) }
     }
 
     /// Adds a connection (summed with whatever already feeds `to`).

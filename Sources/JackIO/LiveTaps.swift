@@ -16,7 +16,12 @@ struct LiveTaps {
 
     /// Taps stopped so far, then those recording.
     var status: [LiveStatus.Tap] {
-        stopped + recorders.sorted(by: { $0.key < $1.key }).map {
+        stopped + active
+    }
+
+    /// The taps recording or paused now (none finished).
+    var active: [LiveStatus.Tap] {
+        recorders.sorted(by: { $0.key < $1.key }).map {
             Self.status(node: nodes[$0.key] ?? "", file: $0.key, recorder: $0.value, recording: true)
         }
     }

@@ -123,4 +123,33 @@ final class LiveSessionTapPauseTests: XCTestCase {
             XCTAssertGreaterThanOrEqual(firstAfter - lastKept - 1, 12_000 - 2 * Self.block, "the paused stretch is left out")
         }
     }
+
+    /// A take stopped, then a new tap to the same file: pause, resume and
+    /// untap act on the new one only, and say so once.
+    func testPauseResumeAndUntapActOnTheActiveTapOnly() throws {
+        XCTAssertEqual(fxhost_rtsan_available(), 1, "the realtime check needs the sanitizer linked")
+        let server = try startJackServer(sampleRate: 48_000, bufferFrames: Self.block)
+        let folder = try makeScratchFolder(prefix: "fxhost-jackio")
+        let clip = folder.appendingPathComponent("ones.wav").path
+        try Audio(channels: [[Float](repeating: 0.5, count: 48_000 * 30)]).write(clip)
+        let take = folder.appendingPathComponent("take.wav").path
+        let graph = AudioGraph()
+        let player = try graph.addFilePlayer("clip", file: FilePlayerSource(
+            path: clip, channels: 1, sampleRate: 48_000, frames: 48_000 * 30))
+        try graph.connect(player, to: try graph.addOutput("main", channels: 1))
+        let session = try LiveSession(graph: graph, options: LiveSession.Options(server: server))
+        try session.start()
+
+        try session.startTap(PortReference(node: "clip"), file: take)
+        XCTAssertTrue(eventually(within: 60) { session.taps.first?.seconds ?? 0 >= 0.1 })
+        XCTAssertEqual(try session.stopTaps(node: "clip").map(\.file), [take])
+        try session.startTap(PortReference(node: "clip"), file: take)
+        XCTAssertEqual(session.taps.map(\.state), [.finished, .recording])
+
+        XCTAssertEqual(try session.pauseTaps(node: "clip").map(\.state), [.paused])
+        XCTAssertEqual(try session.resumeTaps(node: "clip").map(\.state), [.recording])
+        XCTAssertEqual(try session.stopTaps(node: "clip").map(\.state), [.finished])
+        XCTAssertEqual(session.taps.map(\.state), [.finished, .finished])
+        _ = try session.finish()
+    }
 }
