@@ -83,9 +83,10 @@ struct LiveMIDIControl {
         for report in reports {
             switch report.kind {
             case .controllerSeen:
-                guard let mapping = completeLearning(controller: Int(report.controller), channel: Int(report.channel)) else { continue }
+                guard let (mapping, replaced) = completeLearning(controller: Int(report.controller),
+                                                                 channel: Int(report.channel)) else { continue }
                 learned = mapping
-                keep("mapped \(mapping.destination)", .mapped(mapping))
+                keep("mapped \(mapping.destination)", .mapped(mapping, replacing: replaced))
             case .parameter, .bypass:
                 guard let resolution = resolutions[report.generation],
                       resolution.mappings.indices.contains(Int(report.index)) else { continue }
@@ -122,18 +123,28 @@ struct LiveMIDIControl {
         return undelivered
     }
 
-    /// The mapping a `learn` makes of the controller that moved (replacing
-    /// earlier mappings to the same parameter); nil when no `learn` waits.
-    private mutating func completeLearning(controller: Int, channel: Int) -> MIDIMapping? {
+    /// The mapping a `learn` makes of the controller that moved, and the
+    /// mappings it replaces: those to the same parameter, and those the same
+    /// controller (on its channel or any) moved, which would otherwise move
+    /// both. nil when no `learn` waits.
+    private mutating func completeLearning(controller: Int, channel: Int) -> (MIDIMapping, replaced: [MIDIMapping])? {
         guard let (node, parameter) = learning else { return nil }
         learning = nil
         let target: MIDIMapping.Target = parameter == "bypass" ? .bypass(node: node)
             : .parameter(node: node, symbol: parameter, range: nil, curve: .linear)
         let mapping = MIDIMapping(trigger: .controller(controller), channel: channel, target: target)
-        control.mappings.removeAll { $0.destination == mapping.destination }
+        let replacing: (MIDIMapping) -> Bool = {
+            $0.destination == mapping.destination
+                || ($0.trigger == mapping.trigger && ($0.channel == nil || $0.channel == mapping.channel))
+        }
+        let replaced = control.mappings.filter(replacing).filter {
+            // The same mapping learned again replaces nothing worth naming.
+            !($0.trigger == mapping.trigger && $0.channel == mapping.channel && $0.target == mapping.target)
+        }
+        control.mappings.removeAll(where: replacing)
         control.mappings.append(mapping)
         control.isDeclared = true
-        return mapping
+        return (mapping, replaced)
     }
 
     // MARK: Tables

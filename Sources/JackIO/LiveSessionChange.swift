@@ -12,6 +12,7 @@ package enum LiveSessionChange: Equatable, Sendable {
     case bypass(node: String, on: Bool)
     /// A scene was switched to; its values and bypasses follow as changes of their own.
     case sceneApplied(String)
-    /// A mapping `learn` made when a controller moved.
-    case mapped(MIDIMapping)
+    /// A mapping `learn` made when a controller moved, and the mappings it
+    /// replaced (of the same controller, or to the same parameter).
+    case mapped(MIDIMapping, replacing: [MIDIMapping])
 }

@@ -276,6 +276,26 @@ final class CommandTableTests: XCTestCase {
         XCTAssertEqual(parameter.text, #"{"event":"parameter","node":"amp","param":"gain","source":"console","v":1,"value":-6}"#)
     }
 
+    /// A `learn` that replaced mappings names them in every form: the
+    /// console's echo, the JSON event (`replacing`) and OSC (further
+    /// strings); one that replaced nothing reads as before.
+    func testAMappingThatReplacesOthersNamesThem() {
+        let learned = MIDIMapping(trigger: .controller(7), target: .parameter(node: "amp", symbol: "gain", range: nil, curve: .linear))
+        let replaced = MIDIMapping(trigger: .controller(7), target: .parameter(node: "drive", symbol: "drive", range: nil, curve: .linear))
+        let change = ControlChange(.mapped(learned, replacing: [replaced]), from: .midi)
+        XCTAssertEqual(ConsoleEcho.text(change.kind), "mapped { cc: 7, to: amp:gain } (replacing { cc: 7, to: drive:drive })")
+        XCTAssertEqual(ControlProtocol.event(change).text,
+                       #"{"event":"mapped","mapping":"{ cc: 7, to: amp:gain }","param":"amp:gain","#
+                       + #""replacing":["{ cc: 7, to: drive:drive }"],"source":"midi","v":1}"#)
+        XCTAssertEqual(OSCFrontEnd.message(for: change),
+                       OSCMessage("/fxhost/mapped", [.string("amp:gain"), .string("{ cc: 7, to: amp:gain }"),
+                                                     .string("{ cc: 7, to: drive:drive }")]))
+        let alone = ControlChange(.mapped(learned), from: .midi)
+        XCTAssertEqual(ConsoleEcho.text(alone.kind), "mapped { cc: 7, to: amp:gain }")
+        XCTAssertEqual(ControlProtocol.event(alone).text,
+                       #"{"event":"mapped","mapping":"{ cc: 7, to: amp:gain }","param":"amp:gain","source":"midi","v":1}"#)
+    }
+
     /// docs/control.md names every command in every form, and every event: it cannot fall behind the table.
     func testTheProtocolDocumentListsEveryCommandAndEvent() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -88,6 +88,25 @@ final class MIDIControlTests: XCTestCase {
         try rig.session.finish()
     }
 
+    /// `learn amp gain` when CC 20 already moves `trim:gain` (on any
+    /// channel): CC 20 is learned for amp's gain, the mapping to trim goes
+    /// (one controller, one parameter), and the announcement names it.
+    func testLearnOnAMappedControllerReplacesItsMappingAndSaysSo() throws {
+        let earlier = MIDIMapping(trigger: .controller(20), target: .parameter(node: "trim", symbol: "gain", range: nil, curve: .linear))
+        let rig = try MIDIRig(control: MIDIControl(mappings: [earlier]))
+        try rig.dispatcher.dispatch(.learn(node: "amp", parameter: "gain"), from: .console)
+        try rig.send([.controller(20, value: 3, channel: 5)])
+        let learned = MIDIMapping(trigger: .controller(20), channel: 5,
+                                  target: .parameter(node: "amp", symbol: "gain", range: nil, curve: .linear))
+        XCTAssertTrue(eventually(within: 30) {
+            rig.dispatcher.pollMIDI()
+            return rig.session.midiControl.mappings == [learned]
+        }, "\(rig.session.midiControl.mappings)")
+        XCTAssertTrue(rig.heard.changes.contains(ControlChange(.mapped(learned, replacing: [earlier]), from: .midi)),
+                      "\(rig.heard.changes)")
+        try rig.session.finish()
+    }
+
     /// A program change switches scene `lead` (amp -12 dB, trim bypassed)
     /// from amp 0 dB and trim -6 dB: the level goes from 10^(-6/20) to
     /// 10^(-12/20) in one step, never through a block that has only one of

@@ -64,8 +64,10 @@ extension ControlChange.Kind {
             return ["reason": .string(reason)]
         case .learning(let node, let parameter), .unmapped(let node, let parameter):
             return ["node": .string(node), "param": .string(parameter)]
-        case .mapped(let mapping):
-            return ["param": .string(mapping.destination), "mapping": .string(mapping.description)]
+        case .mapped(let mapping, let replaced):
+            var fields: [String: JSONValue] = ["param": .string(mapping.destination), "mapping": .string(mapping.description)]
+            if !replaced.isEmpty { fields["replacing"] = .array(replaced.map { .string($0.description) }) }
+            return fields
         case .sceneApplied(let name):
             return ["name": .string(name)]
         case .saved(let file):

@@ -31,8 +31,9 @@ package struct ControlChange: Equatable, Sendable {
         case bounceFailed(reason: String)
         /// `learn`: the next controller that moves will be mapped to `parameter` (or `bypass`).
         case learning(node: String, parameter: String)
-        /// A mapping `learn` made when a controller moved.
-        case mapped(MIDIMapping)
+        /// A mapping `learn` made when a controller moved, and the mappings
+        /// it replaced (of the same controller, or to the same parameter).
+        case mapped(MIDIMapping, replacing: [MIDIMapping] = [])
         /// `unlearn`: no controller moves `parameter` (or `bypass`) any more.
         case unmapped(node: String, parameter: String)
         /// A scene was switched to; its values and bypasses follow as changes of their own.
@@ -99,7 +100,7 @@ extension ControlChange.Kind {
         case .parameter(let node, let parameter, let value): self = .parameter(node: node, parameter: parameter, value: value)
         case .bypass(let node, let on): self = .bypass(node: node, on: on)
         case .sceneApplied(let name): self = .sceneApplied(name)
-        case .mapped(let mapping): self = .mapped(mapping)
+        case .mapped(let mapping, let replaced): self = .mapped(mapping, replacing: replaced)
         }
     }
 }

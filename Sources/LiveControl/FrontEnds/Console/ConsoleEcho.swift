@@ -55,8 +55,8 @@ enum ConsoleEcho {
             return reason + "; playing live again"
         case .learning(let node, let parameter):
             return "learning \(node):\(parameter): move a MIDI controller to map it"
-        case .mapped(let mapping):
-            return "mapped \(mapping)"
+        case .mapped(let mapping, let replaced):
+            return "mapped \(mapping)" + (replaced.isEmpty ? "" : " (replacing \(replaced.map(\.description).joined(separator: ", ")))")
         case .unmapped(let node, let parameter):
             return "unmapped \(node):\(parameter)"
         case .sceneApplied(let name):

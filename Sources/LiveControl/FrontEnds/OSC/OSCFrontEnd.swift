@@ -412,9 +412,11 @@ package final class OSCFrontEnd: LiveFrontEnd, Sendable {
             return OSCMessage("/fxhost/learn", [.string(node), .string(parameter)])
         case .unmapped(let node, let parameter):
             return OSCMessage("/fxhost/unlearn", [.string(node), .string(parameter)])
-        case .mapped(let mapping):
-            // What learn made: the parameter, then the mapping as the patch writes it.
-            return OSCMessage("/fxhost/mapped", [.string(mapping.destination), .string(mapping.description)])
+        case .mapped(let mapping, let replaced):
+            // What learn made: the parameter, then the mapping as the patch
+            // writes it, then each mapping it replaced, written the same way.
+            return OSCMessage("/fxhost/mapped", [.string(mapping.destination), .string(mapping.description)]
+                              + replaced.map { .string($0.description) })
         case .saved(let file):
             return OSCMessage("/fxhost/save", [.string(file)])
         case .patchReloaded(let added, let removed, let rewired):
