@@ -14,6 +14,10 @@ public enum RenderError: Error, CustomStringConvertible {
     case invalidRange(String)
     /// A worker thread for `threads` could not be started (the system's limit).
     case threads(String)
+    /// An output or tap held a sample that is not finite (inf or NaN); the
+    /// render stopped there. `what` names the output or the tapped node and
+    /// what feeds it, `sample` is `inf`, `-inf` or `NaN`.
+    case nonFinite(what: String, sample: String, seconds: Double)
 
     public var description: String {
         switch self {
@@ -33,6 +37,9 @@ public enum RenderError: Error, CustomStringConvertible {
             return "\(reason); render with fewer threads (--threads 1 uses none)"
         case .invalidRange(let reason):
             return "that time range selects nothing to render: \(reason)"
+        case .nonFinite(let what, let sample, let seconds):
+            return "the render stopped: \(what) became \(sample) at " + String(format: "%.3f s", seconds)
+                + " (a gain or plugin on that path overflowed); no output was kept"
         case .channelMismatch(let path, let fileChannels, let node, let nodeChannels):
             return "`\(path)` has \(fileChannels) channels but `\(node)` takes \(nodeChannels)"
         }

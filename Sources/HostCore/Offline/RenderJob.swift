@@ -291,6 +291,10 @@ package final class RenderJob {
 
     /// Meters and writes `frames` frames of every output and tap from `offset` in the plan's buffers.
     private func write(from offset: Int, frames: Int) throws(RenderError) {
+        if let problem = nonFinite(from: offset, frames: frames) {
+            abort()
+            throw problem
+        }
         // Taps count too: a patch may record only taps, and its tail is theirs.
         let inTail = outputFrames + frames > contentFrames
         let blockPeak = options.measuresPeaks || inTail
@@ -311,6 +315,54 @@ package final class RenderJob {
         if inTail {
             quietFrames = blockPeak < Self.silenceThreshold ? quietFrames + frames : 0
         }
+    }
+
+    /// The first output or tap channel holding an infinite or NaN sample in
+    /// this block, as the error that stops the render; nil when all are
+    /// finite. Off the realtime thread (a render's own thread, or JACK's in
+    /// freewheel), and without allocating unless it finds one. The plan's
+    /// buffers are reused from node to node within a block, so the node that
+    /// produced the value cannot be read back: the output (with what feeds
+    /// it) or the tapped node is named.
+    private func nonFinite(from offset: Int, frames: Int) -> RenderError? {
+        // By index and through the preallocated pointer lists: nothing is
+        // copied or retained per block; names are looked up only on a find.
+        for index in writers.indices {
+            let channels = writers[index].channels.pointers(from: offset)
+            for number in channels.indices {
+                guard let frame = Self.firstNonFinite(channels[number], frames: frames) else { continue }
+                let output = writers[index].output
+                let feeds = plan.nodes.first { $0.name == output.node }?.inputs.dropFirst(number).first ?? []
+                let channelName = channels.count > 1 ? " channel \(number + 1)" : ""
+                return nonFinite("output `\(output.node)`\(channelName)" + (feeds.isEmpty ? "" : " (fed by "
+                    + feeds.map { "`\($0)`" }.joined(separator: ", ") + ")"), channels[number][frame], at: frame)
+            }
+        }
+        for index in recorders.indices {
+            let channels = recorders[index].channels.pointers(from: offset)
+            for number in channels.indices {
+                guard let frame = Self.firstNonFinite(channels[number], frames: frames) else { continue }
+                let tap = recorders[index].tap
+                let channelName = channels.count > 1 ? " channel \(number + 1)" : ""
+                return nonFinite("the output of `\(tap.node)`\(channelName) (tapped to \(tap.file))",
+                                 channels[number][frame], at: frame)
+            }
+        }
+        return nil
+    }
+
+    /// The first of `frames` samples that is infinite or NaN.
+    private static func firstNonFinite(_ samples: UnsafePointer<Float>, frames: Int) -> Int? {
+        // x * 0 is 0 for every finite x and NaN for inf and NaN: one sum, no branch per sample.
+        var probe: Float = 0
+        for index in 0..<frames { probe += samples[index] * 0 }
+        guard probe.isNaN else { return nil }
+        return (0..<frames).first { !samples[$0].isFinite }
+    }
+
+    private func nonFinite(_ what: String, _ value: Float, at frame: Int) -> RenderError {
+        let seconds = Double(startFrame + outputFrames + frame) / plan.format.sampleRate
+        return .nonFinite(what: what, sample: value.isNaN ? "NaN" : value > 0 ? "inf" : "-inf", seconds: seconds)
     }
 
     private func reportProgress(finished: Bool) {
