@@ -8,9 +8,13 @@ package enum InputBounds {
     package static let beatsPerMinute = 20.0...300.0
 
     /// Why `decibels` is refused as a gain, or nil if it is within bounds.
+    /// Infinite and NaN gains (OSC floats can carry them) are refused too:
+    /// no JSON could announce them.
     package static func gainRefusal(_ decibels: Double) -> String? {
-        guard decibels.isNaN || decibels > maximumGainDecibels else { return nil }
-        return "a gain is at most +\(NumberText.format(maximumGainDecibels)) dB, not \(signed(decibels)) dB"
+        let bound = "at most +\(NumberText.format(maximumGainDecibels)) dB"
+        guard decibels.isFinite else { return "a gain is a finite number of dB, \(bound), not \(signed(decibels)) dB" }
+        guard decibels > maximumGainDecibels else { return nil }
+        return "a gain is \(bound), not \(signed(decibels)) dB"
     }
 
     /// Why `beatsPerMinute` is refused as a tempo, or nil if it is within bounds.
