@@ -17,6 +17,9 @@ public final class AudioGraph {
     /// where the wiring allows, so plans are deterministic).
     public private(set) var nodes: [GraphNode] = []
     public private(set) var connections: [GraphConnection] = []
+    /// Each connection's index by its ends as written (`a:1 -> b`), so a
+    /// repeated one is found without a scan (a patch may have thousands).
+    private var connectionIndex: [String: Int] = [:]
     public private(set) var taps: [GraphTap] = []
     /// The patch's `tempo:` and `meter:`, for a render of this graph to tell
     /// plugins that take the host's time (live, `LiveSession.Options.tempo`).
@@ -139,19 +142,18 @@ public final class AudioGraph {
         try requireMember(source, location)
         try requireMember(destination, location)
         if let refusal = InputBounds.gainRefusal(gainDecibels) { throw GraphError(refusal, at: location) }
-        if let existing = connections.first(where: {
-            $0.source == source.name && $0.sourcePort == sourcePort
-                && $0.destination == destination.name && $0.destinationPort == destinationPort
-        }) {
-            throw GraphError(ConnectionDeclaration.repeated(from: PortReference(node: source.name, port: sourcePort),
-                                                            to: PortReference(node: destination.name, port: destinationPort),
-                                                            earlier: existing.location),
+        let from = PortReference(node: source.name, port: sourcePort)
+        let to = PortReference(node: destination.name, port: destinationPort)
+        let key = "\(from.description) -> \(to.description)"
+        if let existing = connectionIndex[key] {
+            throw GraphError(ConnectionDeclaration.repeated(from: from, to: to, earlier: connections[existing].location),
                              at: location)
         }
         try WiringRules.checkConnection(from: source.name, WiringRole(source.kind),
                                         to: destination.name, WiringRole(destination.kind),
                                         location: location, sourceLocation: sourceLocation,
                                         destinationLocation: destinationLocation)
+        connectionIndex[key] = connections.count
         connections.append(GraphConnection(source: source.name, sourcePort: sourcePort,
                                            destination: destination.name, destinationPort: destinationPort,
                                            gainDecibels: gainDecibels, location: location,
