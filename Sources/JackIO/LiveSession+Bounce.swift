@@ -143,7 +143,7 @@ extension LiveSession {
     package var bounce: LiveBounce? { bouncing.running }
 
     /// `file` for the first output; `file` with `-NODE` before its extension for each other.
-    static func bounceFiles(_ file: String, outputs: [String]) -> [String] {
+    package static func bounceFiles(_ file: String, outputs: [String]) -> [String] {
         let url = URL(fileURLWithPath: file)
         let stem = url.deletingPathExtension().path, ext = url.pathExtension
         return outputs.enumerated().map { index, node in

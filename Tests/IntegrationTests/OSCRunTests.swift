@@ -74,7 +74,8 @@ final class OSCRunTests: XCTestCase {
         let (server, folder, port, run) = try Self.startAmpRun(seconds: 3)
         defer { withExtendedLifetime(server) {} }
         let bounce = folder.appendingPathComponent("bounce.wav").path
-        let client = try Tools.run("python3", ["-c", Self.meterClient, "\(port)", bounce])
+        // Relative: a path from OSC is resolved inside the patch's folder.
+        let client = try Tools.run("python3", ["-c", Self.meterClient, "\(port)", "bounce.wav"])
         XCTAssertEqual(client.status, 0, "python-osc (scripts/install-deps.sh) must be installed: \(client.stderr)")
         let lines = client.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
         XCTAssertEqual(lines.map { $0.first ?? "" },
