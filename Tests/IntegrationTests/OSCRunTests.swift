@@ -138,6 +138,27 @@ final class OSCRunTests: XCTestCase {
                        before.replacingOccurrences(of: "params: { gain: 0 }", with: "params: { gain: -6 }"))
     }
 
+    /// Over OSC (`oscsend`), `/fxhost/save s victim.txt` and a tap out of
+    /// the patch's folder are refused with one sentence each, and the
+    /// files stay as they were.
+    func testOscsendCannotReplaceFilesOutsideItsRules() throws {
+        let (server, folder, port, run) = try Self.startAmpRun()
+        defer { withExtendedLifetime(server) {} }
+        let victim = folder.appendingPathComponent("victim.txt").path
+        try "keep me\n".write(toFile: victim, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try Tools.run("oscsend", ["127.0.0.1", "\(port)", "/fxhost/save", "s", "victim.txt"]).status, 0)
+        XCTAssertTrue(eventually(within: 30) {
+            run.stderr.contains("`victim.txt` is refused: this command takes a patch (.yaml .yml) from a remote front end")
+        }, run.stderr)
+        XCTAssertEqual(try Tools.run("oscsend", ["127.0.0.1", "\(port)", "/fxhost/tap", "ss", "amp", "../x.wav"]).status, 0)
+        XCTAssertTrue(eventually(within: 30) { run.stderr.contains("`../x.wav` is refused: a remote front end may not use `..`") },
+                      run.stderr)
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+        XCTAssertEqual(try String(contentsOfFile: victim, encoding: .utf8), "keep me\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.deletingLastPathComponent().appendingPathComponent("x.wav").path))
+    }
+
     /// A port in use, or an `--osc` that is no port, stops the run before
     /// any sound, with a sentence (no JACK server is needed to see it).
     func testABadOrBusyOSCPortIsRefusedBeforeTheRun() throws {
