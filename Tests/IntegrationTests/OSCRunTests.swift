@@ -156,7 +156,9 @@ final class OSCRunTests: XCTestCase {
         run.type("quit")
         XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
         XCTAssertEqual(try String(contentsOfFile: victim, encoding: .utf8), "keep me\n")
+        // Neither beside the patch's folder nor beside the working directory.
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.deletingLastPathComponent().appendingPathComponent("x.wav").path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: FileManager.default.currentDirectoryPath + "/../x.wav"))
     }
 
     /// A port in use, or an `--osc` that is no port, stops the run before

@@ -141,8 +141,11 @@ final class NeverOverwriteTests: XCTestCase {
         XCTAssertNil(refusal(rig, .save(file: existing, force: true), from: .console))
         XCTAssertTrue(try String(contentsOfFile: existing, encoding: .utf8).contains("eg-amp"))
         XCTAssertNil(refusal(rig, .save(file: nil), from: .console), "save over the loaded patch, as before")
-        XCTAssertEqual(refusal(rig, .bounce(file: existing, from: 0, to: 1), from: .console),
-                       "`\(existing)` exists; `bounce` replaces a file only when forced (`bounce \(existing) --force`)")
+        let mix = rig.folder.appendingPathComponent("mix.wav").path
+        try Data("an earlier mix".utf8).write(to: URL(fileURLWithPath: mix))
+        XCTAssertEqual(refusal(rig, .bounce(file: mix, from: 0, to: 1), from: .console),
+                       "`\(mix)` exists; `bounce` replaces a file only when forced (`bounce \(mix) --force`)")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: mix)), Data("an earlier mix".utf8))
         try rig.session.finish()
     }
 }
