@@ -152,8 +152,9 @@ package final class ControlDispatcher {
         }
     }
 
-    /// Refuses an existing `file` unless `force`: `save FILE` and `bounce
-    /// FILE` never replace a file by accident (a symbolic link counts).
+    /// Refuses an existing `file` unless `force`: `save FILE` never replaces
+    /// a file by accident (a symbolic link counts). `bounce FILE` is checked
+    /// by the session, after its own conflicts (a live tap, a source).
     private static func refuseExisting(_ file: String, force: Bool, command: String, asked: String) throws(ControlError.Reason) {
         var info = stat()
         guard !force, lstat(file, &info) == 0 else { return }
@@ -161,12 +162,6 @@ package final class ControlDispatcher {
     }
 
     private func perform(_ command: ControlCommand) throws(ControlError.Reason) -> [ControlChange.Kind] {
-        if case .bounce(let file, _, _, let force) = command {
-            // Every file the bounce writes (one per output after the first gets `-NODE`).
-            for path in LiveSession.bounceFiles(file, outputs: session.plan.outputs.map(\.node)) {
-                try Self.refuseExisting(path, force: force, command: "bounce", asked: file)
-            }
-        }
         if case .save(let file, let force) = command {
             guard let patchFile else { throw .patchFile(.saveNeedsFile) }
             if let file { try Self.refuseExisting(file, force: force, command: "save", asked: file) }
@@ -219,8 +214,8 @@ package final class ControlDispatcher {
         case .disconnect(let from, let to):
             try session.disconnect(from, to: to)
             return [.disconnected(from: from, to: to)]
-        case .bounce(let file, let from, let to, _):
-            let bounce = try session.startBounce(to: file, startSeconds: from, endSeconds: to)
+        case .bounce(let file, let from, let to, let force):
+            let bounce = try session.startBounce(to: file, startSeconds: from, endSeconds: to, replacing: force)
             return [.bounceStarted(files: bounce.files)]
         case .cancelBounce:
             try session.cancelBounce()
