@@ -42,7 +42,10 @@ extension LiveSession {
             let played = Set(FileConflicts(of: graph).sources.map { URL(fileURLWithPath: $0.path).standardizedFileURL.path })
             for path in files where !played.contains(URL(fileURLWithPath: path).standardizedFileURL.path) {
                 var info = stat()
-                if lstat(path, &info) == 0 { throw .bounceFileExists(path: path, asked: file) }
+                // A FIFO, a device or a directory there gets the render's own sentence.
+                if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG || info.st_mode & S_IFMT == S_IFLNK {
+                    throw .bounceFileExists(path: path, asked: file)
+                }
             }
         }
         var renderOptions = RenderOptions()

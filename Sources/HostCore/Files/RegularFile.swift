@@ -47,6 +47,9 @@ package enum RegularFile {
     /// and a symbolic link in the way counts as taken. Returns a blocking,
     /// close-on-exec descriptor that the caller closes, and the path created.
     package static func createNewTake(_ path: String, attempts: Int = 10_000) throws(RegularFileRefusal) -> (descriptor: Int32, path: String) {
+        // A FIFO, a device or a directory at `path` is refused as before,
+        // with its sentence, rather than numbered around.
+        try refuseIfNotRegular(path, missingIsFine: true)
         for number in 1...max(attempts, 1) {
             let candidate = TakeName.numbered(path, number)
             let descriptor = Glibc.open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_NONBLOCK | O_CLOEXEC, 0o644)

@@ -157,7 +157,9 @@ package final class ControlDispatcher {
     /// by the session, after its own conflicts (a live tap, a source).
     private static func refuseExisting(_ file: String, force: Bool, command: String, asked: String) throws(ControlError.Reason) {
         var info = stat()
-        guard !force, lstat(file, &info) == 0 else { return }
+        // A FIFO, a device or a directory there gets the save's own sentence.
+        guard !force, lstat(file, &info) == 0,
+              info.st_mode & S_IFMT == S_IFREG || info.st_mode & S_IFMT == S_IFLNK else { return }
         throw .refused("`\(file)` exists; `\(command)` replaces a file only when forced (`\(command) \(asked) --force`)")
     }
 
