@@ -19,12 +19,14 @@ extension LiveSession {
     /// then a tail of at most `maximumTailSeconds`). Live inputs play
     /// silence in the bounce; the patch's taps are not written (they are
     /// live recordings). Until `finishBounce` has taken the result, edits
-    /// are refused with `.bouncing`.
+    /// are refused with `.bouncing`. Without `replacing`, a file the bounce
+    /// would write that exists already is refused (`.bounceFileExists`),
+    /// after the conflicts with live taps and sources.
     ///
     /// On any error the live program plays again before this throws.
     @discardableResult
     package func startBounce(to file: String, startSeconds: Double = 0, endSeconds: Double? = nil,
-                            maximumTailSeconds: Double = 10) throws(LiveSessionError) -> LiveBounce {
+                            maximumTailSeconds: Double = 10, replacing: Bool = true) throws(LiveSessionError) -> LiveBounce {
         try requireNoBounce()
         guard !serverHasShutDown else { throw .serverGone }
         guard !plan.outputs.isEmpty else { throw .nothingToBounce }
@@ -34,6 +36,18 @@ extension LiveSession {
         conflicts.liveTaps = liveTaps.files.sorted()
         conflicts.bounces = zip(plan.outputs, files).map { ($0.node, $1) }
         if let conflict = conflicts.first { throw .render(.fileConflict(conflict.message)) }
+        // Without `replacing` (`bounce FILE` unforced) no file is replaced, a symbolic link included.
+        // A file a source plays is left to the render's own refusal, which says so.
+        if !replacing {
+            let played = Set(FileConflicts(of: graph).sources.map { URL(fileURLWithPath: $0.path).standardizedFileURL.path })
+            for path in files where !played.contains(URL(fileURLWithPath: path).standardizedFileURL.path) {
+                var info = stat()
+                // A FIFO, a device or a directory there gets the render's own sentence.
+                if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG || info.st_mode & S_IFMT == S_IFLNK {
+                    throw .bounceFileExists(path: path, asked: file)
+                }
+            }
+        }
         var renderOptions = RenderOptions()
         renderOptions.threads = options.threads  // the session's, as live
         renderOptions.tempo = transport.tempo

@@ -93,11 +93,15 @@ extension LiveSession {
 
     /// Starts recording `reference` (a node, or `node:N`) to `file`; the
     /// format follows the extension. The tap starts at a block boundary.
-    package func startTap(_ reference: PortReference, file: String) throws(LiveSessionError) {
+    /// A take never overwrites a file: when `file` exists the take goes to
+    /// the next numbered name (`take-2.wav`). Returns the file written.
+    @discardableResult
+    package func startTap(_ reference: PortReference, file: String) throws(LiveSessionError) -> String {
         try requireNode(reference.node)
         var edit = rewrite()
         edit.taps.append(TapDeclaration(at: reference, file: file))
         try replaceGraph(with: try rebuilt(edit))
+        return liveTaps.take(for: file) ?? file
     }
 
     /// Stops every tap on `node` and finalises their files; returns them.
@@ -108,8 +112,9 @@ extension LiveSession {
         try requireNode(node)
         var edit = rewrite()
         let stopping: (TapDeclaration) -> Bool = { $0.at.node == node && (port == .all || $0.at.port == port) }
-        let files = Set(edit.taps.filter(stopping).map(\.file))
-        guard !files.isEmpty else {
+        let declared = Set(edit.taps.filter(stopping).map(\.file))
+        let files = Set(declared.map { liveTaps.take(for: $0) ?? $0 })
+        guard !declared.isEmpty else {
             throw .noTap(node: PortReference(node: node, port: port).description,
                          tapped: Array(Set(edit.taps.map(\.at.description))).sorted())
         }
@@ -154,7 +159,9 @@ extension LiveSession {
             throw pausing ? .tapNotRecording(tap: reference, state: .paused)
                 : .tapNotPaused(tap: reference, state: .recording)
         }
-        return liveTaps.active.filter { changed.contains($0.file) }
+        // The files actually written (a take numbered past an earlier one), active taps only.
+        let written = Set(changed.map { liveTaps.take(for: $0) ?? $0 })
+        return liveTaps.active.filter { written.contains($0.file) }
     }
 
     /// Adds a connection (summed with whatever already feeds `to`).

@@ -24,6 +24,8 @@ public enum LiveSessionError: Error, CustomStringConvertible, UserFacingError {
     case noBounce
     case nothingToBounce
     case bounce(FreewheelError)
+    /// `bounce FILE` without force, and a file it would write (`path`) exists.
+    case bounceFileExists(path: String, asked: String)
     case render(RenderError)
     /// `learn` on a session whose patch has no `midi-control:`.
     case noMIDIInput
@@ -71,6 +73,8 @@ public enum LiveSessionError: Error, CustomStringConvertible, UserFacingError {
             return "no bounce is under way"
         case .nothingToBounce:
             return "this patch has no output, so a bounce would write nothing"
+        case .bounceFileExists(let path, let asked):
+            return "`\(path)` exists; `bounce` replaces a file only when forced (`bounce \(asked) --force`)"
         case .bounce(let error):
             return error.description
         case .render(let error):

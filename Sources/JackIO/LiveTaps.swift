@@ -4,15 +4,21 @@ import HostCore
 /// (recording or paused), the node each records, and the taps stopped so
 /// far, for the summary. The realtime thread pushes into the recorders'
 /// rings through the program (`LivePlanOwner` keeps them alive for it).
+///
+/// Recorders are keyed by the file the graph declares; a take never
+/// overwrites a file, so one whose file exists goes to the next numbered
+/// name (`take-2.wav`), which `take(for:)` and the statuses give.
 struct LiveTaps {
-    /// Recording or paused, by file.
+    /// Recording or paused, by file as declared.
     private(set) var recorders: [String: TapRecorder] = [:]
+    /// The file each declared file's latest take went to.
+    private var takes: [String: String] = [:]
     /// The node each file records.
     private var nodes: [String: String] = [:]
     private var stopped: [LiveStatus.Tap] = []
 
-    /// The files being recorded (or paused) now.
-    var files: Set<String> { Set(recorders.keys) }
+    /// The files being recorded (or paused) now, as written.
+    var files: Set<String> { Set(recorders.values.map(\.path)) }
 
     /// Taps stopped so far, then those recording.
     var status: [LiveStatus.Tap] {
@@ -38,8 +44,9 @@ struct LiveTaps {
             for tap in plan.taps where recorders[tap.file] == nil {
                 let recorder = try TapRecorder(path: tap.file, format: try AudioFileFormat(path: tap.file),
                                                channels: tap.channels.count, sampleRate: sampleRate,
-                                               mode: .recording, policy: .dropWhenFull)
+                                               mode: .recording, policy: .dropWhenFull, newTake: true)
                 recorders[tap.file] = recorder
+                takes[tap.file] = recorder.path
                 nodes[tap.file] = tap.node
                 opened.append(tap.file)
                 if running { try recorder.start() }
@@ -50,6 +57,10 @@ struct LiveTaps {
         }
         return opened
     }
+
+    /// The file the latest take declared as `file` is written to (the
+    /// declared name, or a numbered one when that existed).
+    func take(for file: String) -> String? { takes[file] }
 
     /// Drops `files`' recorders, keeping what they wrote (taps a program never took).
     mutating func abort(_ files: [String]) {
@@ -108,7 +119,7 @@ struct LiveTaps {
     }
 
     private static func status(node: String, file: String, recorder: TapRecorder, recording: Bool) -> LiveStatus.Tap {
-        LiveStatus.Tap(node: node, file: file, seconds: recorder.secondsRecorded,
+        LiveStatus.Tap(node: node, file: recorder.path, seconds: recorder.secondsRecorded,
                        droppedFrames: recorder.framesDropped, recording: recording,
                        state: !recording ? .finished : recorder.isPaused ? .paused : .recording)
     }

@@ -87,6 +87,10 @@ struct RunCommand: ParsableCommand {
                                valueName: "PORT|HOST:PORT"))
     var osc: String?
 
+    @Option(help: ArgumentHelp("The folder OSC clients may name files in (taps, bounces, saved patches, files for plugins); default: the patch's folder. Paths from OSC are relative, without `..`, and stay inside it.",
+                               valueName: "DIR"))
+    var files: String?
+
     @Flag(help: "Follow the patch file: edits saved to it are applied while it plays (values as parameter changes, new or rewired nodes as one graph edit that keeps every other plugin's state); a file that does not read is refused with file:line:column and the old patch plays on.")
     var watch = false
 
@@ -106,6 +110,12 @@ struct RunCommand: ParsableCommand {
 
     mutating func validate() throws {
         if let osc { oscEndpoint = try OSCEndpoint(parsing: osc) }
+        if let files {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: files, isDirectory: &isFolder), isFolder.boolValue else {
+                throw ValidationError("--files takes a folder that exists, not `\(files)`")
+            }
+        }
         durationSeconds = try duration.map { try TimeOption.seconds($0, option: "--duration", atMost: .greatestFiniteMagnitude) }
         if let threads, threads < 1 { throw ValidationError("--threads must be 1 or more") }
         if watch && source.chain != nil { throw ValidationError("--watch follows a patch file; a --chain has none") }
@@ -155,6 +165,7 @@ struct RunCommand: ParsableCommand {
         let watcher = try watch ? PatchFileWatcher(path: LivePatchFile.realPath(patchFile.path!), loadedText: text) : nil
         let host = try LiveHost(graph: graph, session: sessionOptions, patchFile: patchFile, signals: signals,
                                 options: hostOptions)
+        host.dispatcher.remoteFolder = files
         host.attach(ConsoleFrontEnd(showsStatus: !quiet && Terminal.standardErrorIsTerminal))
         host.attach(MIDIAnnouncer())
         if let osc { host.attach(osc) }

@@ -91,6 +91,30 @@ final class LiveRunTests: XCTestCase {
         XCTAssertEqual(runs[1].value, 0.5 + 0.5 * Float(pow(10, -6.0 / 20)), accuracy: 1e-6)
     }
 
+    /// No take is overwritten by `fxhost run`: the patch's tap whose file
+    /// exists records to `take-2.wav`, and `untap` then `tap` of the same
+    /// file on the console to `take-3.wav`; the echo and the summary name
+    /// them, and the earlier file keeps its bytes.
+    func testARunNeverOverwritesAnEarlierTake() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder()
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        try Self.writeAmpPatch(folder, seconds: 8)
+        let earlier = Data("an earlier take, 1:39 of it".utf8)
+        try earlier.write(to: URL(fileURLWithPath: path("take.wav")))
+        let run = try LiveRun(["run", path("amp.yaml"), "--server", server.name], console: true)
+        XCTAssertTrue(run.waitForTap(path("take-2.wav"), seconds: 0.3), run.stderr)
+        run.type("untap amp")
+        run.type("tap amp \(path("take.wav"))")
+        XCTAssertTrue(eventually(within: 60) { run.stdout.contains("tap amp → \(path("take-3.wav")): recording") },
+                      run.stdout + run.stderr)
+        XCTAssertTrue(run.waitForTap(path("take-3.wav"), seconds: 0.3), run.stderr)
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path("take.wav"))), earlier, "the earlier take is as it was")
+        XCTAssertGreaterThan(try Audio.read(path("take-2.wav")).frames, 0)
+    }
+
     /// `preset amp Quiet` applies a preset whose only value is gain -6 dB
     /// (from a bundle this test writes) while the amp plays.
     func testAPresetFromTheConsoleChangesWhatIsHeard() throws {

@@ -74,7 +74,8 @@ final class OSCRunTests: XCTestCase {
         let (server, folder, port, run) = try Self.startAmpRun(seconds: 3)
         defer { withExtendedLifetime(server) {} }
         let bounce = folder.appendingPathComponent("bounce.wav").path
-        let client = try Tools.run("python3", ["-c", Self.meterClient, "\(port)", bounce])
+        // Relative: a path from OSC is resolved inside the patch's folder.
+        let client = try Tools.run("python3", ["-c", Self.meterClient, "\(port)", "bounce.wav"])
         XCTAssertEqual(client.status, 0, "python-osc (scripts/install-deps.sh) must be installed: \(client.stderr)")
         let lines = client.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
         XCTAssertEqual(lines.map { $0.first ?? "" },
@@ -135,6 +136,29 @@ final class OSCRunTests: XCTestCase {
         XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
         XCTAssertEqual(try String(contentsOfFile: patch, encoding: .utf8),
                        before.replacingOccurrences(of: "params: { gain: 0 }", with: "params: { gain: -6 }"))
+    }
+
+    /// Over OSC (`oscsend`), `/fxhost/save s victim.txt` and a tap out of
+    /// the patch's folder are refused with one sentence each, and the
+    /// files stay as they were.
+    func testOscsendCannotReplaceFilesOutsideItsRules() throws {
+        let (server, folder, port, run) = try Self.startAmpRun()
+        defer { withExtendedLifetime(server) {} }
+        let victim = folder.appendingPathComponent("victim.txt").path
+        try "keep me\n".write(toFile: victim, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try Tools.run("oscsend", ["127.0.0.1", "\(port)", "/fxhost/save", "s", "victim.txt"]).status, 0)
+        XCTAssertTrue(eventually(within: 30) {
+            run.stderr.contains("`victim.txt` is refused: this command takes a patch (.yaml .yml) from a remote front end")
+        }, run.stderr)
+        XCTAssertEqual(try Tools.run("oscsend", ["127.0.0.1", "\(port)", "/fxhost/tap", "ss", "amp", "../x.wav"]).status, 0)
+        XCTAssertTrue(eventually(within: 30) { run.stderr.contains("`../x.wav` is refused: a remote front end may not use `..`") },
+                      run.stderr)
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+        XCTAssertEqual(try String(contentsOfFile: victim, encoding: .utf8), "keep me\n")
+        // Neither beside the patch's folder nor beside the working directory.
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.deletingLastPathComponent().appendingPathComponent("x.wav").path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: FileManager.default.currentDirectoryPath + "/../x.wav"))
     }
 
     /// A port in use, or an `--osc` that is no port, stops the run before

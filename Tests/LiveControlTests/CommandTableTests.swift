@@ -112,16 +112,17 @@ final class CommandTableTests: XCTestCase {
             "  untap NODE[:PORT]         stop recording (every tap on the node, or the one on PORT)",
             "  connect FROM TO [GAIN]    add a connection (NODE, NODE:N or NODE:symbol; GAIN like -6dB)",
             "  disconnect FROM TO        remove connections between two nodes (or ports)",
-            "  bounce FILE [--from S] [--to S]",
+            "  bounce FILE [--from S] [--to S] [--force]",
             "                            render the file sources to FILE through JACK freewheel",
             "                            (a range of the timeline in seconds), then play on;",
-            "                            the outputs are silent meanwhile and live plugins keep their state",
+            "                            the outputs are silent meanwhile and live plugins keep their state;",
+            "                            an existing FILE is replaced only with --force",
             "  bounce cancel             stop a bounce under way (no file is kept)",
             "  learn NODE PARAM          map the next MIDI controller that moves to PARAM (or `bypass`)",
             "  unlearn NODE PARAM        remove the MIDI mappings of PARAM",
             "  map                       list the MIDI mappings and scenes",
             "  scene NAME                switch to a scene: all its values and bypasses in one block",
-            "  save [FILE]               write the running state as a patch: over the loaded file (its comments kept), or to FILE",
+            "  save [FILE [--force]]     write the running state as a patch: over the loaded file (its comments kept), or to FILE (an existing FILE only with --force)",
             "  tempo BPM                 the tempo plugins that take the host's time follow (unless JACK has a timebase master)",
             "  transport start|stop      start or stop that transport (JACK's, when a timebase master runs)",
             "  status [--json]           levels, DSP load, xruns, taps (time, recording or paused), bounce progress",
@@ -161,7 +162,7 @@ final class CommandTableTests: XCTestCase {
                 return error.description
             }
         }
-        XCTAssertEqual(refusal("bounce cancel now"), "usage: bounce FILE [--from S] [--to S], or bounce cancel")
+        XCTAssertEqual(refusal("bounce cancel now"), "usage: bounce FILE [--from S] [--to S] [--force], or bounce cancel")
         XCTAssertEqual(refusal("set amp gain"), "usage: set NODE PARAM VALUE")
         XCTAssertEqual(refusal("stauts"), "there is no command `stauts` (did you mean `status`?)")
         XCTAssertEqual(refusal("quit now"), "usage: quit")

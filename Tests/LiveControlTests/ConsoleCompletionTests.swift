@@ -80,7 +80,8 @@ final class ConsoleCompletionTests: XCTestCase {
         XCTAssertEqual(tab("tap p").line, "tap pause ")
         XCTAssertEqual(tab("tap resume d").line, "tap resume drive ")
         XCTAssertEqual(tab("bounce c").line, "bounce cancel ")
-        XCTAssertEqual(tab("bounce mix.wav --f").line, "bounce mix.wav --from ")
+        XCTAssertEqual(tab("bounce mix.wav --fr").line, "bounce mix.wav --from ")  // `--f`: --from or --force
+        XCTAssertEqual(tab("bounce mix.wav --fo").line, "bounce mix.wav --force ")
         XCTAssertEqual(tab("bounce mix.wav --from ").candidates, [], "a time goes there")
     }
 

@@ -53,17 +53,28 @@ package final class AudioFileWriter {
     /// layout, for a path that cannot be created, and for a path (or, in
     /// atomic mode, a final path) that names a FIFO, a device, a socket or a
     /// directory, which is refused before it is opened (see `RegularFile`).
-    package init(path: String, format: AudioFileFormat, channels: Int, sampleRate: Int,
-                mode: Mode = .atomic, blockFrames: Int = 4096) throws(AudioFileError) {
+    ///
+    /// With `newTake` (recording mode, for live takes) nothing already there
+    /// is opened: the file is created new, at `path` or at the next numbered
+    /// name (`RegularFile.createNewTake`), and `path` is the one created.
+    package init(path requestedPath: String, format: AudioFileFormat, channels: Int, sampleRate: Int,
+                mode: Mode = .atomic, blockFrames: Int = 4096, newTake: Bool = false) throws(AudioFileError) {
         try format.validate(channels: channels, sampleRate: sampleRate)
-        let writingPath = mode == .atomic ? Self.partialPath(for: path) : path
+        var path = requestedPath
+        let writingPath: String
         let descriptor: Int32
         do {
-            // In atomic mode the file is renamed over `path` at the end.
-            if mode == .atomic { try RegularFile.requireReplaceable(path) }
-            descriptor = try RegularFile.openForWriting(writingPath, truncate: true)
+            if newTake && mode == .recording {
+                (descriptor, path) = try RegularFile.createNewTake(requestedPath)
+                writingPath = path
+            } else {
+                writingPath = mode == .atomic ? Self.partialPath(for: path) : path
+                // In atomic mode the file is renamed over `path` at the end.
+                if mode == .atomic { try RegularFile.requireReplaceable(path) }
+                descriptor = try RegularFile.openForWriting(writingPath, truncate: true)
+            }
         } catch {
-            throw AudioFileError(writing: error, path: path)
+            throw AudioFileError(writing: error, path: requestedPath)
         }
         var info = SF_INFO(frames: 0, samplerate: Int32(sampleRate), channels: Int32(channels),
                            format: format.sndfileFormat, sections: 0, seekable: 0)

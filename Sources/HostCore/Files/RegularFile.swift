@@ -39,6 +39,31 @@ package enum RegularFile {
         return descriptor
     }
 
+    /// Creates a new file for a take, never opening anything already there:
+    /// `path` itself when nothing is there, otherwise the next numbered name
+    /// (`take.wav` → `take-2.wav`, `take-3.wav`, ...). Each name is created
+    /// with `O_CREAT | O_EXCL` and the next is tried on `EEXIST`, so two
+    /// writers (or another process) racing for a name never share a file,
+    /// and a symbolic link in the way counts as taken. Returns a blocking,
+    /// close-on-exec descriptor that the caller closes, and the path created.
+    package static func createNewTake(_ path: String, attempts: Int = 10_000) throws(RegularFileRefusal) -> (descriptor: Int32, path: String) {
+        // A FIFO, a device or a directory at `path` is refused as before,
+        // with its sentence, rather than numbered around.
+        try refuseIfNotRegular(path, missingIsFine: true)
+        for number in 1...max(attempts, 1) {
+            let candidate = TakeName.numbered(path, number)
+            let descriptor = Glibc.open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_NONBLOCK | O_CLOEXEC, 0o644)
+            if descriptor < 0 {
+                let code = errno
+                if code == EEXIST { continue }
+                if code == EINTR { continue }
+                throw RegularFileRefusal(path: candidate, code: code)
+            }
+            return (try finishOpening(candidate, descriptor), candidate)
+        }
+        throw RegularFileRefusal(path: path, reason: .system(EEXIST))
+    }
+
     /// Checks that `path` names a regular file (or a symbolic link to one)
     /// that this process can read, without keeping it open: for a path that
     /// something else opens (a plugin loading an impulse response).

@@ -86,17 +86,19 @@ package final class TapRecorder {
 
     /// Creates the file and a ring of `ringFrames` frames (2 s of audio by
     /// default; the writer drains it every `WriterState.batchInterval`).
-    /// Throws what `AudioFileWriter` throws.
+    /// Throws what `AudioFileWriter` throws. With `newTake` (live takes) an
+    /// existing file is never opened: the take goes to the next numbered
+    /// name, and `path` is the file actually written.
     package init(path: String, format: AudioFileFormat, channels: Int, sampleRate: Int,
                 mode: AudioFileWriter.Mode = .recording, policy: Policy = .dropWhenFull,
-                ringFrames: Int? = nil) throws(AudioFileError) {
+                ringFrames: Int? = nil, newTake: Bool = false) throws(AudioFileError) {
         let writer = try AudioFileWriter(path: path, format: format, channels: channels,
-                                         sampleRate: sampleRate, mode: mode)
+                                         sampleRate: sampleRate, mode: mode, newTake: newTake)
         let ring = SPSCFloatRing(channels: channels, capacity: ringFrames ?? max(2 * sampleRate, 1))
         input = Input(ring: ring, policy: policy, dataReady: PosixSemaphore(), spaceReady: PosixSemaphore(),
                       counters: TapCounters())
         writerState = WriterState(writer: writer, input: input)
-        self.path = path
+        self.path = writer.path
         self.channels = channels
         self.sampleRate = sampleRate
         self.policy = policy

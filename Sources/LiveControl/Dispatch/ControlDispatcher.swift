@@ -1,3 +1,4 @@
+import Foundation
 import HostCore
 import JackIO
 
@@ -35,6 +36,10 @@ package final class ControlDispatcher {
     /// The patch file the run plays, for `save` and `reload` (nil: neither
     /// is available, as in a session built in code).
     package var patchFile: LivePatchFile?
+    /// The folder paths from remote front ends (OSC) are confined to
+    /// (`fxhost run --files DIR`); nil: the patch file's folder, or the
+    /// working directory for a run without one.
+    package var remoteFolder: String?
     /// Who started the bounce under way: its end is announced as theirs.
     private var bounceSource: ControlSource?
 
@@ -81,7 +86,7 @@ package final class ControlDispatcher {
             case .mappings:
                 return .mappings(session.midiControl, learning: session.midiLearning, port: session.midiPortFullName)
             default:
-                kinds = try perform(command)
+                kinds = try perform(try confined(command, from: source))
             }
         } catch {
             let refusal = ControlError(command: command, source: source, reason: error)
@@ -116,9 +121,52 @@ package final class ControlDispatcher {
         return change
     }
 
+    /// The folder remote paths are confined to, now.
+    package var remotePaths: RemotePaths {
+        RemotePaths(folder: remoteFolder ?? patchFile?.path.map(LivePatchFile.folder(of:))
+            ?? FileManager.default.currentDirectoryPath)
+    }
+
+    /// `command` with the paths a remote front end named resolved inside
+    /// `remotePaths`' folder, or refused; other sources' commands as they are.
+    private func confined(_ command: ControlCommand, from source: ControlSource) throws(ControlError.Reason) -> ControlCommand {
+        guard case .osc = source else { return command }
+        let paths = remotePaths
+        func inside(_ path: String, _ use: RemotePaths.Use) throws(ControlError.Reason) -> String {
+            switch paths.resolve(path, for: use) {
+            case .success(let resolved): return resolved
+            case .failure(let refusal): throw .refused(refusal.sentence)
+            }
+        }
+        switch command {
+        case .tap(let reference, let file):
+            return .tap(reference, file: try inside(file, .audioWritten))
+        case .bounce(let file, let from, let to, let force):
+            return .bounce(file: try inside(file, .audioWritten), from: from, to: to, force: force)
+        case .save(let file?, let force):
+            return .save(file: try inside(file, .patch), force: force)
+        case .set(let node, let parameter, .label(let text)) where session.isMessageParameter(node: node, name: parameter):
+            return .set(node: node, parameter: parameter, value: .label(try inside(text, .audioRead)))
+        default:
+            return command
+        }
+    }
+
+    /// Refuses an existing `file` unless `force`: `save FILE` never replaces
+    /// a file by accident (a symbolic link counts). `bounce FILE` is checked
+    /// by the session, after its own conflicts (a live tap, a source).
+    private static func refuseExisting(_ file: String, force: Bool, command: String, asked: String) throws(ControlError.Reason) {
+        var info = stat()
+        // A FIFO, a device or a directory there gets the save's own sentence.
+        guard !force, lstat(file, &info) == 0,
+              info.st_mode & S_IFMT == S_IFREG || info.st_mode & S_IFMT == S_IFLNK else { return }
+        throw .refused("`\(file)` exists; `\(command)` replaces a file only when forced (`\(command) \(asked) --force`)")
+    }
+
     private func perform(_ command: ControlCommand) throws(ControlError.Reason) -> [ControlChange.Kind] {
-        if case .save(let file) = command {
+        if case .save(let file, let force) = command {
             guard let patchFile else { throw .patchFile(.saveNeedsFile) }
+            if let file { try Self.refuseExisting(file, force: force, command: "save", asked: file) }
             do {
                 return [.saved(file: try patchFile.save(session, to: file))]
             } catch {
@@ -150,8 +198,9 @@ package final class ControlDispatcher {
             let bundle = try session.savePreset(node: node, name: name)
             return [.presetSaved(node: node, name: name, bundle: bundle)]
         case .tap(let reference, let file):
-            try session.startTap(reference, file: file)
-            return [.tapStarted(reference, file: file)]
+            // The file actually written: a numbered one when `file` existed.
+            let written = try session.startTap(reference, file: file)
+            return [.tapStarted(reference, file: written)]
         case .untap(let reference):
             return try session.stopTaps(node: reference.node, port: reference.port)
                 .map { .tapStopped(ControlChange.Take($0)) }
@@ -167,8 +216,8 @@ package final class ControlDispatcher {
         case .disconnect(let from, let to):
             try session.disconnect(from, to: to)
             return [.disconnected(from: from, to: to)]
-        case .bounce(let file, let from, let to):
-            let bounce = try session.startBounce(to: file, startSeconds: from, endSeconds: to)
+        case .bounce(let file, let from, let to, let force):
+            let bounce = try session.startBounce(to: file, startSeconds: from, endSeconds: to, replacing: force)
             return [.bounceStarted(files: bounce.files)]
         case .cancelBounce:
             try session.cancelBounce()

@@ -1,7 +1,7 @@
 import HostCore
 
 extension CommandTable {
-    static let bounceUsage = "usage: bounce FILE [--from S] [--to S], or bounce cancel"
+    static let bounceUsage = "usage: bounce FILE [--from S] [--to S] [--force], or bounce cancel"
 
     /// The one check of a bounce's range from outside, for every form: nil
     /// when it may be rendered, else what is wrong. The start is 0 or later,
@@ -19,22 +19,27 @@ extension CommandTable {
     }
 
     static let bounce = CommandSpec(
-        name: "bounce", words: ["bounce"], syntax: "bounce FILE [--from S] [--to S]",
+        name: "bounce", words: ["bounce"], syntax: "bounce FILE [--from S] [--to S] [--force]",
         help: """
             render the file sources to FILE through JACK freewheel
             (a range of the timeline in seconds), then play on;
-            the outputs are silent meanwhile and live plugins keep their state
+            the outputs are silent meanwhile and live plugins keep their state;
+            an existing FILE is replaced only with --force
             """,
-        osc: "/fxhost/bounce", "s:file [f:from-seconds [f:to-seconds]]", json: #""file": "mix.wav", "from": 30, "to": 45"#,
-        completion: [.file, .options(["--from", "--to"])],
+        // The force flag is the string `force`, last: a number there would read as a time.
+        osc: "/fxhost/bounce", "s:file [f:from-seconds [f:to-seconds]] [s:force]",
+        json: #""file": "mix.wav", "from": 30, "to": 45, "force": true (optional)"#,
+        completion: [.file, .options(["--from", "--to", "--force"])],
         example: .init(console: "bounce mix.wav --from 30 --to 45",
                        osc: OSCMessage("/fxhost/bounce", [.string("mix.wav"), .float(30), .float(45)]),
                        json: #"{"v": 1, "cmd": "bounce", "file": "mix.wav", "from": 30, "to": 45}"#),
         console: { arguments throws(FrontEndError) in
-            var file: String?, from: Double?, to: Double?
+            var file: String?, from: Double?, to: Double?, force = false
             var rest = arguments.words[...]
             while let word = rest.popFirst() {
                 switch word {
+                case "--force":
+                    force = true
                 case "--from", "--to":
                     guard let text = rest.popFirst() else { throw FrontEndError("\(word) takes a time in seconds, such as \(word) 12.5") }
                     guard let seconds = PatchValueSyntax.seconds(text), seconds >= 0 else {
@@ -51,26 +56,37 @@ extension CommandTable {
                 throw FrontEndError("--to (\(to) s) must come after --from (\(from ?? 0) s)")
             }
             if let problem = bounceRangeProblem(from: from ?? 0, to: to) { throw FrontEndError(problem) }
-            return .bounce(file: file, from: from ?? 0, to: to)
+            return .bounce(file: file, from: from ?? 0, to: to, force: force)
         },
         osc: { arguments throws(OSCRequestError) in
-            let file = try arguments.strings(1, extra: 0...2)[0]
-            let from = arguments.count > 1 ? try arguments.number(1) : 0
-            let to = arguments.count > 2 ? try arguments.number(2) : nil
+            var count = arguments.count
+            let force: Bool
+            if count > 1, case .string(let last) = arguments[count - 1] {
+                guard last == "force" else { throw arguments.expected() }
+                force = true
+                count -= 1
+            } else {
+                force = false
+            }
+            guard (1...3).contains(count), case .string(let file) = arguments[0] else { throw arguments.expected() }
+            let from = count > 1 ? try arguments.number(1) : 0
+            let to = count > 2 ? try arguments.number(2) : nil
             if let problem = bounceRangeProblem(from: from, to: to) { throw .wrongArguments("/fxhost/bounce: \(problem)") }
-            return .bounce(file: file, from: from, to: to)
+            return .bounce(file: file, from: from, to: to, force: force)
         },
         decode: { fields throws(ProtocolError) in
             let file = try fields.string("file")
             let from = try fields.optionalNumber("from") ?? 0
             let to = try fields.optionalNumber("to")
+            let force = try fields.optionalBool("force") ?? false
             if let problem = bounceRangeProblem(from: from, to: to) { throw ProtocolError("`bounce`: \(problem)") }
-            return .bounce(file: file, from: from, to: to)
+            return .bounce(file: file, from: from, to: to, force: force)
         },
         encode: { command in
-            guard case .bounce(let file, let from, let to) = command else { return nil }
+            guard case .bounce(let file, let from, let to, let force) = command else { return nil }
             var fields: [String: JSONValue] = ["file": .string(file), "from": .number(from)]
             if let to { fields["to"] = .number(to) }
+            if force { fields["force"] = .bool(true) }
             return fields
         })
 

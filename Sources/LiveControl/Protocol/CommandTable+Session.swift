@@ -2,24 +2,34 @@ import HostCore
 
 extension CommandTable {
     static let save = CommandSpec(
-        name: "save", words: ["save"], syntax: "save [FILE]",
-        help: "write the running state as a patch: over the loaded file (its comments kept), or to FILE",
-        osc: "/fxhost/save", "[s:file]", json: #""file": "copy.yaml" (optional)"#,
-        completion: [.file],
+        name: "save", words: ["save"], syntax: "save [FILE [--force]]",
+        help: "write the running state as a patch: over the loaded file (its comments kept), or to FILE (an existing FILE only with --force)",
+        osc: "/fxhost/save", "[s:file [i:force]]", json: #""file": "copy.yaml" (optional), "force": true (optional)"#,
+        completion: [.file, .options(["--force"])],
         example: .init(console: "save copy.yaml", osc: OSCMessage("/fxhost/save", [.string("copy.yaml")]),
                        json: #"{"v": 1, "cmd": "save", "file": "copy.yaml"}"#),
         console: { arguments throws(FrontEndError) in
-            try arguments.expect(0...1, "save [FILE]")
-            return .save(file: arguments.words.first)
+            let usage = "save [FILE [--force]]"
+            let force = arguments.words.contains("--force")
+            let names = arguments.words.filter { $0 != "--force" }
+            guard names.count <= 1, !(force && names.isEmpty), !names.contains(where: { $0.hasPrefix("--") }) else {
+                throw FrontEndError("usage: \(usage)")
+            }
+            return .save(file: names.first, force: force)
         },
         osc: { arguments throws(OSCRequestError) in
-            let names = try arguments.strings(arguments.count == 0 ? 0 : 1)
-            return .save(file: names.first)
+            let names = try arguments.strings(arguments.count == 0 ? 0 : 1, extra: 0...1)
+            let force = arguments.count > 1 ? try arguments.flag(1) : false
+            return .save(file: names.first, force: force)
         },
-        decode: { fields throws(ProtocolError) in .save(file: try fields.optionalString("file")) },
+        decode: { fields throws(ProtocolError) in
+            .save(file: try fields.optionalString("file"), force: try fields.optionalBool("force") ?? false)
+        },
         encode: { command in
-            guard case .save(let file) = command else { return nil }
-            return file.map { ["file": .string($0)] } ?? [:]
+            guard case .save(let file, let force) = command else { return nil }
+            var fields: [String: JSONValue] = file.map { ["file": .string($0)] } ?? [:]
+            if force { fields["force"] = .bool(true) }
+            return fields
         })
 
     static let reload = CommandSpec(

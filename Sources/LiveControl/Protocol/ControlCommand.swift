@@ -19,7 +19,8 @@ package enum ControlCommand: Equatable, Sendable {
     case connect(from: PortReference, to: PortReference, gainDecibels: Double)
     case disconnect(from: PortReference, to: PortReference)
     /// Seconds of the timeline; `to` nil: to the end of the sources, then the tail.
-    case bounce(file: String, from: Double, to: Double?)
+    /// An existing `file` is refused unless `force`.
+    case bounce(file: String, from: Double, to: Double?, force: Bool = false)
     case cancelBounce
     /// Maps the next MIDI controller that moves to the parameter (or `bypass`).
     case learn(node: String, parameter: String)
@@ -29,8 +30,9 @@ package enum ControlCommand: Equatable, Sendable {
     /// Switches every value and bypass of a scene at one block boundary.
     case scene(String)
     /// Writes the running state as a patch to `file`, or over the patch
-    /// file the run loaded (nil): values, bypass, wiring, taps.
-    case save(file: String?)
+    /// file the run loaded (nil): values, bypass, wiring, taps. An existing
+    /// `file` is refused unless `force` (the loaded patch, nil, is not).
+    case save(file: String?, force: Bool = false)
     /// The patch file's new text (`--watch` reads it), or nil to read the
     /// file now (`reload`): the difference with the running graph is
     /// applied, or the text refused.

@@ -9,9 +9,13 @@ package struct ControlError: Error, CustomStringConvertible, UserFacingError {
     package enum Reason: Error, CustomStringConvertible {
         case session(LiveSessionError)
         case patchFile(LivePatchFileError)
+        /// Refused before it reached either: an existing file without
+        /// `force`, or a remote path outside its folder (one sentence).
+        case refused(String)
 
         package var description: String {
             switch self {
+            case .refused(let sentence): return sentence
             case .session(let error): return error.description
             case .patchFile(let error): return error.description
             }

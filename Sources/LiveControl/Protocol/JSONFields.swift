@@ -49,6 +49,12 @@ package struct JSONFields: Sendable {
         return number
     }
 
+    package mutating func optionalBool(_ key: String) throws(ProtocolError) -> Bool? {
+        guard let value = take(key) else { return nil }
+        guard case .bool(let flag) = value else { throw wrong(key, "true or false") }
+        return flag
+    }
+
     package mutating func bool(_ key: String) throws(ProtocolError) -> Bool {
         guard case .bool(let flag)? = take(key) else { throw wrong(key, "true or false") }
         return flag
