@@ -9,8 +9,8 @@
 # a crash, trap, leak or hang (-timeout) leaves its input in
 # .build/fuzz/findings/TARGET and makes the script exit non-zero.
 #
-# `scripts/fuzz.sh all SECONDS` runs every target in turn.
-# `scripts/fuzz.sh TARGET SECONDS -runs=0` style extra options go to libFuzzer.
+# `scripts/fuzz.sh all SECONDS` runs every target (FUZZ_JOBS at a time) and
+# fails if any finds something. Options after SECONDS go to libFuzzer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,10 +19,26 @@ seconds=${2:-10}
 shift 2 || shift $#
 
 if [[ $target == all ]]; then
+    # Every target: built one after another (they share modules), then run
+    # FUZZ_JOBS at a time (default 1), each one's output in
+    # .build/fuzz/logs/TARGET.log, and a line per target here.
+    targets=()
+    for file in Fuzz/*.swift; do targets+=("$(basename "$file" .swift)"); done
+    for name in "${targets[@]}"; do FUZZ_BUILD_ONLY=1 "$0" "$name" 0; done
+    mkdir -p .build/fuzz/logs
+    printf '%s\n' "${targets[@]}" | xargs -P "${FUZZ_JOBS:-1}" -I{} sh -c \
+        '"$0" {} "$1" "$@" > .build/fuzz/logs/{}.log 2>&1; echo "$?" > .build/fuzz/logs/{}.status' "$0" "$seconds" "$@"
     status=0
-    for file in Fuzz/*.swift; do
-        name=$(basename "$file" .swift)
-        "$0" "$name" "$seconds" "$@" || status=1
+    for name in "${targets[@]}"; do
+        result=$(cat ".build/fuzz/logs/$name.status")
+        summary=$(grep -E '^#[0-9]+[[:space:]]+DONE' ".build/fuzz/logs/$name.log" | tail -1 || true)
+        if [[ $result == 0 ]]; then
+            echo "fuzz $name: ok ${summary#*DONE }"
+        else
+            status=1
+            echo "fuzz $name: FAILED (exit $result); the input is in .build/fuzz/findings/$name:"
+            grep -v -E '^#[0-9]+|NEW_FUNC|^"' ".build/fuzz/logs/$name.log" | tail -40
+        fi
     done
     exit $status
 fi
@@ -67,7 +83,7 @@ c_objects() {
 # swift_module NAME FOLDER : the module's objects and .swiftmodule, in $mods
 swift_module() {
     local name=$1 folder=$2
-    if stale "$mods/$name.o" "$folder" scripts/fuzz.sh; then
+    if stale "$mods/$name.o" "$folder"; then
         echo "fuzz.sh: compiling module $name" >&2
         local sources=()
         mapfile -t sources < <(find "$folder" -name '*.swift' | sort)
@@ -98,6 +114,8 @@ if stale "$binary" "Fuzz/$target.swift" "${objects[@]}"; then
     swiftc "${swiftflags[@]}" -module-name "fuzz_$target" "Fuzz/$target.swift" "${objects[@]}" \
         "${libraries[@]}" -o "$binary" 2> >(grep -v 'Cannot export local symbol' >&2)
 fi
+
+[[ -n ${FUZZ_BUILD_ONLY:-} ]] && exit 0
 
 corpus=$out/corpus/$target
 findings=$out/findings/$target
