@@ -27,7 +27,7 @@ if [[ $target == all ]]; then
     for name in "${targets[@]}"; do FUZZ_BUILD_ONLY=1 "$0" "$name" 0; done
     mkdir -p .build/fuzz/logs
     printf '%s\n' "${targets[@]}" | xargs -P "${FUZZ_JOBS:-1}" -I{} sh -c \
-        '"$0" {} "$1" "$@" > .build/fuzz/logs/{}.log 2>&1; echo "$?" > .build/fuzz/logs/{}.status' "$0" "$seconds" "$@"
+        '"$0" {} "$@" > .build/fuzz/logs/{}.log 2>&1; echo "$?" > .build/fuzz/logs/{}.status' "$0" "$seconds" "$@"
     status=0
     for name in "${targets[@]}"; do
         result=$(cat ".build/fuzz/logs/$name.status")
