@@ -13,6 +13,9 @@
 # fails if any finds something. Options after SECONDS go to libFuzzer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# A Swift trap is a finding for libFuzzer to report and save, not for Swift's
+# backtracer (which can outlive the crashed process and hold its output open).
+export SWIFT_BACKTRACE=enable=no
 
 target=${1:?usage: scripts/fuzz.sh TARGET SECONDS [libFuzzer options]}
 seconds=${2:-10}
