@@ -83,10 +83,13 @@ c_objects() {
     done
 }
 
-# swift_module NAME FOLDER : the module's objects and .swiftmodule, in $mods
+# swift_module NAME FOLDER [MODULE...] : the module's object and .swiftmodule,
+# in $mods, built again when FOLDER or a module it imports changed.
 swift_module() {
-    local name=$1 folder=$2
-    if stale "$mods/$name.o" "$folder"; then
+    local name=$1 folder=$2; shift 2
+    local imported=()
+    for module in "$@"; do imported+=("$mods/$module.o"); done
+    if stale "$mods/$name.o" "$folder" "${imported[@]}"; then
         echo "fuzz.sh: compiling module $name" >&2
         local sources=()
         mapfile -t sources < <(find "$folder" -name '*.swift' | sort)
@@ -100,13 +103,13 @@ c_objects CYaml .build/checkouts/Yams/Sources/CYaml/src/*.c
 c_objects CCoreShim Sources/CCoreShim/*.c
 c_objects CJackShim Sources/CJackShim/*.c
 swift_module Yams .build/checkouts/Yams/Sources/Yams
-swift_module HostCore Sources/HostCore
+swift_module HostCore Sources/HostCore Yams
 objects=("$mods"/CYaml-*.o "$mods"/CCoreShim-*.o "$mods/Yams.o" "$mods/HostCore.o")
 libraries=(-lsndfile)
 # A target that imports LiveControl needs the engine too (the protocol's commands name its types).
 if grep -q '^import LiveControl' "Fuzz/$target.swift"; then
-    swift_module JackIO Sources/JackIO
-    swift_module LiveControl Sources/LiveControl
+    swift_module JackIO Sources/JackIO HostCore
+    swift_module LiveControl Sources/LiveControl HostCore JackIO
     objects+=("$mods"/CJackShim-*.o "$mods/JackIO.o" "$mods/LiveControl.o")
     libraries+=(-ljack)
 fi
