@@ -96,6 +96,8 @@ swift_module() {
         swiftc "${swiftflags[@]}" -module-name "$name" -wmo -num-threads 0 \
             -emit-module -emit-module-path "$mods/$name.swiftmodule" \
             -emit-object -o "$mods/$name.o" "${sources[@]}"
+        # swiftc leaves an unchanged output untouched: mark it built now.
+        touch "$mods/$name.o"
     fi
 }
 
