@@ -18,6 +18,11 @@ MANUAL ?= .build/plugins/GenerateManual/outputs/fxhost
 COMMANDS := plugins info check graph render run help
 MANPAGES := fxhost.1 $(COMMANDS:%=fxhost.%.1)
 
+# `make test` ends by fuzzing what parses (scripts/fuzz.sh, docs/testing.md):
+# each target a minute in CI, ten seconds otherwise, two at a time.
+FUZZ_SECONDS ?= $(if $(filter true,$(CI)),60,10)
+FUZZ_JOBS ?= 2
+
 bindir := $(DESTDIR)$(PREFIX)/bin
 man1dir := $(DESTDIR)$(PREFIX)/share/man/man1
 bashdir := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
@@ -46,6 +51,7 @@ test: deps
 	$(SWIFT) build --build-tests
 	scripts/clear-stale-jack.sh
 	$(SWIFT) test --skip-build --disable-swift-testing
+	FUZZ_JOBS=$(FUZZ_JOBS) scripts/fuzz.sh all $(FUZZ_SECONDS)
 
 bench: deps
 	$(SWIFT) build -c release

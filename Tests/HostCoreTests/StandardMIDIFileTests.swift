@@ -47,6 +47,27 @@ final class StandardMIDIFileTests: XCTestCase {
         XCTAssertEqual(StandardMIDIFile.frame(of: 1.5, sampleRate: 48_000), 72_000)
     }
 
+    /// Found while fuzzing: the slowest tempo (0xFFFFFF µs a beat), one tick
+    /// a beat and 43,000 of the longest deltas put a note 7e14 s in, whose
+    /// frame at 48 kHz overflowed Int and trapped the player. A file lasting
+    /// over 24 hours (here a single delta of 10,000 such ticks, 46 hours) is
+    /// refused with a sentence.
+    func testAFileLongerThanADayIsRefusedNotTrapped() {
+        let slowest: [UInt8] = [0x00, 0xFF, 0x51, 0x03, 0xFF, 0xFF, 0xFF]
+        let longDeltas = Array(repeating: [0xFF, 0xFF, 0xFF, 0x7F, 0xF0, 0x00] as [UInt8], count: 43_000).flatMap { $0 }
+        let note: [UInt8] = [0x00, 0x90, 60, 100]
+        let dayLong: [UInt8] = [0xCE, 0x10, 0xF0, 0x00]  // delta 10,000
+        for (body, name) in [(slowest + longDeltas + note, "long.mid"), (slowest + dayLong + note, "day.mid")] {
+            XCTAssertThrowsError(try StandardMIDIFile(bytes: header(division: [0, 1]) + track(body + endOfTrack), path: name)) { error in
+                XCTAssertTrue("\(error)".hasPrefix("\(name): lasts "), "\(error)")
+                XCTAssertTrue("\(error)".hasSuffix("; fxhost plays MIDI files up to 86400 s (24 hours) long"), "\(error)")
+            }
+        }
+        // Just under 24 hours still plays: 5,149 ticks of 16.777215 s is 86,386 s.
+        let justUnder: [UInt8] = [0x00, 0xFF, 0x51, 0x03, 0xFF, 0xFF, 0xFF, 0xA8, 0x1D, 0x90, 60, 100]
+        XCTAssertNoThrow(try StandardMIDIFile(bytes: header(division: [0, 1]) + track(justUnder + endOfTrack), path: "ok.mid"))
+    }
+
     func testFilesItCannotReadAreRefusedWithWhereAndWhy() {
         func sentence(_ bytes: [UInt8]) -> String? {
             do {

@@ -106,10 +106,17 @@ package struct StandardMIDIFile: Equatable, Sendable {
             }
         }
         events.sort { ($0.tick, $0.event.track, $0.order) < ($1.tick, $1.event.track, $1.order) }
+        // Slow tempos and long deltas can place an event millions of years in:
+        // its frame would overflow, so a file lasts at most what a render may.
+        let length = tempo.seconds(atTick: endTick), longest = RenderOptions.longestRangeSeconds
+        guard length <= longest else {
+            throw MIDIFileError(path: path, "lasts \(NumberText.format(length)) s; fxhost plays MIDI files up to "
+                                + "\(NumberText.format(longest)) s (24 hours) long")
+        }
         self.format = Int(format)
         ticksPerQuarterNote = Int(division)
         self.events = events.map(\.event)
-        seconds = tempo.seconds(atTick: endTick)
+        seconds = length
     }
 
     /// What a track holds, by tick: channel messages, and tempo changes
