@@ -2,27 +2,8 @@
 // stand-ins with audio ports only, as the chain builder asks nothing else:
 // `pIxO` (say `p1x2`) has I inputs and O outputs (up to 16), anything
 // else two of each.
+// fuzz-sources: Tests/HostCoreTests/PortsOnlyUnit.swift
 import HostCore
-
-final class PortsOnlyUnit: ProcessingUnit {
-    let displayName: String
-    let inputPorts: [AudioPortInfo]
-    let outputPorts: [AudioPortInfo]
-
-    init(name: String, inputs: Int, outputs: Int) {
-        displayName = name
-        inputPorts = (0..<inputs).map { AudioPortInfo(symbol: "in\($0 + 1)", name: "In \($0 + 1)") }
-        outputPorts = (0..<outputs).map { AudioPortInfo(symbol: "out\($0 + 1)", name: "Out \($0 + 1)") }
-    }
-
-    var parameters: [ParameterInfo] { [] }
-    func setParameter(_ symbol: String, to value: ParameterValue) throws(UnitError) {}
-    func parameterValue(_ symbol: String) -> Float? { nil }
-    func applyPreset(_ name: String) throws(UnitError) {}
-    func prepareInstances(count: Int, format: RenderFormat) throws(UnitError) -> PreparedUnit {
-        throw UnitError("\(displayName) has ports only")
-    }
-}
 
 struct PortsOnlyUnits: UnitProvider {
     func makeUnit(_ reference: String) throws(UnitError) -> any ProcessingUnit {

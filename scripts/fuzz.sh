@@ -116,10 +116,12 @@ if grep -q '^import LiveControl' "Fuzz/$target.swift"; then
     libraries+=(-ljack)
 fi
 
+# Test helpers a target shares with the tests, named in its `// fuzz-sources:` line (not copied).
+mapfile -t shared < <(sed -n 's|^// fuzz-sources: ||p' "Fuzz/$target.swift" | tr ' ' '\n' | sed '/^$/d')
 binary=$out/bin/$target
-if stale "$binary" "Fuzz/$target.swift" "${objects[@]}"; then
+if stale "$binary" "Fuzz/$target.swift" "${shared[@]}" "${objects[@]}"; then
     echo "fuzz.sh: linking $binary" >&2
-    swiftc "${swiftflags[@]}" -module-name "fuzz_$target" "Fuzz/$target.swift" "${objects[@]}" \
+    swiftc "${swiftflags[@]}" -module-name "fuzz_$target" "Fuzz/$target.swift" "${shared[@]}" "${objects[@]}" \
         "${libraries[@]}" -o "$binary" 2> >(grep -v 'Cannot export local symbol' >&2)
 fi
 
