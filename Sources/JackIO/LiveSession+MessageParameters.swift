@@ -1,3 +1,4 @@
+import Foundation
 import HostCore
 
 /// Message parameters live (`set NODE PROP VALUE` on a plugin's
@@ -24,15 +25,46 @@ extension LiveSession {
         // A bounce's instances would not hear it: its render stays as it began.
         try requireNoBounce()
         var text = ""
+        let before = unit.messageOutcome()
         if unit.messageParameterNeedsSilence(name) {
             try whileSilent { () throws(LiveSessionError) in
                 text = try Self.send(unit, node: node, name: name, value: value)
+                awaitWork(of: unit)  // the file loads before the plugin plays again
             }
         } else {
             text = try Self.send(unit, node: node, name: name, value: value)
         }
+        awaitWork(of: unit)
+        let after = unit.messageOutcome()
+        if after.failures > before.failures {
+            unit.withdrawMessageParameter(name)
+            var reason = after.reason(since: before) ?? "its worker reported a failure"
+            while reason.hasSuffix(".") { reason.removeLast() }
+            throw .unit(node: node, UnitError("the plugin could not apply `\(name)` = \(text) (it said: \(reason)); it keeps what it had"))
+        }
         return text
     }
+
+    /// Waits until the unit has taken what it was sent and its worker has
+    /// done the work that asked for (a file loaded or refused), seen idle
+    /// across two whole cycles, so a refusal is the reply to the `set`
+    /// that caused it; gives up after `Self.messageWorkTimeout` (a long
+    /// file still loading is then taken as applied).
+    private func awaitWork(of unit: any ProcessingUnit) {
+        let deadline = ContinuousClock.now + Self.messageWorkTimeout
+        while ContinuousClock.now < deadline, !serverHasShutDown {
+            if !unit.messageOutcome().busy {
+                let cycle = engine.statistics.cycles
+                while engine.statistics.cycles < cycle + 2, ContinuousClock.now < deadline, !serverHasShutDown {
+                    usleep(1000)
+                }
+                if !unit.messageOutcome().busy { return }
+            }
+            usleep(1000)
+        }
+    }
+
+    static let messageWorkTimeout = Duration.seconds(5)
 
     private static func send(_ unit: any ProcessingUnit, node: String, name: String,
                              value: ParameterValue) throws(LiveSessionError) -> String {

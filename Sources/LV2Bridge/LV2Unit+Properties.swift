@@ -1,3 +1,5 @@
+import CLV2Shim
+import Foundation
 import HostCore
 
 /// Message parameters: values a plugin takes as `patch:Set` messages on its
@@ -65,6 +67,46 @@ extension LV2Unit {
             if let value = propertyRecord.current[property.uri] { values[property.shortName] = value.text }
         }
         return values
+    }
+
+    package func messageOutcome() -> MessageOutcome {
+        var outcome = MessageOutcome()
+        for instance in instances {
+            if instance.messages?.hasPendingMessages == true { outcome.busy = true }
+            if let progress = instance.worker?.progress {
+                if !progress.idle { outcome.busy = true }
+                outcome.failures += progress.failures
+            }
+        }
+        var text = [CChar](repeating: 0, count: 512)
+        outcome.problemsLogged = Int(fxhost_log_last_problem(log, &text, text.count))
+        let problem = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        outcome.lastProblem = problem.isEmpty ? nil : problem
+        return outcome
+    }
+
+    package func withdrawMessageParameter(_ name: String) {
+        guard let property = property(named: name) else { return }
+        propertyRecord.withdraw(property.uri)
+    }
+
+    /// The sentence for values the plugin could not apply: the worker's
+    /// `work()` failed since `earlier`, with the plugin's own words if it
+    /// logged any.
+    func couldNotApply(_ what: String, since earlier: MessageOutcome) -> UnitError {
+        guard var reason = messageOutcome().reason(since: earlier) else {
+            return UnitError("the plugin could not apply \(what) (its worker reported a failure)")
+        }
+        while reason.hasSuffix(".") { reason.removeLast() }
+        return UnitError("the plugin could not apply \(what) (it said: \(reason))")
+    }
+
+    /// What the host set, as `name = value` text, for a sentence.
+    var messageParametersSetText: String {
+        propertyRecord.sent.map { sent in
+            "`\(plugin.properties.first { $0.uri == sent.property }?.shortName ?? sent.property)` = \(sent.value.text)"
+        }.joined(separator: ", ")
     }
 
     /// The latest value of each property by URI, typed (for tests and `save`).

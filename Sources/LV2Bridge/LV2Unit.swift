@@ -29,7 +29,7 @@ package final class LV2Unit: ProcessingUnit {
     let lilvPlugin: OpaquePointer
     /// Input control values by port index, shared by every instance.
     var controls: UnsafeMutablePointer<Float> { memory.controls }
-    private var log: UnsafeMutablePointer<LV2_Log_Log>? { memory.log }
+    var log: UnsafeMutablePointer<LV2_Log_Log>? { memory.log }
     private let memory: UnitMemory
     let parameterPorts: [String: UInt32]
     /// The format of `instances`; a block-size change may move them to
@@ -232,10 +232,18 @@ package final class LV2Unit: ProcessingUnit {
                 // may ask the worker to load a file (an impulse response).
                 if reportsLatency { measureLatency(instance, frames: format.maxBlockFrames) }
                 instance.loadDefaultStateIfRequested(context)
+                let before = messageOutcome()
+                let failuresBefore = instance.worker?.progress.failures ?? 0
                 if let presetState { instance.restore(presetState) }
                 sendRecordedProperties(to: instance)
-                if reportsLatency && (!propertyRecord.sent.isEmpty || presetState != nil) {
+                // Settled with the files loaded, so a file the plugin cannot
+                // load is an error here, for `check` as for a render.
+                if !propertyRecord.sent.isEmpty || (reportsLatency && presetState != nil) {
                     settleLatency(instance, frames: format.maxBlockFrames)
+                    if (instance.worker?.progress.failures ?? 0) > failuresBefore {
+                        throw couldNotApply(propertyRecord.sent.isEmpty ? "its preset's state" : messageParametersSetText,
+                                            since: before)
+                    }
                 }
                 try instance.startWorker()
                 return instance
@@ -279,7 +287,9 @@ package final class LV2Unit: ProcessingUnit {
     /// at once, live too: its thread has not started) in two runs on
     /// silence, writing its latency, then is reset as after the first
     /// probe; the files stay loaded. A file set later, live, may change the
-    /// latency after the plan was made.
+    /// latency after the plan was made. A plugin without a latency port
+    /// settles too when it was sent messages: its worker's answer tells
+    /// whether it took them, before anything plays.
     private func settleLatency(_ instance: LV2Instance, frames: Int) {
         let kernel = instance.kernel
         instance.withSynchronousWorker {

@@ -12,6 +12,9 @@ import Synchronization
 /// a ring and are delivered, followed by `end_run`, in the kernel's
 /// after-run hook — never inside `run()`.
 final class LV2Worker {
+    typealias WorkFunction = @convention(c) (LV2_Handle?, LV2_Worker_Respond_Function?, LV2_Worker_Respond_Handle?,
+                                             UInt32, UnsafeRawPointer?) -> LV2_Worker_Status
+
     /// Everything the C callbacks touch: plain values and pointers.
     struct State {
         var interface: UnsafePointer<LV2_Worker_Interface>?
@@ -25,6 +28,7 @@ final class LV2Worker {
         var responseBuffer: UnsafeMutableRawPointer
         var wake: PosixSemaphore
         var stopping: UnsafeMutablePointer<Atomic<Bool>>
+        var counters: UnsafeMutablePointer<LV2WorkerCounters>
     }
 
     static let ringCapacity = 1 << 16
@@ -37,12 +41,19 @@ final class LV2Worker {
         let wake = PosixSemaphore()
         let stopping = UnsafeMutablePointer<Atomic<Bool>>.allocate(capacity: 1)
         stopping.initialize(to: Atomic(false))
+        let counters = UnsafeMutablePointer<LV2WorkerCounters>.allocate(capacity: 1)
+        counters.initialize(to: LV2WorkerCounters())
         state = .allocate(capacity: 1)
         state.initialize(to: State(
             interface: nil, plugin: nil, live: mode == .live, requests: requests, responses: responses,
             requestBuffer: .allocate(byteCount: requests.capacity, alignment: 16),
             responseBuffer: .allocate(byteCount: responses.capacity, alignment: 16),
-            wake: wake, stopping: stopping))
+            wake: wake, stopping: stopping, counters: counters))
+    }
+
+    /// Requests not yet worked, and how many `work()` calls have failed so far.
+    var progress: (idle: Bool, failures: Int) {
+        (state.pointee.counters.pointee.isIdle, state.pointee.counters.pointee.failed.load(ordering: .acquiring))
     }
 
     /// The worker:schedule feature data; valid while the worker lives.
@@ -65,7 +76,9 @@ final class LV2Worker {
     /// reset (deactivated and activated) they belong to a state that is gone.
     /// Only while the thread is not running and nothing renders.
     func discardPending() {
-        while state.pointee.requests.take(into: state.pointee.requestBuffer) != nil {}
+        while state.pointee.requests.take(into: state.pointee.requestBuffer) != nil {
+            state.pointee.counters.pointee.countWorked(succeeded: true)  // dropped, not failed
+        }
         while state.pointee.responses.take(into: state.pointee.responseBuffer) != nil {}
     }
 
@@ -79,9 +92,7 @@ final class LV2Worker {
         defer { state.pointee.live = true }
         if let work = state.pointee.interface?.pointee.work {
             while let size = state.pointee.requests.take(into: state.pointee.requestBuffer) {
-                _ = work(state.pointee.plugin, { context, size, data in
-                    LV2Worker.respond(context!.assumingMemoryBound(to: State.self), size: size, data: data)
-                }, UnsafeMutableRawPointer(state), size, UnsafeRawPointer(state.pointee.requestBuffer))
+                Self.work(state, work, size: size, data: UnsafeRawPointer(state.pointee.requestBuffer))
             }
         }
         body()
@@ -122,6 +133,8 @@ final class LV2Worker {
         state.wake.deallocate()
         state.stopping.deinitialize(count: 1)
         state.stopping.deallocate()
+        state.counters.deinitialize(count: 1)
+        state.counters.deallocate()
         self.state.deinitialize(count: 1)
         self.state.deallocate()
     }
@@ -143,15 +156,26 @@ final class LV2Worker {
             return LV2_WORKER_ERR_UNKNOWN
         }
         if state.pointee.live { return queue(state, size: size, data: data) }
-        return work(state.pointee.plugin, { context, size, data in
+        state.pointee.counters.pointee.requested.add(1, ordering: .releasing)
+        return Self.work(state, work, size: size, data: data)
+    }
+
+    /// Runs the plugin's `work()` on one request and counts how it went.
+    @discardableResult
+    private static func work(_ state: UnsafeMutablePointer<State>, _ work: WorkFunction,
+                             size: UInt32, data: UnsafeRawPointer?) -> LV2_Worker_Status {
+        let status = work(state.pointee.plugin, { context, size, data in
             LV2Worker.respond(context!.assumingMemoryBound(to: State.self), size: size, data: data)
         }, UnsafeMutableRawPointer(state), size, data)
+        state.pointee.counters.pointee.countWorked(succeeded: status == LV2_WORKER_SUCCESS)
+        return status
     }
 
     /// Live: hands a request to the worker thread and wakes it.
     @_noLocks
     static func queue(_ state: UnsafeMutablePointer<State>, size: UInt32, data: UnsafeRawPointer?) -> LV2_Worker_Status {
         guard state.pointee.requests.write(data, size: size) else { return LV2_WORKER_ERR_NO_SPACE }
+        state.pointee.counters.pointee.requested.add(1, ordering: .releasing)
         state.pointee.wake.signal()
         return LV2_WORKER_SUCCESS
     }
@@ -184,9 +208,7 @@ final class LV2Worker {
             state.pointee.wake.wait()
             if state.pointee.stopping.pointee.load(ordering: .acquiring) { return }
             while let size = state.pointee.requests.take(into: state.pointee.requestBuffer) {
-                _ = work(state.pointee.plugin, { context, size, data in
-                    LV2Worker.respond(context!.assumingMemoryBound(to: State.self), size: size, data: data)
-                }, UnsafeMutableRawPointer(state), size, UnsafeRawPointer(state.pointee.requestBuffer))
+                Self.work(state, work, size: size, data: UnsafeRawPointer(state.pointee.requestBuffer))
             }
         }
     }

@@ -121,4 +121,32 @@ final class MessageParameterRenderTests: XCTestCase {
         XCTAssertNotEqual(result.status, 0)
         XCTAssertEqual(result.stderr, "fxhost: error: \(path("cab.yaml")):6:15: node `cab`: `ir` takes a file path, and \(path("nowhere.wav")) does not exist\n")
     }
+
+    /// `check` and `render` fail, naming the node's line, when the convolver
+    /// reports it could not load its impulse response (a text file named
+    /// .wav), where they used to say OK and render silence.
+    func testAnImpulseResponseThePluginCannotLoadFailsCheckAndRender() throws {
+        let folder = try Tools.temporaryFolder()
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        try "not a sound file\n".write(toFile: path("text.wav"), atomically: true, encoding: .utf8)
+        try Audio.noise(channels: 1, frames: 4800, amplitude: 0.5, seed: 5).write(path("in.wav"))
+        try """
+        fxhost: 1
+        nodes:
+          src: { file: in.wav }
+          cab:
+            plugin: "\(Self.convolver)"
+            params: { ir: text.wav }
+          out: { output: 1 }
+        chain: [src, cab, out]
+        """.write(toFile: path("cab.yaml"), atomically: true, encoding: .utf8)
+        for arguments in [["check", path("cab.yaml")], ["render", path("cab.yaml"), "-o", path("out.wav"), "--quiet"]] {
+            let result = try Tools.run(Tools.fxhost, arguments)
+            XCTAssertNotEqual(result.status, 0, arguments[0])
+            XCTAssertTrue(result.stderr.contains("cab.yaml:4:3:"), result.stderr)
+            XCTAssertTrue(result.stderr.contains("could not apply `ir` = \(path("text.wav"))"), result.stderr)
+            XCTAssertTrue(result.stderr.contains("configuration failed"), result.stderr)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("out.wav")))
+    }
 }

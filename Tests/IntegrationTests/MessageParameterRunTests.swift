@@ -41,6 +41,47 @@ final class MessageParameterRunTests: XCTestCase {
         XCTAssertEqual(properties?["cab"]?["ir"], path("half.wav"), json)
     }
 
+    /// A file the convolver cannot load (a text file named .wav) is refused
+    /// as the reply to the `set` that sent it, in the plugin's own words;
+    /// the old impulse response plays on (still 0.5 × 1), and `status`
+    /// and `save` keep the old path.
+    func testAnImpulseResponseThePluginCannotLoadIsRefusedAndTheOldOnePlaysOn() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder()
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        try MessageParameterRenderTests.writeImpulse(path("unity.wav"), at: 0, value: 1)
+        try "not a sound file\n".write(toFile: path("text.wav"), atomically: true, encoding: .utf8)
+        try Audio.constant([0.5], frames: 48_000 * 30).write(path("dc.wav"))
+        try """
+        fxhost: 1
+        nodes:
+          dc: { file: dc.wav }
+          cab: { plugin: "http://gareus.org/oss/lv2/zeroconvolv#CfgMono", params: { ir: unity.wav } }
+          main: { output: 1 }
+        chain: [dc, cab, main]
+        taps:
+          - { at: cab, file: take.wav }
+        """.write(toFile: path("cab.yaml"), atomically: true, encoding: .utf8)
+        let run = try LiveRun(["run", path("cab.yaml"), "--server", server.name, "--quiet"], console: true)
+        XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 0.5))
+        XCTAssertTrue(eventually(within: 60) { Self.lastSample(path("take.wav")) == 0.5 }, "unity: 0.5")
+        run.type("set cab ir \(path("text.wav"))")
+        XCTAssertTrue(eventually(within: 60) { run.stderr.contains("could not apply `ir`") }, run.stderr)
+        XCTAssertTrue(run.stderr.contains("configuration failed"), run.stderr)
+        run.type("status --json")
+        XCTAssertTrue(eventually(within: 60) { run.stdout.contains("\"properties\"") })
+        let seconds = (try Audio.read(path("take.wav"))).channels[0].count
+        XCTAssertTrue(eventually(within: 60) { ((try? Audio.read(path("take.wav")))?.channels[0].count ?? 0) > seconds + 4800 })
+        XCTAssertEqual(Self.lastSample(path("take.wav")), 0.5, "the old impulse response plays on")
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+        XCTAssertFalse(run.stdout.contains("cab:ir = \(path("text.wav"))"), run.stdout)
+        let json = try XCTUnwrap(run.stdout.range(of: "{").map { String(run.stdout[$0.lowerBound...]) })
+        let status = try JSONSerialization.jsonObject(with: Data(Self.firstObject(json).utf8)) as? [String: Any]
+        let properties = status?["properties"] as? [String: [String: String]]
+        XCTAssertEqual(properties?["cab"]?["ir"], path("unity.wav"), json)
+    }
+
     /// The last frame a recording-mode tap holds so far.
     private static func lastSample(_ path: String) -> Float? {
         (try? Audio.read(path))?.channels.first?.last

@@ -2,6 +2,7 @@
 #define FXHOST_CLV2SHIM_H
 
 #include <lv2/log/log.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /// The LV2 log feature's printf/vprintf are variadic, so they live here.
@@ -14,6 +15,9 @@ void fxhost_log_destroy(LV2_Log_Log *log);
 /// Lines suppressed so far: trace level unless FXHOST_LV2_TRACE is set, and
 /// anything logged from inside a realtime section (CCoreShim's).
 uint64_t fxhost_log_suppressed(const LV2_Log_Log *log);
+/// How many warnings and errors the plugin has logged so far (outside
+/// realtime sections), and the last one's text, cut to `size` bytes.
+uint64_t fxhost_log_last_problem(const LV2_Log_Log *log, char *text, size_t size);
 
 /// The file of the shared object that holds `address` (a function's code),
 /// as the dynamic linker opened it (often a soname link such as

@@ -87,6 +87,12 @@ public protocol ProcessingUnit: AnyObject {
     func checkedMessageParameter(_ name: String, _ value: ParameterValue, relativeTo folder: String?) throws(UnitError) -> String
     /// The message parameters the host has set, in the order first set (what `save` writes).
     func messageParametersSet() -> [MessageParameterSetting]
+    /// Where the plugin stands with what it was sent (`MessageOutcome`).
+    func messageOutcome() -> MessageOutcome
+    /// Takes back the record of the last `setMessageParameter` of `name`,
+    /// which the plugin could not apply: `save` and later instances get
+    /// the value before it.
+    func withdrawMessageParameter(_ name: String)
 
     /// The gate an offline driver holds shared around each block that runs
     /// this unit, when its kind has threading rules across instances (LV2's);
@@ -118,6 +124,10 @@ extension ProcessingUnit {
     }
 
     public func messageParametersSet() -> [MessageParameterSetting] { [] }
+
+    public func messageOutcome() -> MessageOutcome { MessageOutcome() }
+
+    public func withdrawMessageParameter(_ name: String) {}
 
     /// `setParameter`, or `setMessageParameter` for a message parameter:
     /// what a patch's `params:` and `--chain` do.

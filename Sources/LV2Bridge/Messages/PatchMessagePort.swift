@@ -62,6 +62,9 @@ final class PatchMessagePort {
         return message.withUnsafeBytes { state.pointee.toPlugin.write($0.baseAddress, size: UInt32($0.count)) }
     }
 
+    /// Messages queued that the realtime thread has not yet handed the plugin.
+    var hasPendingMessages: Bool { state.pointee.toPlugin.nextSize() != nil }
+
     /// The `patch:Set`/`patch:Put` atoms the plugin has written since the last call.
     func takeNotifications() -> [[UInt8]] {
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: Self.ringCapacity, alignment: 8)

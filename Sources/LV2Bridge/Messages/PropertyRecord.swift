@@ -9,13 +9,28 @@ struct PropertyRecord {
     /// What the plugin itself last reported of each property (notify output).
     private(set) var reported: [String: PropertyValue] = [:]
 
+    /// Before the last `recordSent` of each property: what `withdraw` puts back.
+    private var before: [String: (sent: PropertyValue?, current: PropertyValue?)] = [:]
+
     mutating func recordSent(_ property: String, _ value: PropertyValue) {
+        before[property] = (sent.first { $0.property == property }?.value, current[property])
         if let index = sent.firstIndex(where: { $0.property == property }) {
             sent[index].value = value
         } else {
             sent.append((property, value))
         }
         current[property] = value
+    }
+
+    /// Undoes the last `recordSent` of `property`: the plugin did not take it.
+    mutating func withdraw(_ property: String) {
+        guard let earlier = before.removeValue(forKey: property) else { return }
+        if let value = earlier.sent, let index = sent.firstIndex(where: { $0.property == property }) {
+            sent[index].value = value
+        } else if earlier.sent == nil {
+            sent.removeAll { $0.property == property }
+        }
+        current[property] = earlier.current
     }
 
     mutating func recordReported(_ property: String, _ value: PropertyValue) {
