@@ -129,6 +129,8 @@ struct RunCommand: ParsableCommand {
         // the mask and the signals wait for the host's loop.
         let signals = BlockedStopSignals()
         JackMessages.silenceUnlessVerbose()
+        // Replies and --json on stdout alone, whatever plugins print.
+        Terminal.separateResultsFromPluginOutput()
 
         let plugins = Plugins()
         // The text first: `save` edits it in place, and --watch compares with it.

@@ -69,7 +69,7 @@ final class PromptScreen: Sendable {
     /// above the status line and the prompt, which are drawn again under it.
     func printAbove(_ text: String, to descriptor: Int32) {
         let text = text.hasSuffix("\n") ? text : text + "\n"
-        if descriptor == STDOUT_FILENO { fflush(stdout) }  // nothing print() buffered may come after it
+        fflush(stdout)  // nothing print() buffered may come after it
         state.withLock { state in
             guard !state.finished else { return write(text, to: descriptor) }
             write(PromptLayout.clear(lines: state.drawnLines), to: terminal)

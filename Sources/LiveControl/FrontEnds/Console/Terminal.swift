@@ -13,6 +13,22 @@ package enum Terminal {
 
     private static let activeScreen = Mutex<PromptScreen?>(nil)
 
+    /// Where results go: stdout, or the copy of it that
+    /// `separateResultsFromPluginOutput` kept.
+    private static let results = Atomic<Int32>(STDOUT_FILENO)
+
+    /// From now on descriptor 1 is stderr, so whatever a plugin prints on
+    /// stdout (x42's convolver prints its configuration there) lands on
+    /// stderr, and results (replies, JSON) reach the real stdout alone, for
+    /// a script to read. Call before anything loads a plugin.
+    package static func separateResultsFromPluginOutput() {
+        guard results.load(ordering: .acquiring) == STDOUT_FILENO else { return }
+        fflush(stdout)
+        let copy = dup(STDOUT_FILENO)
+        guard copy >= 0, dup2(STDERR_FILENO, STDOUT_FILENO) >= 0 else { return }
+        results.store(copy, ordering: .releasing)
+    }
+
     /// The console prompt's screen while it runs.
     static var screen: PromptScreen? {
         get { activeScreen.withLock { $0 } }
@@ -49,11 +65,12 @@ package enum Terminal {
 
     /// On stdout, at once (a pipe or file buffers it otherwise).
     private static func write(_ text: String) {
-        if let screen, isatty(STDOUT_FILENO) == 1 {
-            screen.printAbove(text, to: STDOUT_FILENO)
+        let descriptor = results.load(ordering: .acquiring)
+        if let screen, isatty(descriptor) == 1 {
+            screen.printAbove(text, to: descriptor)
         } else {
-            print(text)
-            fflush(stdout)
+            fflush(stdout)  // whatever print() buffered comes first
+            writeAll(text + "\n", to: descriptor)
         }
     }
 
@@ -63,7 +80,7 @@ package enum Terminal {
     }
 
     package static func printJSON<T: Encodable>(_ value: T) throws {
-        print(TerminalText.json(try json(value)))
+        write(TerminalText.json(try json(value)))
     }
 
     /// The JSON `printJSON` prints (OSC's `/fxhost/status` sends the same).
