@@ -1,8 +1,12 @@
 #define _GNU_SOURCE
 #include "CCoreShim.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 void __rtsan_realtime_enter(void) __attribute__((weak));
 void __rtsan_realtime_exit(void) __attribute__((weak));
@@ -30,4 +34,14 @@ void fxhost_name_this_thread(const char *name) {
     strncpy(truncated, name, sizeof truncated - 1);
     truncated[sizeof truncated - 1] = 0;
     pthread_setname_np(pthread_self(), truncated);
+}
+
+int fxhost_rename_noreplace(const char *from, const char *to) {
+    if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0) return 0;
+    if (errno != EINVAL && errno != ENOSYS) return -1;
+    /* A file system without RENAME_NOREPLACE: link() refuses an existing
+       name just as atomically. */
+    if (link(from, to) != 0) return -1;
+    unlink(from);
+    return 0;
 }

@@ -53,7 +53,8 @@ extension LiveSession {
         renderOptions.tempo = transport.tempo
         do {
             for (output, path) in zip(plan.outputs, files) {
-                renderOptions.outputFiles[output.node] = RenderOutputFile(path: path, format: try AudioFileFormat(path: path))
+                renderOptions.outputFiles[output.node] = RenderOutputFile(path: path, format: try AudioFileFormat(path: path),
+                                                                          replacing: replacing)
             }
         } catch {
             throw .file(error)

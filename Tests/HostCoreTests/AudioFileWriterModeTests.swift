@@ -46,6 +46,31 @@ final class AudioFileWriterModeTests: XCTestCase {
         XCTAssertEqual(try AudioFileTestSupport.readAll(path).1, [[0.5]])
     }
 
+    /// A live `bounce` not forced checks at its start that its file does
+    /// not exist, but renders for a while: a file that appears there
+    /// meanwhile (another take, the user's) is left alone at the end, and
+    /// what was rendered is kept under its temporary name.
+    func testAnAtomicFinishNotReplacingLeavesAFileThatAppearedMeanwhile() throws {
+        let path = directory.appendingPathComponent("bounce.wav").path
+        let writer = try AudioFileWriter(path: path, format: .wavFloat, channels: 1, sampleRate: 48000, replacing: false)
+        try AudioFileTestSupport.write([[0.5, 0.25]], with: writer)
+        try "someone else's\n".write(toFile: path, atomically: false, encoding: .utf8)
+        XCTAssertThrowsError(try writer.finish()) { error in
+            XCTAssertTrue("\(error)".contains("appeared"), "\(error)")
+        }
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "someone else's\n", "the newcomer is untouched")
+        XCTAssertEqual(try AudioFileTestSupport.readAll(writer.writingPath).1, [[0.5, 0.25]], "the render is kept")
+    }
+
+    func testAnAtomicFinishNotReplacingWritesANewName() throws {
+        let path = directory.appendingPathComponent("fresh.wav").path
+        let writer = try AudioFileWriter(path: path, format: .wavFloat, channels: 1, sampleRate: 48000, replacing: false)
+        try AudioFileTestSupport.write([[0.5]], with: writer)
+        try writer.finish()
+        XCTAssertEqual(try AudioFileTestSupport.readAll(path).1, [[0.5]])
+        XCTAssertFalse(exists(writer.writingPath))
+    }
+
     func testAbortLeavesNothing() throws {
         let path = directory.appendingPathComponent("failed.wav").path
         let writer = try AudioFileWriter(path: path, format: .wavFloat, channels: 1, sampleRate: 48000)

@@ -43,4 +43,28 @@ final class PatchSaveTargetTests: XCTestCase {
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("fxhost-save") }
         XCTAssertEqual(leftovers, [])
     }
+
+    /// `save FILE` unforced: the dispatcher refuses a FILE that exists, and
+    /// the rename refuses one that appeared after that check (a symbolic
+    /// link too), leaving it as it was and no temporary file behind.
+    func testASaveNotReplacingLeavesAFileThatAppearedMeanwhile() throws {
+        let folder = try TestFolders.make(name, prefix: "fxhost-save-target-tests")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let existing = folder.appendingPathComponent("mine.yaml").path
+        try "my own text\n".write(toFile: existing, atomically: false, encoding: .utf8)
+        let link = folder.appendingPathComponent("link.yaml").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: existing)
+        for path in [existing, link] {
+            XCTAssertThrowsError(try LivePatchFile.writeAtomically("fxhost: 1\n", to: path, replacing: false)) { error in
+                XCTAssertTrue("\(error)".contains("only when forced"), "\(error)")
+            }
+        }
+        XCTAssertEqual(try String(contentsOfFile: existing, encoding: .utf8), "my own text\n")
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link), existing)
+        let fresh = folder.appendingPathComponent("fresh.yaml").path
+        try LivePatchFile.writeAtomically("fxhost: 1\n", to: fresh, replacing: false)
+        XCTAssertEqual(try String(contentsOfFile: fresh, encoding: .utf8), "fxhost: 1\n")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("fxhost-save") }
+        XCTAssertEqual(leftovers, [])
+    }
 }

@@ -30,4 +30,9 @@ static inline void fxhost_spin_pause(void) {
 #endif
 }
 
+/// Renames `from` to `to` unless `to` exists (then -1 with errno EEXIST),
+/// atomically: renameat2's RENAME_NOREPLACE, or link and unlink where the
+/// file system lacks it. 0 on success, -1 with errno otherwise.
+int fxhost_rename_noreplace(const char *from, const char *to);
+
 #endif

@@ -32,6 +32,8 @@ package final class AudioFileWriter {
     private var file: OpaquePointer?
     /// The descriptor `file` writes, closed right after it.
     private let descriptor: Int32
+    /// Whether `commit` may rename over a file at `path`.
+    private let replacing: Bool
     /// Closed in atomic mode but not yet renamed into place.
     private var awaitingCommit = false
     /// Interleaving scratch, allocated once.
@@ -57,8 +59,13 @@ package final class AudioFileWriter {
     /// With `newTake` (recording mode, for live takes) nothing already there
     /// is opened: the file is created new, at `path` or at the next numbered
     /// name (`RegularFile.createNewTake`), and `path` is the one created.
+    ///
+    /// Without `replacing` (atomic mode), `commit` never replaces a file
+    /// that appeared at `path` while it wrote: it fails and leaves the
+    /// rendered file under its temporary name, nothing lost.
     package init(path requestedPath: String, format: AudioFileFormat, channels: Int, sampleRate: Int,
-                mode: Mode = .atomic, blockFrames: Int = 4096, newTake: Bool = false) throws(AudioFileError) {
+                mode: Mode = .atomic, blockFrames: Int = 4096, newTake: Bool = false,
+                replacing: Bool = true) throws(AudioFileError) {
         try format.validate(channels: channels, sampleRate: sampleRate)
         var path = requestedPath
         let writingPath: String
@@ -94,6 +101,7 @@ package final class AudioFileWriter {
         self.sampleRate = sampleRate
         self.mode = mode
         self.writingPath = writingPath
+        self.replacing = replacing
         self.file = file
         scratchFrames = max(blockFrames, 1)
         scratch = .allocate(capacity: scratchFrames * channels)
@@ -245,6 +253,17 @@ package final class AudioFileWriter {
     package func commit() throws(AudioFileError) {
         guard awaitingCommit else { return }
         awaitingCommit = false
+        if !replacing {
+            let code = RegularFile.renameWithoutReplacing(writingPath, to: path)
+            guard code != 0 else { return }
+            guard code == EEXIST else {
+                let reason = String(cString: strerror(code))
+                unlink(writingPath)
+                throw .finishFailed(path: path, reason: reason)
+            }
+            throw .finishFailed(path: path, reason: "a file appeared there while it was written, and is left alone; "
+                                + "what was rendered is kept as `\(writingPath)`")
+        }
         if rename(writingPath, path) != 0 {
             let reason = String(cString: strerror(errno))
             unlink(writingPath)

@@ -1,3 +1,4 @@
+import CCoreShim
 import Glibc
 
 /// The one check that a path fxhost opens (a file source, a patch, a MIDI
@@ -62,6 +63,13 @@ package enum RegularFile {
             return (try finishOpening(candidate, descriptor), candidate)
         }
         throw RegularFileRefusal(path: path, reason: .system(EEXIST))
+    }
+
+    /// Renames `from` to `to` unless something is at `to` (a symbolic link
+    /// counts), checked by the kernel as it renames, so nothing created
+    /// after an earlier check is replaced. 0, or the errno (`EEXIST`: left alone).
+    package static func renameWithoutReplacing(_ from: String, to: String) -> Int32 {
+        fxhost_rename_noreplace(from, to) == 0 ? 0 : errno
     }
 
     /// Checks that `path` names a regular file (or a symbolic link to one)

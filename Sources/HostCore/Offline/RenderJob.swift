@@ -97,7 +97,7 @@ package final class RenderJob {
             for output in plan.outputs {
                 guard let file = options.outputFiles[output.node] else { continue }
                 let writer = try AudioFileWriter(path: file.path, format: file.format, channels: output.channels.count,
-                                                 sampleRate: Int(sampleRate), mode: .atomic)
+                                                 sampleRate: Int(sampleRate), mode: .atomic, replacing: file.replacing)
                 writers.append((output, writer, ChannelList(output.channels)))
             }
             for tap in plan.taps {

@@ -168,7 +168,8 @@ package final class ControlDispatcher {
             guard let patchFile else { throw .patchFile(.saveNeedsFile) }
             if let file { try Self.refuseExisting(file, force: force, command: "save", asked: file) }
             do {
-                return [.saved(file: try patchFile.save(session, to: file))]
+                // Checked above, and again as the file is renamed into place: no race replaces one.
+                return [.saved(file: try patchFile.save(session, to: file, replacing: force || file == nil))]
             } catch {
                 throw .patchFile(error)
             }

@@ -8,8 +8,10 @@ import HostCore
 extension LivePatchFile {
     /// Writes the running state to `file` (nil: the file the run loaded),
     /// atomically: a temporary file in the same folder, synced, renamed
-    /// over the target. Returns the path written.
-    package func save(_ session: LiveSession, to file: String?) throws(LivePatchFileError) -> String {
+    /// over the target. Returns the path written. Without `replacing`
+    /// (`save FILE` unforced) a file that appears at `file` meanwhile is
+    /// left alone and the save refused.
+    package func save(_ session: LiveSession, to file: String?, replacing: Bool = true) throws(LivePatchFileError) -> String {
         guard let target = file.map(Self.absolute) ?? path else { throw .saveNeedsFile }
         let state = runningPatch(session, writingInto: Self.folder(of: target))
         var sections = extraSections.compactMap { $0() }
@@ -23,7 +25,7 @@ extension LivePatchFile {
         } else {
             newText = PatchWriter.text(of: state, extraSections: sections)
         }
-        try Self.writeAtomically(newText, to: Self.realPath(target))
+        try Self.writeAtomically(newText, to: Self.realPath(target), replacing: replacing)
         if target == path, let saved = try? PatchParser.parse(text: newText, path: target) {
             remember(saved, text: newText)
         }
@@ -162,7 +164,7 @@ extension LivePatchFile {
     /// the folder synced, so `path` holds the old text or the new, never a part.
     /// `path` must name nothing yet or a regular file (see `RegularFile`):
     /// renaming over a FIFO or a device would hide what was there.
-    static func writeAtomically(_ text: String, to path: String) throws(LivePatchFileError) {
+    static func writeAtomically(_ text: String, to path: String, replacing: Bool = true) throws(LivePatchFileError) {
         do {
             try RegularFile.requireReplaceable(path)
         } catch where error.systemMessage == nil {
@@ -208,7 +210,16 @@ extension LivePatchFile {
             throw error
         }
         close(descriptor)
-        guard rename(temporary, path) == 0 else {
+        if !replacing, case let code = RegularFile.renameWithoutReplacing(temporary, to: path), code != 0 {
+            errno = code
+            let error = code == EEXIST
+                ? LivePatchFileError.save(path: path, reason: "it exists (it appeared while the patch was written); "
+                                          + "`save` replaces a file only when forced")
+                : failure("cannot rename it into place")
+            unlink(temporary)
+            throw error
+        }
+        guard !replacing || rename(temporary, path) == 0 else {
             let error = failure("cannot rename it into place")
             unlink(temporary)
             throw error
