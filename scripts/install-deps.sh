@@ -11,6 +11,7 @@ packages=(
   graphviz                                                                   # checks what `fxhost graph` writes
   liblo-tools                                                                # oscsend/oscdump: an OSC client no one here wrote
   tmux                                                                       # a terminal the console prompt tests type into
+  pipewire pipewire-bin pipewire-jack                                        # PipeWire's JACK (pw-jack), pw-metadata: the live tests on PipeWire
 )
 
 # python-osc: a second OSC client for the OSC tests (Python, not Debian-packaged here).

@@ -440,15 +440,19 @@ public final class LiveSession {
     /// A new sample rate or block size: plugin instances are made for one
     /// format, so the realtime thread first runs a silent program while the
     /// units make new instances, then takes the rebuilt plan. Plugin state
-    /// (reverb tails, delay lines) starts afresh; taps get the silence.
-    /// When only the block size changes, a unit that can be told it
-    /// (`BlockSizeAdjustable`: an LV2 plugin with the options interface)
-    /// keeps its instances and their state; it is told during the silence,
-    /// since that must not overlap their run().
+    /// (reverb tails, delay lines) starts afresh; taps and file sources wait
+    /// out the silence. When only the block size changes, a unit that can be
+    /// told it (`BlockSizeAdjustable`: an LV2 plugin with the options
+    /// interface) keeps its instances and their state; it is told during the
+    /// silence, since that must not overlap their run(). The plan's latency
+    /// delay lines then carry on too, as after an edit: their history is in
+    /// frames, whatever the block size, so a compensated tap or output has
+    /// no gap.
     func changeFormat(to newFormat: RenderFormat) throws(LiveSessionError) {
         try publishAndWait(LivePlanOwner.makeIdleProgram(inputs: inputs.count, outputs: outputs.count,
                                                          frames: newFormat.maxBlockFrames))
-        if newFormat.sampleRate == format.sampleRate, newFormat.mode == format.mode {
+        let sameRate = newFormat.sampleRate == format.sampleRate && newFormat.mode == format.mode
+        if sameRate {
             for node in graph.nodes {
                 guard case .unit(let unit, _) = node.kind, let adjustable = unit as? any BlockSizeAdjustable else { continue }
                 do {
@@ -462,7 +466,7 @@ public final class LiveSession {
         }
         let newPlan: RenderPlan
         do {
-            newPlan = try graph.compile(format: newFormat)
+            newPlan = try graph.compile(format: newFormat, continuing: sameRate ? plan : nil)
         } catch {
             // Keep playing the old plan rather than silence: it still owns its
             // instances, and the engine renders it in chunks if blocks grew.

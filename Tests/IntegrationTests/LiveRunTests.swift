@@ -12,51 +12,44 @@ final class LiveRunTests: XCTestCase {
     /// exact match of the render's opening samples.
     func testALiveRunTapsTheSameSamplesAsTheOfflineRender() throws {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 128)
-        let folder = try Tools.temporaryFolder()
-        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-        try Audio.noise(channels: 2, frames: 48_000, amplitude: 0.4, seed: 11).write(path("noise.wav"))
-        try """
-        fxhost: 1
-        nodes:
-          src: { file: noise.wav, start: 100ms }
-          drive: { plugin: http://drobilla.net/plugins/mda/Overdrive, params: { drive: 0.7, muffle: 0.3 } }
-          main: { output: 2 }
-        chain: [src, drive, main]
-        """.write(toFile: path("patch.yaml"), atomically: true, encoding: .utf8)
-
-        try LiveTapAlignment.assertLiveRunMatchesRender(patch: path("patch.yaml"), node: "main", server: server)
+        let patch = try Self.writeDrivePatch(Tools.temporaryFolder())
+        try LiveTapAlignment.assertLiveRunMatchesRender(patch: patch, node: "main", server: .jack(server))
     }
 
     /// `set amp gain -6` on eg-amp halves the level (-6 dB = ×0.501), and
     /// `bypass amp on` brings it back, measured on a tap of the amp.
     func testConsoleCommandsChangeWhatIsHeard() throws {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
-        let folder = try Tools.temporaryFolder()
+        try Self.assertConsoleCommandsChangeWhatIsHeard(on: .jack(server), in: Tools.temporaryFolder())
+    }
+
+    /// What `testConsoleCommandsChangeWhatIsHeard` checks, on `server`.
+    static func assertConsoleCommandsChangeWhatIsHeard(on server: LiveServer, in folder: URL,
+                                                       file: StaticString = #filePath, line: UInt = #line) throws {
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-        try Self.writeAmpPatch(folder, seconds: 8)
-        let run = try LiveRun(["run", path("amp.yaml"), "--server", server.name, "--quiet"], console: true)
-        XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 0.7))
+        try writeAmpPatch(folder, seconds: 8)
+        let run = try LiveRun(["run", path("amp.yaml"), "--quiet"], on: server, console: true)
+        XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 0.7), file: file, line: line)
         run.type("set amp gian 3")
         run.type("set amp gain -6")
-        XCTAssertTrue(run.waitForRuns(path("take.wav"), count: 2, lastAtLeast: 33_600))
+        XCTAssertTrue(run.waitForRuns(path("take.wav"), count: 2, lastAtLeast: 33_600), file: file, line: line)
         run.type("bypass amp on")
-        XCTAssertTrue(run.waitForRuns(path("take.wav"), count: 3, lastAtLeast: 33_600))
+        XCTAssertTrue(run.waitForRuns(path("take.wav"), count: 3, lastAtLeast: 33_600), file: file, line: line)
         run.type("quit")
-        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
-        XCTAssertTrue(run.stdout.contains("amp:gain = -6.0"), run.stdout)
-        XCTAssertTrue(run.stderr.contains("has no parameter `gian` (did you mean `gain`?)"), run.stderr)
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr, file: file, line: line)
+        XCTAssertTrue(run.stdout.contains("amp:gain = -6.0"), run.stdout, file: file, line: line)
+        XCTAssertTrue(run.stderr.contains("has no parameter `gian` (did you mean `gain`?)"), run.stderr, file: file, line: line)
 
         let take = try Audio.read(path("take.wav")).channels[0]
         let halved = 0.5 * Float(pow(10, -6.0 / 20))
         let runs = Self.runs(of: take)
-        XCTAssertEqual(runs.count, 3, "full level, -6 dB, bypassed: \(runs.map { ($0.value, $0.count) })")
+        XCTAssertEqual(runs.count, 3, "full level, -6 dB, bypassed: \(runs.map { ($0.value, $0.count) })",
+                       file: file, line: line)
         guard runs.count == 3 else { return }
-        XCTAssertEqual(runs[0].value, 0.5)
-        XCTAssertEqual(runs[1].value, halved, accuracy: 1e-6)
-        XCTAssertEqual(runs[2].value, 0.5)
-        XCTAssertGreaterThan(runs[0].count, 24_000)
-        XCTAssertGreaterThan(runs[1].count, 24_000)
-        XCTAssertGreaterThan(runs[2].count, 24_000)
+        XCTAssertEqual(runs[0].value, 0.5, file: file, line: line)
+        XCTAssertEqual(runs[1].value, halved, accuracy: 1e-6, file: file, line: line)
+        XCTAssertEqual(runs[2].value, 0.5, file: file, line: line)
+        for stretch in runs { XCTAssertGreaterThan(stretch.count, 24_000, file: file, line: line) }
     }
 
     /// A tap on a node's channel is untapped by the same name (and only it),
@@ -204,28 +197,41 @@ final class LiveRunTests: XCTestCase {
     /// With --reconnect the run outlives its server: it waits, joins the
     /// server when it is back under the same name, and the same tap goes on.
     func testWithReconnectTheRunResumesWhenTheServerReturns() throws {
-        var server: JackServerProcess? = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
-        let name = server!.name
-        let folder = try Tools.temporaryFolder()
+        var server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let name = server.name
+        defer { server.stop() }
+        try Self.assertARunResumesWhenTheServerReturns(
+            on: .jack(server), in: Tools.temporaryFolder(), stopServer: { server.stop() },
+            startServer: { server = try JackServerProcess(name: name, sampleRate: 48_000, bufferFrames: 256) })
+    }
+
+    /// What `testWithReconnectTheRunResumesWhenTheServerReturns` checks:
+    /// `fxhost run --reconnect` on `server`, which `stopServer` takes away
+    /// and `startServer` brings back.
+    static func assertARunResumesWhenTheServerReturns(on server: LiveServer, in folder: URL,
+                                                      stopServer: () -> Void, startServer: () throws -> Void,
+                                                      file: StaticString = #filePath, line: UInt = #line) throws {
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-        try Self.writeAmpPatch(folder, seconds: 10)
-        let run = try LiveRun(["run", path("amp.yaml"), "--server", name, "--reconnect", "--json"])
-        XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 0.5))
-        server!.stop()
-        XCTAssertTrue(eventually(within: 60) { run.stderr.contains("waiting for it to return") }, run.stderr)
+        try writeAmpPatch(folder, seconds: 10)
+        let run = try LiveRun(["run", path("amp.yaml"), "--reconnect", "--json"], on: server)
+        XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 0.5), file: file, line: line)
+        stopServer()
+        XCTAssertTrue(eventually(within: 60) { run.stderr.contains("waiting for it to return") }, run.stderr,
+                      file: file, line: line)
         let before = try Audio.read(path("take.wav")).frames
-        server = try JackServerProcess(name: name, sampleRate: 48_000, bufferFrames: 256)
-        XCTAssertTrue(eventually(within: 60) { run.stderr.contains("reconnected to the JACK server") }, run.stderr)
-        XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: Double(before) / 48_000 + 0.5))
+        try startServer()
+        XCTAssertTrue(eventually(within: 60) { run.stderr.contains("reconnected to the JACK server") }, run.stderr,
+                      file: file, line: line)
+        XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: Double(before) / 48_000 + 0.5), file: file, line: line)
         run.kill(SIGINT)
-        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr, file: file, line: line)
         let take = try Audio.read(path("take.wav"))
-        XCTAssertGreaterThan(take.frames, before + 24_000)
-        XCTAssertTrue(take.channels[0].allSatisfy { $0 == 0.5 }, "the file resumes where it was, at the same level")
+        XCTAssertGreaterThan(take.frames, before + 24_000, file: file, line: line)
+        XCTAssertTrue(take.channels[0].allSatisfy { $0 == 0.5 }, "the file resumes where it was, at the same level",
+                      file: file, line: line)
         let status = try JSONDecoder().decode(LiveStatus.self, from: Data(run.stdout.utf8))
         XCTAssertEqual(status.seconds, Double(take.frames) / 48_000, accuracy: 0.05,
-                       "the time played counts both servers' cycles")
-        server!.stop()
+                       "the time played counts both servers' cycles", file: file, line: line)
     }
 
     /// Waiting for a server that never returns still ends at --duration,
@@ -278,6 +284,22 @@ final class LiveRunTests: XCTestCase {
 
     // MARK: Helpers
 
+    /// Noise (1 s, from 100 ms in) through mda Overdrive to a stereo output,
+    /// for `LiveTapAlignment`; returns the patch's path.
+    static func writeDrivePatch(_ folder: URL) throws -> String {
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        try Audio.noise(channels: 2, frames: 48_000, amplitude: 0.4, seed: 11).write(path("noise.wav"))
+        try """
+        fxhost: 1
+        nodes:
+          src: { file: noise.wav, start: 100ms }
+          drive: { plugin: http://drobilla.net/plugins/mda/Overdrive, params: { drive: 0.7, muffle: 0.3 } }
+          main: { output: 2 }
+        chain: [src, drive, main]
+        """.write(toFile: path("patch.yaml"), atomically: true, encoding: .utf8)
+        return path("patch.yaml")
+    }
+
     /// A constant 0.5 through eg-amp (0 dB) to a mono output, the amp tapped to take.wav.
     static func writeAmpPatch(_ folder: URL, seconds: Int) throws {
         try Audio.constant([0.5], frames: 48_000 * seconds).write(folder.appendingPathComponent("dc.wav").path)
@@ -308,22 +330,26 @@ final class LiveRunTests: XCTestCase {
 }
 
 /// fxhost running in the background: stdin a pipe (the console), stdout and
-/// stderr files, killed at the end of the test if still running.
+/// stderr files, killed at the end of the test if still running. On a
+/// PipeWire server it runs under `pw-jack`, which execs it (the process is
+/// fxhost's all the same), in the server's environment.
 final class LiveRun {
     private let process = Process()
     private let input = Pipe()
     private let outputFile: URL
     private let errorFile: URL
 
-    init(_ arguments: [String], console: Bool = false, environment: [String: String] = [:]) throws {
+    init(_ arguments: [String], console: Bool = false, environment: [String: String] = [:],
+         on pipeWire: PipeWireServer? = nil) throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("fxhost-live-\(UUID().uuidString)")
         outputFile = base.appendingPathExtension("out")
         errorFile = base.appendingPathExtension("err")
         _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-        process.executableURL = URL(fileURLWithPath: Tools.fxhost)
-        process.arguments = arguments
-        process.environment = Tools.childEnvironment(environment)
+        let command = pipeWire?.jackCommand(Tools.fxhost, arguments) ?? [Tools.fxhost] + arguments
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        process.environment = Tools.childEnvironment(environment, base: pipeWire?.environment ?? ProcessInfo.processInfo.environment)
         process.standardInput = console ? input : FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: outputFile)
         process.standardError = try FileHandle(forWritingTo: errorFile)

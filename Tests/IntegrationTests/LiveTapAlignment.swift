@@ -31,18 +31,17 @@ struct LiveTapAlignment {
 
 extension LiveTapAlignment {
     /// Renders `patch` (whose file source starts 100 ms in and lasts 1 s)
-    /// offline at 128 frames, plays it with `fxhost run` on `server`
-    /// (128 frames) tapping `node`, and asserts the live tap holds the
-    /// render's samples once aligned. `runArguments` go to `fxhost run`.
-    static func assertLiveRunMatchesRender(patch: String, node: String, server: JackServerProcess,
+    /// offline in blocks of the server's cycle, plays it with `fxhost run` on
+    /// `server` tapping `node`, and asserts the live tap holds the render's
+    /// samples once aligned. `runArguments` go to `fxhost run`.
+    static func assertLiveRunMatchesRender(patch: String, node: String, server: LiveServer,
                                            runArguments: [String] = [], renderArguments: [String] = [],
                                            file: StaticString = #filePath, line: UInt = #line) throws {
         let folder = URL(fileURLWithPath: patch).deletingLastPathComponent()
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-        try Tools.fxhost(["render", patch, "-o", path("offline.wav"), "--tail", "0", "--block", "128", "--quiet"]
-                         + renderArguments, file: file, line: line)
-        let run = try LiveRun(["run", patch, "--server", server.name, "--tap", "\(node)=\(path("live.wav"))", "--quiet"]
-                              + runArguments)
+        try Tools.fxhost(["render", patch, "-o", path("offline.wav"), "--tail", "0", "--block", "\(server.bufferFrames)",
+                          "--quiet"] + renderArguments, file: file, line: line)
+        let run = try LiveRun(["run", patch, "--tap", "\(node)=\(path("live.wav"))", "--quiet"] + runArguments, on: server)
         // The file ends 1.1 s in: stop once the tap is past it, not after a time.
         XCTAssertTrue(run.waitForTap(path("live.wav"), seconds: 1.5), file: file, line: line)
         run.kill(SIGINT)

@@ -9,7 +9,8 @@ import XCTest
 /// must be the counter in two contiguous runs, the paused stretch left out
 /// (no silence in its place), and `status` must say which tap is paused.
 final class LiveTapPauseRunTests: XCTestCase {
-    private static let scale: Float = 2_097_152
+    /// A counter's step: frame k holds (k + 1) / 2^21, exact as a float for 349 s of frames.
+    static let scale: Float = 2_097_152
 
     func testTapPauseAndResumeFromTheConsole() throws {
         let server = try startJackServer(sampleRate: 48_000, bufferFrames: 256)

@@ -99,7 +99,7 @@ final class ParallelRenderCommandTests: XCTestCase {
         try Audio.noise(channels: 2, frames: 48_000, amplitude: 0.4, seed: 13).write(path("noise.wav"))
         try Self.patch.replacingOccurrences(of: "in:    { input: 2 }", with: "in:    { file: noise.wav, start: 100ms }")
             .write(toFile: path("live.yaml"), atomically: true, encoding: .utf8)
-        try LiveTapAlignment.assertLiveRunMatchesRender(patch: path("live.yaml"), node: "out", server: server,
+        try LiveTapAlignment.assertLiveRunMatchesRender(patch: path("live.yaml"), node: "out", server: .jack(server),
                                                         runArguments: ["--threads", "2"], renderArguments: ["--threads", "1"])
     }
 }

@@ -26,11 +26,12 @@ enum Tools {
         var stderr: String
     }
 
-    /// The environment a child runs in: this process's, with fxhost's plugin
-    /// cache in a folder of this test run's own (a test that studies the
-    /// cache names its own), then `extra`.
-    static func childEnvironment(_ extra: [String: String]) -> [String: String] {
-        var environment = ProcessInfo.processInfo.environment
+    /// The environment a child runs in: `base` (this process's, unless a
+    /// private server's), with fxhost's plugin cache in a folder of this test
+    /// run's own (a test that studies the cache names its own), then `extra`.
+    static func childEnvironment(_ extra: [String: String],
+                                 base: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
+        var environment = base
         environment["XDG_CACHE_HOME"] = testCacheFolder
         return environment.merging(extra) { $1 }
     }

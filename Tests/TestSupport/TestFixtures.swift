@@ -23,4 +23,11 @@ extension XCTestCase {
         addTeardownBlock { server.stop() }
         return server
     }
+
+    /// A private headless PipeWire for this test, closed when it ends.
+    public func startPipeWire() throws -> PipeWireServer {
+        let server = try PipeWireServer()
+        addTeardownBlock { server.close() }
+        return server
+    }
 }
