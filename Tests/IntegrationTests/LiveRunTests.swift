@@ -315,14 +315,22 @@ final class LiveRun {
     private let outputFile: URL
     private let errorFile: URL
 
-    init(_ arguments: [String], console: Bool = false, environment: [String: String] = [:]) throws {
+    /// `launcher`: a program (and its arguments) that runs fxhost, such as
+    /// `prlimit --fsize=N --`; fxhost's path and `arguments` follow it.
+    init(_ arguments: [String], console: Bool = false, environment: [String: String] = [:],
+         launcher: [String] = []) throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("fxhost-live-\(UUID().uuidString)")
         outputFile = base.appendingPathExtension("out")
         errorFile = base.appendingPathExtension("err")
         _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-        process.executableURL = URL(fileURLWithPath: Tools.fxhost)
-        process.arguments = arguments
+        if let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = launcher.dropFirst() + [Tools.fxhost] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: Tools.fxhost)
+            process.arguments = arguments
+        }
         process.environment = Tools.childEnvironment(environment)
         process.standardInput = console ? input : FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: outputFile)
