@@ -156,6 +156,9 @@ extension LiveSession {
             throw .noTap(node: reference, tapped: Array(Set(declared.map(\.at.description))).sorted())
         }
         guard !changed.isEmpty else {
+            if liveTaps.anyFailed(files) {
+                throw pausing ? .tapNotRecording(tap: reference, state: .failed) : .tapNotPaused(tap: reference, state: .failed)
+            }
             throw pausing ? .tapNotRecording(tap: reference, state: .paused)
                 : .tapNotPaused(tap: reference, state: .recording)
         }

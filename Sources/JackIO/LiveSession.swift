@@ -33,8 +33,9 @@ public final class LiveSession {
         package var tempo = Tempo()
         /// Signalled when the session has something to report without being
         /// asked (the server shut down, its buffer size or rate changed, a
-        /// bounce ended), so the thread that owns the session can sleep
-        /// until then (`LiveHost`); nil: it is polled.
+        /// bounce ended, a tap's file could not be written), so the thread
+        /// that owns the session can sleep until then (`LiveHost`); nil: it
+        /// is polled.
         package var notifier: EventNotifier?
 
         public init() {}
@@ -275,8 +276,9 @@ public final class LiveSession {
     public var serverHasShutDown: Bool { engine.serverHasShutDown }
 
     /// Stops the client, then the disk threads, and finalises every tap.
-    /// Returns the closing status; throws the first tap that failed to finish
-    /// (every other tap is still finished).
+    /// Returns the closing status. A tap whose file could not be written
+    /// (a full disk), then or earlier, is no error of the session's: it is
+    /// `failed` in the status, with why, and every other tap is finished.
     @discardableResult
     public func finish() throws(LiveSessionError) -> LiveStatus {
         abandonBounce()
@@ -284,7 +286,7 @@ public final class LiveSession {
         if !serverHasShutDown { engine.stop() }
         isRunning = false
         for player in players.values { player.stop() }
-        if let failure = liveTaps.finishAll() { throw .file(failure) }
+        liveTaps.finishAll()
         var final = closing
         final.taps = liveTaps.summary
         return final
@@ -353,6 +355,11 @@ public final class LiveSession {
     /// Taps stopped so far, then those recording.
     package var taps: [LiveStatus.Tap] { liveTaps.status }
 
+    /// The taps whose file could not be written (a full disk) since the
+    /// last call, each once, as they are now: `failed`, with why. Their
+    /// writers signal the notifier when it happens, so the host asks at once.
+    package func takeTapFailures() -> [LiveStatus.Tap] { liveTaps.takeNewFailures() }
+
     // MARK: Programs
 
     /// A program for `plan` over this session's players, recorders and meters.
@@ -369,7 +376,8 @@ public final class LiveSession {
     @discardableResult
     private func openRecorders(for plan: RenderPlan) throws(LiveSessionError) -> [String] {
         do {
-            return try liveTaps.open(for: plan, sampleRate: Int(format.sampleRate), running: isRunning)
+            return try liveTaps.open(for: plan, sampleRate: Int(format.sampleRate), running: isRunning,
+                                     notifier: options.notifier)
         } catch {
             throw .file(error)
         }
@@ -430,11 +438,7 @@ public final class LiveSession {
         graph = newGraph
         plan = newPlan
         parameterRecord.follow(newGraph)
-        do {
-            try liveTaps.finish(keeping: Set(newPlan.taps.map(\.file)))
-        } catch {
-            throw .file(error)
-        }
+        liveTaps.finish(keeping: Set(newPlan.taps.map(\.file)))
     }
 
     /// A new sample rate or block size: plugin instances are made for one

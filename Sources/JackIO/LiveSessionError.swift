@@ -12,9 +12,9 @@ public enum LiveSessionError: Error, CustomStringConvertible, UserFacingError {
     case notAPlugin(node: String)
     case unit(node: String, UnitError)
     case noTap(node: String, tapped: [String])
-    /// `tap pause` on a tap that is paused or finished.
+    /// `tap pause` on a tap that is paused, finished or failed.
     case tapNotRecording(tap: String, state: LiveStatus.Tap.State)
-    /// `tap resume` on a tap that is recording or finished.
+    /// `tap resume` on a tap that is recording, finished or failed.
     case tapNotPaused(tap: String, state: LiveStatus.Tap.State)
     case noConnection(from: String, to: String)
     case programNotTaken(seconds: Double)
@@ -56,9 +56,11 @@ public enum LiveSessionError: Error, CustomStringConvertible, UserFacingError {
                 : "; the taps are on " + tapped.map { "`\($0)`" }.joined(separator: ", "))
         case .tapNotRecording(let tap, let state):
             return state == .finished ? Self.finished(tap, "paused")
+                : state == .failed ? Self.failed(tap, "paused")
                 : "the tap on `\(tap)` is already paused; `tap resume \(tap)` continues it"
         case .tapNotPaused(let tap, let state):
             return state == .finished ? Self.finished(tap, "resumed")
+                : state == .failed ? Self.failed(tap, "resumed")
                 : "the tap on `\(tap)` is recording, not paused, so there is nothing to resume"
         case .noConnection(let from, let to):
             return "there is no connection from `\(from)` to `\(to)`"
@@ -93,6 +95,11 @@ public enum LiveSessionError: Error, CustomStringConvertible, UserFacingError {
         case .tempoFromJack(let beatsPerMinute):
             return "a JACK timebase master sets the tempo (\(NumberText.format(beatsPerMinute)) bpm now); change it there"
         }
+    }
+
+    private static func failed(_ tap: String, _ verb: String) -> String {
+        "the tap on `\(tap)` failed (its file could not be written; `status` says why), so it cannot be \(verb); "
+            + "its file is closed and keeps what was written"
     }
 
     private static func finished(_ tap: String, _ verb: String) -> String {

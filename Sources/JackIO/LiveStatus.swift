@@ -17,9 +17,11 @@ public struct LiveStatus: Codable, Sendable {
     public struct Tap: Codable, Sendable {
         /// Where a tap is in its life: `tap` starts it recording, `tap pause`
         /// and `tap resume` switch between recording and paused, `untap`
-        /// (or the end of the run) finishes it.
+        /// (or the end of the run) finishes it. A write that fails (a full
+        /// disk) makes it `failed` at once, its file closed at the last
+        /// whole frame written, and it stays so (`error` says why).
         public enum State: String, Codable, Sendable {
-            case recording, paused, finished
+            case recording, paused, finished, failed
         }
 
         public var node: String
@@ -29,9 +31,12 @@ public struct LiveStatus: Codable, Sendable {
         /// Frames lost because the writer fell behind (the ring was full).
         public var droppedFrames: Int
         /// False once the tap is stopped and its file finalised (a paused
-        /// tap's file is still open: true).
+        /// tap's file is still open: true; a failed one's is closed: false).
         public var recording: Bool
         public var state: State
+        /// Why a failed tap stopped, in a few words ("disk full", "file too
+        /// large"); nil (left out of the JSON) for every other state.
+        public var error: String? = nil
     }
 
     /// A bounce under way: how far it got.

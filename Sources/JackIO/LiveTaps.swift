@@ -8,14 +8,22 @@ import HostCore
 /// Recorders are keyed by the file the graph declares; a take never
 /// overwrites a file, so one whose file exists goes to the next numbered
 /// name (`take-2.wav`), which `take(for:)` and the statuses give.
+///
+/// A recorder whose writer met a write error (a full disk) stays here,
+/// `failed`, until `untap` or the end: its file is closed already, the
+/// realtime thread pushes nothing into it, and `takeNewFailures` hands
+/// each failure to the host once, to announce. Finishing a failed tap is
+/// no error: it is `failed` in the status and the summary.
 struct LiveTaps {
-    /// Recording or paused, by file as declared.
+    /// Recording, paused or failed, by file as declared.
     private(set) var recorders: [String: TapRecorder] = [:]
     /// The file each declared file's latest take went to.
     private var takes: [String: String] = [:]
     /// The node each file records.
     private var nodes: [String: String] = [:]
     private var stopped: [LiveStatus.Tap] = []
+    /// The takes (files as written) whose failure has been handed out.
+    private var failuresTaken: Set<String> = []
 
     /// The files being recorded (or paused) now, as written.
     var files: Set<String> { Set(recorders.values.map(\.path)) }
@@ -25,7 +33,7 @@ struct LiveTaps {
         stopped + active
     }
 
-    /// The taps recording or paused now (none finished).
+    /// The taps recording, paused or failed now (none finished).
     var active: [LiveStatus.Tap] {
         recorders.sorted(by: { $0.key < $1.key }).map {
             Self.status(node: nodes[$0.key] ?? "", file: $0.key, recorder: $0.value, recording: true)
@@ -37,14 +45,16 @@ struct LiveTaps {
 
     /// Opens (and, when `running`, starts) a recorder for every tap of
     /// `plan` that has none yet; returns the files it opened. On failure
-    /// none of them is kept.
-    mutating func open(for plan: RenderPlan, sampleRate: Int, running: Bool) throws(AudioFileError) -> [String] {
+    /// none of them is kept. Their writers signal `notifier` when a write fails.
+    mutating func open(for plan: RenderPlan, sampleRate: Int, running: Bool,
+                       notifier: EventNotifier?) throws(AudioFileError) -> [String] {
         var opened: [String] = []
         do {
             for tap in plan.taps where recorders[tap.file] == nil {
                 let recorder = try TapRecorder(path: tap.file, format: try AudioFileFormat(path: tap.file),
                                                channels: tap.channels.count, sampleRate: sampleRate,
-                                               mode: .recording, policy: .dropWhenFull, newTake: true)
+                                               mode: .recording, policy: .dropWhenFull, newTake: true,
+                                               notifier: notifier)
                 recorders[tap.file] = recorder
                 takes[tap.file] = recorder.path
                 nodes[tap.file] = tap.node
@@ -79,39 +89,47 @@ struct LiveTaps {
     }
 
     /// Finalises the taps not in `kept` (a graph edit removed them, and the
-    /// realtime thread has let go of them); stops at the first that fails.
-    mutating func finish(keeping kept: Set<String>) throws(AudioFileError) {
+    /// realtime thread has let go of them). One whose file fails to close
+    /// is `failed` in the summary, as one whose writer failed earlier is.
+    mutating func finish(keeping kept: Set<String>) {
         for (file, recorder) in recorders.sorted(by: { $0.key < $1.key }) where !kept.contains(file) {
             recorders[file] = nil
-            defer { stopped.append(Self.status(node: nodes[file] ?? "", file: file, recorder: recorder, recording: false)) }
-            try recorder.finish()
+            finish(file, recorder)
         }
     }
 
-    /// Finalises every tap, once the realtime thread no longer pushes;
-    /// returns the first failure (every other tap is still finished).
-    mutating func finishAll() -> AudioFileError? {
-        var failure: AudioFileError?
-        for (file, recorder) in recorders.sorted(by: { $0.key < $1.key }) {
-            do {
-                try recorder.finish()
-            } catch {
-                if failure == nil { failure = error }
-            }
-            stopped.append(Self.status(node: nodes[file] ?? "", file: file, recorder: recorder, recording: false))
-        }
+    /// Finalises every tap, once the realtime thread no longer pushes.
+    mutating func finishAll() {
+        for (file, recorder) in recorders.sorted(by: { $0.key < $1.key }) { finish(file, recorder) }
         recorders = [:]
-        return failure
+    }
+
+    private mutating func finish(_ file: String, _ recorder: TapRecorder) {
+        // A failure is kept by the recorder (`failure`) and shows in its status.
+        try? recorder.finish()
+        stopped.append(Self.status(node: nodes[file] ?? "", file: file, recorder: recorder, recording: false))
+    }
+
+    /// The taps that failed since the last call (recording or finished), each once.
+    mutating func takeNewFailures() -> [LiveStatus.Tap] {
+        let failed = status.filter { $0.state == .failed && !failuresTaken.contains($0.file) }
+        failuresTaken.formUnion(failed.map(\.file))
+        return failed
+    }
+
+    /// True when one of `files` (as declared) failed.
+    func anyFailed(_ files: Set<String>) -> Bool {
+        recorders.contains { files.contains($0.key) && $0.value.hasFailed }
     }
 
     /// Pauses (or resumes) those of `files` that record (or are paused);
     /// returns the files changed, or nil when none of `files` has a recorder.
     /// A pause is a flag each recorder keeps, which the realtime thread reads
-    /// before every push: no new program.
+    /// before every push: no new program. A failed tap is left as it is.
     func setPaused(_ pausing: Bool, files: Set<String>) -> Set<String>? {
         let matching = recorders.filter { files.contains($0.key) }
         guard !matching.isEmpty else { return nil }
-        let changing = matching.filter { $0.value.isPaused != pausing }
+        let changing = matching.filter { $0.value.isPaused != pausing && !$0.value.hasFailed }
         for recorder in changing.values {
             if pausing { recorder.pause() } else { recorder.resume() }
         }
@@ -119,8 +137,20 @@ struct LiveTaps {
     }
 
     private static func status(node: String, file: String, recorder: TapRecorder, recording: Bool) -> LiveStatus.Tap {
-        LiveStatus.Tap(node: node, file: recorder.path, seconds: recorder.secondsRecorded,
-                       droppedFrames: recorder.framesDropped, recording: recording,
-                       state: !recording ? .finished : recorder.isPaused ? .paused : .recording)
+        let failure = recorder.failure
+        let state: LiveStatus.Tap.State = failure != nil ? .failed
+            : !recording ? .finished : recorder.isPaused ? .paused : .recording
+        return LiveStatus.Tap(node: node, file: recorder.path, seconds: recorder.secondsRecorded,
+                              droppedFrames: recorder.framesDropped, recording: recording && failure == nil,
+                              state: state, error: failure.map(Self.reason))
+    }
+
+    /// A failure in a few words: a write's or close's reason ("disk full"),
+    /// or the whole sentence for anything else.
+    private static func reason(_ failure: AudioFileError) -> String {
+        switch failure {
+        case .writeFailed(_, let reason), .finishFailed(_, let reason): return reason
+        default: return failure.description
+        }
     }
 }

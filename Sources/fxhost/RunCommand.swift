@@ -16,7 +16,9 @@ struct RunCommand: ParsableCommand {
             --server, else $JACK_DEFAULT_SERVER, else the default one; fxhost never starts one.
 
             Taps (from the patch, --tap or the console) record while it plays; their files stay \
-            readable even if fxhost is killed. Ctrl-C (SIGINT) or SIGTERM finalises every tap and \
+            readable even if fxhost is killed. A tap whose disk fills stops at once, its file \
+            closed and readable, and says so (console, OSC, status); the rest plays on and the \
+            summary names it. Ctrl-C (SIGINT) or SIGTERM finalises every tap and \
             exits 0; if the server shuts down, the taps are finalised and fxhost exits 1 (with \
             --reconnect it waits for the server instead, and carries on where it was).
 

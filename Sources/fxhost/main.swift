@@ -4,6 +4,10 @@ import HostCore
 import LiveControl
 
 StartupTimings.mark("main")
+// A file size limit (`ulimit -f`) must make a write fail (EFBIG), which is
+// reported as a full disk is, rather than kill the process mid-take: SIGXFSZ
+// ends a process by default.
+signal(SIGXFSZ, SIG_IGN)
 // Errors of our own become one sentence and exit 1; argument errors keep
 // ArgumentParser's usage help and exit 64.
 do {

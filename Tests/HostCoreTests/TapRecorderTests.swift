@@ -98,7 +98,8 @@ final class TapRecorderTests: XCTestCase {
     @_noLocks @_noAllocation
     private static func realtimePush(_ input: UnsafePointer<TapRecorder.Input>,
                                      _ channels: UnsafeBufferPointer<UnsafePointer<Float>>, frames: Int) -> Bool {
-        input.pointee.push(channels: channels, frames: frames)
+        guard !input.pointee.isPaused, !input.pointee.hasFailed else { return false }
+        return input.pointee.push(channels: channels, frames: frames)
     }
 
     func testRealtimeProducerThroughAPointer() throws {
@@ -154,31 +155,95 @@ final class TapRecorderTests: XCTestCase {
     }
 
     /// A write failure (file size limit, like a full disk) must not leave a
-    /// waiting producer stuck: the rest is drained, counted and reported.
+    /// waiting producer stuck: its later pushes return at once, nothing is
+    /// counted as dropped (the take ended), and the error is reported, in
+    /// plain words, naming the file meant.
     func testWriteFailureNeitherBlocksNorHides() throws {
-        var saved = rlimit()
-        getrlimit(Int32(RLIMIT_FSIZE.rawValue), &saved)
-        let savedHandler = signal(SIGXFSZ, SIG_IGN)
-        defer {
-            setrlimit(Int32(RLIMIT_FSIZE.rawValue), &saved)
-            signal(SIGXFSZ, savedHandler)
-        }
+        let restore = try Self.limitFileSize(to: 100_000)
+        defer { restore() }
         let path = directory.appendingPathComponent("full.wav").path
         let recorder = try TapRecorder(path: path, format: .wavFloat, channels: 2, sampleRate: 48000,
                                        mode: .atomic, policy: .waitWhenFull, ringFrames: 256)
-        var limit = rlimit(rlim_cur: 100_000, rlim_max: saved.rlim_max)   // about 12500 stereo frames
-        setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit)
         try recorder.start()
         XCTAssertEqual(pushCounter(recorder.input, blocks: 160, frames: 300), 160)
         XCTAssertThrowsError(try recorder.finish()) { error in
-            guard case .writeFailed(let failedPath, _)? = error as? AudioFileError else {
-                return XCTFail("\(error)")
-            }
-            XCTAssertEqual(failedPath, AudioFileWriter.partialPath(for: path))
+            XCTAssertEqual(error as? AudioFileError, .writeFailed(path: path, reason: "file too large"))
         }
-        XCTAssertEqual(recorder.framesWritten + recorder.framesDropped, 160 * 300)
+        XCTAssertTrue(recorder.hasFailed)
+        XCTAssertEqual(recorder.failure, .writeFailed(path: path, reason: "file too large"))
+        XCTAssertEqual(recorder.framesDropped, 0)
         XCTAssertLessThan(recorder.framesWritten, 100_000 / 8)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [])
+    }
+
+    /// A live take that meets the limit ends there and then: the writer
+    /// closes the file at its last whole frame (the header rewritten, so it
+    /// reads back), raises `hasFailed` for the producer and signals the
+    /// notifier, without waiting for `finish()`. The file is read while the
+    /// recorder still lives: it must already be complete.
+    func testALiveTakeThatCannotGrowIsClosedAtOnceAndReadable() throws {
+        // 100,003 bytes: the write that meets it stops inside a frame.
+        let limit = 100_003
+        let restore = try Self.limitFileSize(to: limit)
+        defer { restore() }
+        let path = directory.appendingPathComponent("take.wav").path
+        let notifier = EventNotifier()
+        let recorder = try TapRecorder(path: path, format: .wavFloat, channels: 2, sampleRate: 48000,
+                                       mode: .recording, policy: .dropWhenFull, ringFrames: 4096,
+                                       newTake: true, notifier: notifier)
+        try recorder.start()
+        // As the realtime side does: skip pushes once failed; wait for room otherwise (a slow writer is not the test).
+        var pushed = 0
+        let pushedAll = eventually(within: 60) {
+            if recorder.input.hasFailed { return true }
+            if recorder.input.ring.writableFrames >= 256 {
+                XCTAssertEqual(pushCounter(recorder.input, blocks: 1, frames: 256, from: pushed * 256), 1)
+                pushed += 1
+            }
+            return pushed * 256 * 8 > 4 * limit
+        }
+        XCTAssertTrue(pushedAll)
+        XCTAssertTrue(recorder.input.hasFailed, "the writer met the limit")
+        var descriptor = pollfd(fd: notifier.descriptor, events: Int16(POLLIN), revents: 0)
+        XCTAssertEqual(poll(&descriptor, 1, 60_000), 1, "the notifier was signalled")
+        XCTAssertEqual(recorder.failure, .writeFailed(path: path, reason: "file too large"))
+        XCTAssertEqual(recorder.framesDropped, 0)
+        // Whole frames only, as many as the limit has room for after the header.
+        let size = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        XCTAssertLessThanOrEqual(size, limit)
+        XCTAssertLessThan(limit - size, 8, "cut back to the last whole frame, no further")
+        let (_, output) = try AudioFileTestSupport.readAll(path)
+        XCTAssertEqual(output[0].count, recorder.framesWritten)
+        XCTAssertEqual(output[0].count * 8 + Self.headerBytes(path), size)
+        assertCounter(output, values: Array(0..<recorder.framesWritten))
+        XCTAssertThrowsError(try recorder.finish())
+        XCTAssertEqual(try AudioFileTestSupport.readAll(path).1[0].count, recorder.framesWritten, "finish changes nothing")
+    }
+
+    /// Limits this process's file size (SIGXFSZ ignored, so writes past it
+    /// fail with EFBIG as a full disk fails them); returns the undo.
+    private static func limitFileSize(to bytes: Int) throws -> () -> Void {
+        var saved = rlimit()
+        getrlimit(Int32(RLIMIT_FSIZE.rawValue), &saved)
+        let savedHandler = signal(SIGXFSZ, SIG_IGN)
+        var limit = rlimit(rlim_cur: rlim_t(bytes), rlim_max: saved.rlim_max)
+        XCTAssertEqual(setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit), 0)
+        return {
+            setrlimit(Int32(RLIMIT_FSIZE.rawValue), &saved)
+            signal(SIGXFSZ, savedHandler)
+        }
+    }
+
+    /// Where a WAV file's samples start: past the `data` chunk's header.
+    private static func headerBytes(_ path: String) -> Int {
+        let bytes = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data())
+        var offset = 12
+        while offset + 8 <= bytes.count {
+            let size = (0..<4).reduce(0) { $0 | Int(bytes[offset + 4 + $1]) << (8 * $1) }
+            if bytes[offset..<offset + 4] == [0x64, 0x61, 0x74, 0x61] { return offset + 8 }
+            offset += 8 + size + size % 2
+        }
+        return -1
     }
 
     func testDefaultRingHoldsTwoSeconds() throws {

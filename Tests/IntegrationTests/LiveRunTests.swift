@@ -339,14 +339,16 @@ final class LiveRun {
     private let outputFile: URL
     private let errorFile: URL
 
+    /// `launcher`: a program (and its arguments) that runs fxhost, such as
+    /// `prlimit --fsize=N --`; fxhost's path and `arguments` follow it.
     init(_ arguments: [String], console: Bool = false, environment: [String: String] = [:],
-         on pipeWire: PipeWireServer? = nil) throws {
+         on pipeWire: PipeWireServer? = nil, launcher: [String] = []) throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("fxhost-live-\(UUID().uuidString)")
         outputFile = base.appendingPathExtension("out")
         errorFile = base.appendingPathExtension("err")
         _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-        let command = pipeWire?.jackCommand(Tools.fxhost, arguments) ?? [Tools.fxhost] + arguments
+        let command = launcher + (pipeWire?.jackCommand(Tools.fxhost, arguments) ?? [Tools.fxhost] + arguments)
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
         process.environment = Tools.childEnvironment(environment, base: pipeWire?.environment ?? ProcessInfo.processInfo.environment)

@@ -221,6 +221,7 @@ final class CommandTableTests: XCTestCase {
         case .tapPaused: "tapPaused"
         case .tapResumed: "tapResumed"
         case .tapStopped: "tapStopped"
+        case .tapFailed: "tapFailed"
         case .connected: "connected"
         case .disconnected: "disconnected"
         case .bounceStarted: "bounceStarted"
@@ -245,7 +246,7 @@ final class CommandTableTests: XCTestCase {
             .parameter(node: "amp", parameter: "gain", value: -6), .property(node: "cab", property: "ir", value: "/ir.wav"),
             .bypass(node: "amp", on: true), .presetApplied(node: "eq", name: "Flat"),
             .presetSaved(node: "amp", name: "Quiet", bundle: "/b"), .tapStarted(PortReference(node: "drive"), file: "take.wav"),
-            .tapPaused(take), .tapResumed(take), .tapStopped(take),
+            .tapPaused(take), .tapResumed(take), .tapStopped(take), .tapFailed(take, reason: "disk full"),
             .connected(from: PortReference(node: "a"), to: PortReference(node: "b"), gainDecibels: -6),
             .disconnected(from: PortReference(node: "a"), to: PortReference(node: "b")), .bounceStarted(files: ["m.wav"]),
             .bounceFinished(ControlChange.Bounced(files: ["m.wav"], seconds: 3, elapsedSeconds: 0.1, speed: 30)),
@@ -266,7 +267,7 @@ final class CommandTableTests: XCTestCase {
             XCTAssertEqual(JSONValue.parse(event.text), event, "its text reads back")
         }
         XCTAssertEqual(names.count, kinds.count, "one name per kind of change")
-        XCTAssertEqual(Set(kinds.map(Self.kindName)).count, 23, "every kind of change is listed once above")
+        XCTAssertEqual(Set(kinds.map(Self.kindName)).count, 24, "every kind of change is listed once above")
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let document = try String(contentsOf: root.appendingPathComponent("docs/control.md"), encoding: .utf8)
         for kind in kinds {
@@ -275,6 +276,24 @@ final class CommandTableTests: XCTestCase {
         }
         let parameter = ControlProtocol.event(ControlChange(.parameter(node: "amp", parameter: "gain", value: -6), from: .console))
         XCTAssertEqual(parameter.text, #"{"event":"parameter","node":"amp","param":"gain","source":"console","v":1,"value":-6}"#)
+    }
+
+    /// A tap whose file could not be written is news from the host itself,
+    /// in every form: a sentence naming the tap, its file and why (on
+    /// stderr), the JSON event with the take's fields and `reason`, and OSC
+    /// with the seconds kept and the reason.
+    func testATapFailureNamesTheTapTheFileAndWhy() {
+        let take = ControlChange.Take(node: "src", file: "/takes/take.wav", seconds: 5.25, droppedFrames: 0)
+        let change = ControlChange(.tapFailed(take, reason: "disk full"), from: .host)
+        XCTAssertEqual(ConsoleEcho.text(change.kind),
+                       "tap src → /takes/take.wav: disk full; the take stops at 0:05.2, its file closed and readable"
+                       + " (the other taps and the sound go on)")
+        XCTAssertEqual(ControlProtocol.event(change).text,
+                       #"{"droppedFrames":0,"event":"tap.failed","file":"/takes/take.wav","node":"src","reason":"disk full","#
+                       + #""seconds":5.25,"source":"host","v":1}"#)
+        XCTAssertEqual(OSCFrontEnd.message(for: change),
+                       OSCMessage("/fxhost/tap/failed", [.string("src"), .string("/takes/take.wav"), .float(5.25),
+                                                         .string("disk full")]))
     }
 
     /// A `learn` that replaced mappings names them in every form: the

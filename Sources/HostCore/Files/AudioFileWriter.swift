@@ -214,8 +214,8 @@ package final class AudioFileWriter {
         }
         framesWritten += max(written, 0)
         if written != frames {
-            let reason = SndFileReason(SndFileOpen.reason(file)).text
-            throw .writeFailed(path: writingPath, reason: reason.isEmpty ? "short write" : reason)
+            let reason = SndFileReason(SndFileOpen.reason(file)).whenWriting
+            throw .writeFailed(path: path, reason: reason.isEmpty ? "short write" : reason)
         }
     }
 
@@ -269,6 +269,21 @@ package final class AudioFileWriter {
             unlink(writingPath)
             throw .finishFailed(path: path, reason: reason)
         }
+    }
+
+    /// After a write failed: recording mode keeps the take, cut back to its
+    /// last whole frame (a write stopped by a full disk or a size limit ends
+    /// inside one) and closed, so libsndfile writes the header for what it
+    /// holds and the file opens; atomic mode removes the partial file. A
+    /// format that cannot seek (FLAC, Ogg, MP3) is not cut: it reads to its
+    /// last whole block.
+    package func closeAfterFailure() {
+        guard mode == .recording, let file else { return abort() }
+        pendingFrames = 0
+        self.file = nil
+        var frames = sf_count_t(framesWritten)
+        sf_command(file, Int32(SFC_FILE_TRUNCATE), &frames, Int32(MemoryLayout<sf_count_t>.size))
+        closeFile(file)
     }
 
     /// Closes the file without finishing it: atomic mode removes the partial

@@ -1,5 +1,6 @@
 import CSndFile
 import Foundation
+import Glibc
 import Synchronization
 
 /// Opens files through libsndfile one at a time.
@@ -41,4 +42,21 @@ struct SndFileReason: Error {
         while text.hasSuffix(".") { text.removeLast() }
         self.text = text
     }
+}
+
+extension SndFileReason {
+    /// Why a write failed, in plain words for the system errors a disk
+    /// gives ("disk full" for ENOSPC, "file too large" for EFBIG, which a
+    /// file size limit gives too); libsndfile's own words for anything else.
+    /// libsndfile reports a system error as the C library's message for it,
+    /// so that is what is matched.
+    var whenWriting: String {
+        for (code, words) in Self.writeErrors where text == String(cString: strerror(code)) { return words }
+        return text
+    }
+
+    private static let writeErrors: [(Int32, String)] = [
+        (ENOSPC, "disk full"), (EDQUOT, "disk quota exceeded"), (EFBIG, "file too large"),
+        (EIO, "input/output error"), (EROFS, "read-only file system"),
+    ]
 }

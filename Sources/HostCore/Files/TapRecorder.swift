@@ -11,6 +11,14 @@ import Synchronization
 /// Between, `pause()` and `resume()` switch a flag the live producer reads
 /// before each push (`Input.isPaused`): the take simply continues after
 /// the paused stretch.
+///
+/// A write that fails (a full disk, a file size limit, an I/O error) ends
+/// the take there and then: the writer closes the file at its last whole
+/// frame (`AudioFileWriter.closeAfterFailure`), raises a flag the producer
+/// reads before each push (`Input.hasFailed`: a live producer stops pushing,
+/// so nothing more is counted as dropped), keeps the error (`failure`) and
+/// signals the notifier it was given, so the thread that owns the session
+/// hears of it at once rather than at the end.
 package final class TapRecorder {
     /// Which push the producer uses, and so how the writer runs.
     package enum Policy: Sendable {
@@ -39,6 +47,12 @@ package final class TapRecorder {
             @inlinable @_noLocks get { counters.paused.pointee.load(ordering: .relaxed) }
         }
 
+        /// Realtime-safe (one relaxed atomic load): true once a write failed
+        /// and the file is closed; a live producer then pushes nothing.
+        package var hasFailed: Bool {
+            @inlinable @_noLocks get { counters.failed.pointee.load(ordering: .relaxed) }
+        }
+
         /// Realtime-safe: pushes `frames` frames of planar audio (one buffer
         /// per channel) if the ring has room for the whole block; otherwise
         /// returns false and counts the frames as dropped. Never waits, whatever
@@ -57,10 +71,11 @@ package final class TapRecorder {
         /// only; call `start()` first): pushes `frames` frames, waiting for
         /// room as often as needed, so nothing is lost. Blocks larger than
         /// the ring go in ring-sized pieces.
+        /// After a write failed it returns at once: the file takes nothing more.
         package func pushWaiting(channels: UnsafeBufferPointer<UnsafePointer<Float>>, frames: Int) {
             precondition(policy == .waitWhenFull, "only a .waitWhenFull recorder's writer makes room for a waiting push")
             var done = 0
-            while done < frames {
+            while done < frames, !counters.failed.pointee.load(ordering: .relaxed) {
                 let piece = min(frames - done, ring.capacity)
                 if ring.write(channels: channels, offset: done, frames: piece) {
                     done += piece
@@ -88,16 +103,17 @@ package final class TapRecorder {
     /// default; the writer drains it every `WriterState.batchInterval`).
     /// Throws what `AudioFileWriter` throws. With `newTake` (live takes) an
     /// existing file is never opened: the take goes to the next numbered
-    /// name, and `path` is the file actually written.
+    /// name, and `path` is the file actually written. `notifier` is
+    /// signalled from the writer thread when a write fails.
     package init(path: String, format: AudioFileFormat, channels: Int, sampleRate: Int,
                 mode: AudioFileWriter.Mode = .recording, policy: Policy = .dropWhenFull,
-                ringFrames: Int? = nil, newTake: Bool = false) throws(AudioFileError) {
+                ringFrames: Int? = nil, newTake: Bool = false, notifier: EventNotifier? = nil) throws(AudioFileError) {
         let writer = try AudioFileWriter(path: path, format: format, channels: channels,
                                          sampleRate: sampleRate, mode: mode, newTake: newTake)
         let ring = SPSCFloatRing(channels: channels, capacity: ringFrames ?? max(2 * sampleRate, 1))
         input = Input(ring: ring, policy: policy, dataReady: PosixSemaphore(), spaceReady: PosixSemaphore(),
                       counters: TapCounters())
-        writerState = WriterState(writer: writer, input: input)
+        writerState = WriterState(writer: writer, input: input, notifier: notifier)
         self.path = writer.path
         self.channels = channels
         self.sampleRate = sampleRate
@@ -117,10 +133,17 @@ package final class TapRecorder {
 
     /// Frames in the file so far.
     package var framesWritten: Int { input.counters.written.pointee.load(ordering: .relaxed) }
-    /// Frames the realtime side dropped because the ring was full (and any
-    /// discarded after a write error).
+    /// Frames the realtime side dropped because the ring was full. What a
+    /// failed file could not take is not counted: the take ended there.
     package var framesDropped: Int { input.counters.dropped.pointee.load(ordering: .relaxed) }
     package var secondsRecorded: Double { Double(framesWritten) / Double(sampleRate) }
+
+    /// True once a write failed (or the file failed to close); `failure` says why.
+    package var hasFailed: Bool { input.counters.failed.pointee.load(ordering: .acquiring) }
+    /// The error that ended the take early, from any thread: a write that
+    /// failed while recording (the file is closed at its last whole frame)
+    /// or the file failing to close at `finish()`. nil while all is well.
+    package var failure: AudioFileError? { writerState.failure }
 
     /// Paused, the live producer pushes nothing: a stretch left out of the
     /// take, not silence in it. Takes effect at the producer's next push.
@@ -141,7 +164,7 @@ package final class TapRecorder {
 
     /// After the last push: writes everything still in the ring, finalises
     /// the file (renames it into place in atomic mode) and joins the writer.
-    /// Throws the first write error the writer met.
+    /// Throws the first write error the writer met (also kept as `failure`).
     /// With `commit: false` an atomic file stays under its temporary name
     /// until `commit()` (or is removed by `abort()`).
     package func finish(commit: Bool = true) throws(AudioFileError) {
@@ -186,6 +209,8 @@ package struct TapCounters: @unchecked Sendable {
     package let written: UnsafeMutablePointer<Atomic<Int>>
     package let dropped: UnsafeMutablePointer<Atomic<Int>>
     package let paused: UnsafeMutablePointer<Atomic<Bool>>
+    /// Set by the writer once a write failed and the file is closed.
+    package let failed: UnsafeMutablePointer<Atomic<Bool>>
 
     init() {
         written = .allocate(capacity: 1)
@@ -194,6 +219,8 @@ package struct TapCounters: @unchecked Sendable {
         dropped.initialize(to: Atomic(0))
         paused = .allocate(capacity: 1)
         paused.initialize(to: Atomic(false))
+        failed = .allocate(capacity: 1)
+        failed.initialize(to: Atomic(false))
     }
 
     func deallocate() {
@@ -203,6 +230,8 @@ package struct TapCounters: @unchecked Sendable {
         dropped.deallocate()
         paused.deinitialize(count: 1)
         paused.deallocate()
+        failed.deinitialize(count: 1)
+        failed.deallocate()
     }
 }
 
@@ -211,13 +240,20 @@ private final class WriterState: @unchecked Sendable {
     let writer: AudioFileWriter
     let input: TapRecorder.Input
     let stopRequested = Atomic(false)
-    /// The first write error; set by the writer thread, read after the join.
-    private var failure: AudioFileError?
+    private let notifier: EventNotifier?
+    /// The first write (or close) error: set by the writer thread (or by
+    /// `complete` after the join), read by any thread.
+    private let failed = Mutex<AudioFileError?>(nil)
+    /// The writer thread's own note that the file is closed after a failure.
+    private var stoppedByFailure = false
 
-    init(writer: AudioFileWriter, input: TapRecorder.Input) {
+    init(writer: AudioFileWriter, input: TapRecorder.Input, notifier: EventNotifier?) {
         self.writer = writer
         self.input = input
+        self.notifier = notifier
     }
+
+    var failure: AudioFileError? { failed.withLock { $0 } }
 
     /// Live recording writes in batches this far apart rather than a file
     /// write (and WAV header rewrite) per block; the 2 s ring holds plenty.
@@ -249,34 +285,52 @@ private final class WriterState: @unchecked Sendable {
             let region = input.ring.readableRegion()
             let frames = region.count / input.ring.channels
             guard frames > 0, let base = region.baseAddress else { return total }
-            var kept = 0
-            if failure == nil {
+            if !stoppedByFailure {
                 let before = writer.framesWritten
+                var writeError: AudioFileError?
                 do throws(AudioFileError) {
                     try writer.write(interleaved: base, frames: frames)
                 } catch {
-                    failure = error
+                    writeError = error
                 }
-                kept = writer.framesWritten - before
-                input.counters.written.pointee.add(kept, ordering: .relaxed)
+                // Counted before the failure is told, so it is told with the frames kept.
+                input.counters.written.pointee.add(writer.framesWritten - before, ordering: .relaxed)
+                if let writeError { stop(by: writeError) }
             }
-            // After a failure keep draining, so a waiting producer is never
-            // stuck, and count what is thrown away.
-            if kept < frames { input.counters.dropped.pointee.add(frames - kept, ordering: .relaxed) }
+            // After a failure keep draining, so a producer is never stuck;
+            // what is thrown away is not a drop (the take has ended).
             input.ring.consume(frames: frames)
             if input.policy == .waitWhenFull { input.spaceReady.signal() }
             total += frames
         }
     }
 
-    /// After the join: finalises the file, or discards it after a failure.
-    /// Closes the file (an atomic one keeps its temporary name until committed).
+    /// The take ends at the failed write: the file is closed at once (a
+    /// live take stays readable while the session plays on), the producer
+    /// told to stop pushing, and the owner woken.
+    private func stop(by error: AudioFileError) {
+        stoppedByFailure = true
+        writer.closeAfterFailure()
+        failed.withLock { $0 = error }
+        input.counters.failed.pointee.store(true, ordering: .releasing)
+        notifier?.signal()
+    }
+
+    /// After the join: finalises the file, or, after a failure, throws it
+    /// (the file was closed when it happened). Closes the file (an atomic
+    /// one keeps its temporary name until committed).
     func complete() throws(AudioFileError) {
         if let failure {
             writer.abort()
             throw failure
         }
-        try writer.close()
+        do {
+            try writer.close()
+        } catch {
+            failed.withLock { $0 = error }
+            input.counters.failed.pointee.store(true, ordering: .releasing)
+            throw error
+        }
     }
 
     func abandon() { writer.abort() }

@@ -311,6 +311,11 @@ package final class RenderJob {
         for index in recorders.indices {
             recorders[index].recorder.input.pushWaiting(channels: recorders[index].channels.pointers(from: offset),
                                                         frames: frames)
+            // A tap's writer met a full disk: stop now rather than render the rest for nothing.
+            if recorders[index].recorder.hasFailed, let failure = recorders[index].recorder.failure {
+                abort()
+                throw RenderError.file(failure)
+            }
         }
         if inTail {
             quietFrames = blockPeak < Self.silenceThreshold ? quietFrames + frames : 0

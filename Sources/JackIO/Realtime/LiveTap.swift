@@ -7,6 +7,8 @@ import HostCore
 /// buffers into the recorder's ring (dropping and counting when full),
 /// unless the recorder is paused (`tap pause`): then the chunk is left out
 /// of the take, which continues with the first chunk after `tap resume`.
+/// Once its writer met a write error (a full disk) the take is over and
+/// closed: nothing is pushed, and nothing counted as dropped.
 package struct LiveTap {
     package var input: TapRecorder.Input
     package var channels: UnsafeBufferPointer<UnsafePointer<Float>>
@@ -18,7 +20,7 @@ package struct LiveTap {
 
     @_noLocks
     func push(frames: Int) {
-        guard !input.isPaused else { return }
+        guard !input.isPaused, !input.hasFailed else { return }
         _ = input.push(channels: channels, frames: frames)
     }
 }

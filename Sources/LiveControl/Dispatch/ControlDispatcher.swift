@@ -121,6 +121,19 @@ package final class ControlDispatcher {
         return change
     }
 
+    /// Announces, from `.host`, every tap whose file could not be written
+    /// (a full disk) since the last call: its writer wakes the run loop,
+    /// which calls this between commands, so every front end hears of it
+    /// at once. Returns what it announced.
+    @discardableResult
+    package func announceTapFailures() -> [ControlChange] {
+        let changes = session.takeTapFailures().map {
+            ControlChange(.tapFailed(ControlChange.Take($0), reason: $0.error ?? "the file could not be written"), from: .host)
+        }
+        announce(changes)
+        return changes
+    }
+
     /// The folder remote paths are confined to, now.
     package var remotePaths: RemotePaths {
         RemotePaths(folder: remoteFolder ?? patchFile?.path.map(LivePatchFile.folder(of:))

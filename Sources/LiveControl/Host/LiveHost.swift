@@ -9,8 +9,8 @@ import JackIO
 ///
 /// The loop is event-driven: it sleeps in `poll(2)` until a front end posts
 /// a command (the inbox wakes it), the session reports something (the
-/// server shut down, its buffer size or rate changed, a bounce ended: the
-/// session's notifier), a stop signal comes, or the next timer is due (a
+/// server shut down, its buffer size or rate changed, a bounce ended, a
+/// tap's writer met a full disk: the session's notifier), a stop signal comes, or the next timer is due (a
 /// front end's: the status line, OSC meters, MIDI announcements; the end of
 /// `--duration`; a reconnect try). Nothing here runs on the realtime thread.
 public final class LiveHost {
@@ -105,6 +105,7 @@ public final class LiveHost {
             if inbox.deliver(to: dispatcher) { return .quit }
             for frontEnd in frontEnds where frontEnd.service(now: now) == .quit { return .quit }
             dispatcher.finishBounce()  // announced: every front end hears it
+            dispatcher.announceTapFailures()  // likewise
             if session.serverHasShutDown {
                 guard options.reconnect else { return .serverShutDown }
                 if nextReconnect == nil {

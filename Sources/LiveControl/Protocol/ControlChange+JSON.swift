@@ -13,6 +13,7 @@ extension ControlChange.Kind {
         case .tapPaused: return "tap.paused"
         case .tapResumed: return "tap.resumed"
         case .tapStopped: return "tap.stopped"
+        case .tapFailed: return "tap.failed"
         case .connected: return "connected"
         case .disconnected: return "disconnected"
         case .bounceStarted: return "bounce.started"
@@ -51,6 +52,8 @@ extension ControlChange.Kind {
             return ["at": .string(reference.description), "file": .string(file)]
         case .tapPaused(let tap), .tapResumed(let tap), .tapStopped(let tap):
             return take(tap)
+        case .tapFailed(let tap, let reason):
+            return take(tap).merging(["reason": .string(reason)]) { $1 }
         case .connected(let from, let to, let gain):
             return ["from": .string(from.description), "to": .string(to.description), "gainDB": .number(gain)]
         case .disconnected(let from, let to):

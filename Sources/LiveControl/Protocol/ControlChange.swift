@@ -20,6 +20,11 @@ package struct ControlChange: Equatable, Sendable {
         case tapResumed(Take)
         /// The tap's file is finalised.
         case tapStopped(Take)
+        /// The tap's file could not be written (`reason`: a few words, "disk
+        /// full"): it is closed at its last whole frame and the tap records
+        /// no more; the other taps and the sound go on. Announced as soon as
+        /// the tap's writer meets the error, from `.host`.
+        case tapFailed(Take, reason: String)
         case connected(from: PortReference, to: PortReference, gainDecibels: Double)
         case disconnected(from: PortReference, to: PortReference)
         /// The live outputs are silent until the bounce ends.

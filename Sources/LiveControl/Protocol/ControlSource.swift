@@ -10,16 +10,20 @@ package enum ControlSource: Hashable, Sendable {
     case midi
     /// A reload of the patch file (`--watch`).
     case patchFile(path: String)
+    /// The host itself, with news no one asked for: a tap's file could not
+    /// be written (a full disk).
+    case host
 }
 
 extension ControlSource: CustomStringConvertible {
-    /// As events and the console name it: `console`, `osc:127.0.0.1:9000`, `midi`, `file:/path/patch.yaml`.
+    /// As events and the console name it: `console`, `osc:127.0.0.1:9000`, `midi`, `file:/path/patch.yaml`, `host`.
     package var description: String {
         switch self {
         case .console: return "console"
         case .osc(let sender): return "osc:\(sender)"
         case .midi: return "midi"
         case .patchFile(let path): return "file:\(path)"
+        case .host: return "host"
         }
     }
 }

@@ -3,7 +3,7 @@ import HostCore
 import JackIO
 
 /// How the console shows a change to the session: one line on stdout (a
-/// failed bounce: a sentence on stderr), the same whichever front end made
+/// failed bounce or tap: a sentence on stderr), the same whichever front end made
 /// the change, since it is printed from the dispatcher's announcement.
 /// Names, files and values in it came from outside: `Terminal` escapes
 /// them (a line break in a file name stays on the one line, as `\n`).
@@ -12,7 +12,7 @@ enum ConsoleEcho {
         switch change.kind {
         case .bounceFailed(let reason):
             Terminal.error(reason + "; playing live again")
-        case .patchRefused:
+        case .patchRefused, .tapFailed:
             Terminal.error(text(change.kind))
         default:
             Terminal.output(text(change.kind))
@@ -40,6 +40,9 @@ enum ConsoleEcho {
             return "tap \(tap.node) → \(tap.file): paused at \(NumberText.clock(tap.seconds))"
         case .tapResumed(let tap):
             return "tap \(tap.node) → \(tap.file): recording again after \(NumberText.clock(tap.seconds))"
+        case .tapFailed(let tap, let reason):
+            return "tap \(tap.node) → \(tap.file): \(reason); the take stops at \(NumberText.clock(tap.seconds)), "
+                + "its file closed and readable (the other taps and the sound go on)"
         case .connected(let from, let to, let gain):
             return "connected \(from) → \(to)" + (gain == 0 ? "" : String(format: " (%+.1f dB)", gain))
         case .disconnected(let from, let to):

@@ -5,7 +5,7 @@ import JackIO
 /// How a live session looks on one line, and the summary at exit.
 package enum LiveStatusLine {
     /// "0:12.3  DSP 3.1%  xruns 0  main -12.0/-11.8 dBFS  tap drive 0:12.0" (a paused
-    /// tap: "tap drive 0:12.0 paused")
+    /// tap: "tap drive 0:12.0 paused"; a failed one: "tap drive 0:05.2 failed: disk full")
     package static func text(_ status: LiveStatus) -> String {
         var parts = [NumberText.clock(status.seconds),
                      String(format: "DSP %.1f%%", status.dspLoadPercent),
@@ -18,9 +18,10 @@ package enum LiveStatusLine {
             parts.append("bouncing \(bounce.files.first ?? "") \(done)/\(total)" + (bounce.inTail ? " (tail)" : "")
                          + String(format: " %.0f×", bounce.speed))
         }
-        for tap in status.taps where tap.recording {
+        for tap in status.taps where tap.recording || tap.state == .failed {
             parts.append("tap \(tap.node) \(NumberText.clock(tap.seconds))"
                          + (tap.state == .paused ? " paused" : "")
+                         + (tap.state == .failed ? " failed: \(tap.error ?? "")" : "")
                          + (tap.droppedFrames > 0 ? " (\(tap.droppedFrames) dropped)" : ""))
         }
         for file in status.files where file.underrunFrames > 0 {
@@ -44,6 +45,7 @@ package enum LiveStatusLine {
         }
         for tap in status.taps {
             Terminal.status("  tap \(tap.node) → \(tap.file): \(NumberText.clock(tap.seconds))"
+                            + (tap.state == .failed ? " kept, then failed: \(tap.error ?? "")" : "")
                             + (tap.droppedFrames > 0 ? ", \(tap.droppedFrames) frames dropped (the disk was too slow)" : ""))
         }
         for file in status.files where file.underrunFrames > 0 {

@@ -391,6 +391,10 @@ package final class OSCFrontEnd: LiveFrontEnd, Sendable {
             return OSCMessage("/fxhost/tap/pause", [.string(take.node), .string(take.file), .float(Float(take.seconds))])
         case .tapResumed(let take):
             return OSCMessage("/fxhost/tap/resume", [.string(take.node), .string(take.file), .float(Float(take.seconds))])
+        case .tapFailed(let take, let reason):
+            // The node, the file, the seconds kept, why.
+            return OSCMessage("/fxhost/tap/failed", [.string(take.node), .string(take.file), .float(Float(take.seconds)),
+                                                     .string(reason)])
         case .connected(let from, let to, let gain):
             return OSCMessage("/fxhost/connect", [.string(from.description), .string(to.description), .float(Float(gain))])
         case .disconnected(let from, let to):
