@@ -40,16 +40,8 @@ final class JSONOutputTests: XCTestCase {
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
         try MessageParameterRenderTests.writeImpulse(path("ir.wav"), at: 480, value: 0.5)
         try MessageParameterRenderTests.writeImpulse(path("ir2.wav"), at: 48, value: 0.25)
-        try Audio.constant([0.5], frames: 48_000 * 30).write(path("dc.wav"))
-        try """
-        fxhost: 1
-        nodes:
-          dc: { file: dc.wav }
-          cab: { plugin: "http://gareus.org/oss/lv2/zeroconvolv#CfgMono", params: { ir: ir.wav } }
-          main: { output: 1 }
-        chain: [dc, cab, main]
-        """.write(toFile: path("cab.yaml"), atomically: true, encoding: .utf8)
-        let run = try LiveRun(["run", path("cab.yaml"), "--server", server.name, "--quiet", "--json"], console: true)
+        let run = try MessageParameterRunTests.startConvolverRun(in: folder, ir: "ir.wav", server: server.name, tap: false,
+                                                                 options: ["--quiet", "--json"])
         run.type(#"{"v": 1, "cmd": "set", "node": "cab", "param": "ir", "value": "\#(path("ir2.wav"))"}"#)
         XCTAssertTrue(eventually(within: 60) { run.stdout.contains("\"ok\"") }, run.stdout)
         run.type("quit")

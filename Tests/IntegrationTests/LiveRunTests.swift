@@ -368,6 +368,21 @@ final class LiveRun {
     }
 
     var stdout: String { (try? String(contentsOf: outputFile, encoding: .utf8)) ?? "" }
+
+    /// The pretty-printed JSON documents in `output` (`status --json`, the
+    /// closing `--json`): each from a line "{" to a line "}".
+    static func prettyJSONDocuments(in output: String) -> [String] {
+        var documents: [String] = [], current: [Substring]?
+        for line in output.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line == "{" { current = [] }
+            current?.append(line)
+            if line == "}", let lines = current {
+                documents.append(lines.joined(separator: "\n"))
+                current = nil
+            }
+        }
+        return documents
+    }
     var stderr: String { (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "" }
     /// The bytes as written, for what a terminal would have been sent.
     var stdoutBytes: [UInt8] { [UInt8]((try? Data(contentsOf: outputFile)) ?? Data()) }

@@ -12,12 +12,12 @@ final class LiveTapPauseRunTests: XCTestCase {
     /// A counter's step: frame k holds (k + 1) / 2^21, exact as a float for 349 s of frames.
     static let scale: Float = 2_097_152
 
-    func testTapPauseAndResumeFromTheConsole() throws {
-        let server = try startJackServer(sampleRate: 48_000, bufferFrames: 256)
-        let folder = try Tools.temporaryFolder()
+    /// `patch.yaml` in `folder`: `counter.wav` (`seconds` long, frame k
+    /// holding (k + 1) / `scale`) through a 0 dB gain `trim` to one output,
+    /// tapped at `src` and at `trim`.
+    static func writeCounterPatch(in folder: URL, seconds: Int, sourceTap: String, trimTap: String) throws {
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-        let frames = 48_000 * 20
-        try Audio(channels: [(0..<frames).map { Float($0 + 1) / Self.scale }]).write(path("counter.wav"))
+        try Audio(channels: [(0..<48_000 * seconds).map { Float($0 + 1) / scale }]).write(path("counter.wav"))
         try """
         fxhost: 1
         nodes:
@@ -26,9 +26,16 @@ final class LiveTapPauseRunTests: XCTestCase {
           main: { output: 1 }
         chain: [src, trim, main]
         taps:
-          - { at: src, file: take.wav }
-          - { at: trim, file: whole.wav }
+          - { at: src, file: \(sourceTap) }
+          - { at: trim, file: \(trimTap) }
         """.write(toFile: path("patch.yaml"), atomically: true, encoding: .utf8)
+    }
+
+    func testTapPauseAndResumeFromTheConsole() throws {
+        let server = try startJackServer(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder()
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        try Self.writeCounterPatch(in: folder, seconds: 20, sourceTap: "take.wav", trimTap: "whole.wav")
 
         let run = try LiveRun(["run", path("patch.yaml"), "--server", server.name, "--quiet", "--json"], console: true)
         XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 0.3))
@@ -103,15 +110,6 @@ final class LiveTapPauseRunTests: XCTestCase {
 
     /// The pretty-printed JSON documents on stdout (a line "{" to a line "}"), as statuses.
     static func statuses(in output: String) -> [LiveStatus] {
-        var documents: [String] = [], current: [Substring]?
-        for line in output.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line == "{" { current = [] }
-            current?.append(line)
-            if line == "}", let lines = current {
-                documents.append(lines.joined(separator: "\n"))
-                current = nil
-            }
-        }
-        return documents.compactMap { try? JSONDecoder().decode(LiveStatus.self, from: Data($0.utf8)) }
+        LiveRun.prettyJSONDocuments(in: output).compactMap { try? JSONDecoder().decode(LiveStatus.self, from: Data($0.utf8)) }
     }
 }

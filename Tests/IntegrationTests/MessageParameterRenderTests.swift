@@ -7,13 +7,28 @@ import XCTest
 /// single 0.5 at frame 480 must give its input ×0.5, exactly 480 frames
 /// late, once its own latency is compensated (arithmetic on the input).
 final class MessageParameterRenderTests: XCTestCase {
-    private static let convolver = "http://gareus.org/oss/lv2/zeroconvolv#CfgMono"
+    static let convolver = "http://gareus.org/oss/lv2/zeroconvolv#CfgMono"
 
     /// A mono impulse response: `value` at `frame`, zeros around it.
     static func writeImpulse(_ path: String, at frame: Int, value: Float, frames: Int = 1024) throws {
         var impulse = [Float](repeating: 0, count: frames)
         impulse[frame] = value
         try Audio(channels: [impulse]).write(path)
+    }
+
+    /// A patch at `path`: `in.wav` beside it through the mono convolver,
+    /// with `ir` as written, to one output.
+    static func writeConvolverPatch(_ path: String, ir: String) throws {
+        try """
+        fxhost: 1
+        nodes:
+          src: { file: in.wav }
+          cab:
+            plugin: "\(convolver)"
+            params: { ir: \(ir) }
+          out: { output: 1 }
+        chain: [src, cab, out]
+        """.write(toFile: path, atomically: true, encoding: .utf8)
     }
 
     /// Every frame of `output` is `gain` × the input `delay` frames earlier.
@@ -38,16 +53,7 @@ final class MessageParameterRenderTests: XCTestCase {
         let input = Audio.noise(channels: 1, frames: 24_000, amplitude: 0.5, seed: 3)
         try input.write(path("in.wav"))
         // The path is relative to the patch's folder, not the working directory.
-        try """
-        fxhost: 1
-        nodes:
-          src: { file: in.wav }
-          cab:
-            plugin: "\(Self.convolver)"
-            params: { ir: irs/cab.wav }
-          out: { output: 1 }
-        chain: [src, cab, out]
-        """.write(toFile: path("cab.yaml"), atomically: true, encoding: .utf8)
+        try Self.writeConvolverPatch(path("cab.yaml"), ir: "irs/cab.wav")
         try Tools.fxhost(["render", path("cab.yaml"), "-o", path("out.wav"), "--tail", "0", "--quiet"])
         let output = try Audio.read(path("out.wav")).channels[0]
         Self.assertDelayedCopy(output, of: input.channels[0], delay: 480, gain: 0.5)
@@ -130,16 +136,7 @@ final class MessageParameterRenderTests: XCTestCase {
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
         try "not a sound file\n".write(toFile: path("text.wav"), atomically: true, encoding: .utf8)
         try Audio.noise(channels: 1, frames: 4800, amplitude: 0.5, seed: 5).write(path("in.wav"))
-        try """
-        fxhost: 1
-        nodes:
-          src: { file: in.wav }
-          cab:
-            plugin: "\(Self.convolver)"
-            params: { ir: text.wav }
-          out: { output: 1 }
-        chain: [src, cab, out]
-        """.write(toFile: path("cab.yaml"), atomically: true, encoding: .utf8)
+        try Self.writeConvolverPatch(path("cab.yaml"), ir: "text.wav")
         for arguments in [["check", path("cab.yaml")], ["render", path("cab.yaml"), "-o", path("out.wav"), "--quiet"]] {
             let result = try Tools.run(Tools.fxhost, arguments)
             XCTAssertNotEqual(result.status, 0, arguments[0])

@@ -14,18 +14,7 @@ final class MessageParameterRunTests: XCTestCase {
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
         try MessageParameterRenderTests.writeImpulse(path("unity.wav"), at: 0, value: 1)
         try MessageParameterRenderTests.writeImpulse(path("half.wav"), at: 0, value: 0.5)
-        try Audio.constant([0.5], frames: 48_000 * 30).write(path("dc.wav"))
-        try """
-        fxhost: 1
-        nodes:
-          dc: { file: dc.wav }
-          cab: { plugin: "http://gareus.org/oss/lv2/zeroconvolv#CfgMono", params: { ir: unity.wav } }
-          main: { output: 1 }
-        chain: [dc, cab, main]
-        taps:
-          - { at: cab, file: take.wav }
-        """.write(toFile: path("cab.yaml"), atomically: true, encoding: .utf8)
-        let run = try LiveRun(["run", path("cab.yaml"), "--server", server.name, "--quiet"], console: true)
+        let run = try Self.startConvolverRun(in: folder, ir: "unity.wav", server: server.name)
         XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 0.5))
         XCTAssertTrue(eventually(within: 60) { Self.lastSample(path("take.wav")) == 0.5 }, "unity: 0.5")
         run.type("set cab ir \(path("half.wav"))")
@@ -51,18 +40,7 @@ final class MessageParameterRunTests: XCTestCase {
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
         try MessageParameterRenderTests.writeImpulse(path("unity.wav"), at: 0, value: 1)
         try "not a sound file\n".write(toFile: path("text.wav"), atomically: true, encoding: .utf8)
-        try Audio.constant([0.5], frames: 48_000 * 30).write(path("dc.wav"))
-        try """
-        fxhost: 1
-        nodes:
-          dc: { file: dc.wav }
-          cab: { plugin: "http://gareus.org/oss/lv2/zeroconvolv#CfgMono", params: { ir: unity.wav } }
-          main: { output: 1 }
-        chain: [dc, cab, main]
-        taps:
-          - { at: cab, file: take.wav }
-        """.write(toFile: path("cab.yaml"), atomically: true, encoding: .utf8)
-        let run = try LiveRun(["run", path("cab.yaml"), "--server", server.name, "--quiet"], console: true)
+        let run = try Self.startConvolverRun(in: folder, ir: "unity.wav", server: server.name)
         XCTAssertTrue(run.waitForTap(path("take.wav"), seconds: 0.5))
         XCTAssertTrue(eventually(within: 60) { Self.lastSample(path("take.wav")) == 0.5 }, "unity: 0.5")
         run.type("set cab ir \(path("text.wav"))")
@@ -80,6 +58,25 @@ final class MessageParameterRunTests: XCTestCase {
         let status = try JSONSerialization.jsonObject(with: Data(Self.firstObject(json).utf8)) as? [String: Any]
         let properties = status?["properties"] as? [String: [String: String]]
         XCTAssertEqual(properties?["cab"]?["ir"], path("unity.wav"), json)
+    }
+
+    /// `fxhost run` of x42's convolver on a constant 0.5 (`dc.wav`, 30 s),
+    /// `ir` as the patch writes it, tapped at `cab` to `take.wav` unless
+    /// `tap` is false, with the console on stdin.
+    static func startConvolverRun(in folder: URL, ir: String, server: String, tap: Bool = true,
+                                  options: [String] = ["--quiet"]) throws -> LiveRun {
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        try Audio.constant([0.5], frames: 48_000 * 30).write(path("dc.wav"))
+        try """
+        fxhost: 1
+        nodes:
+          dc: { file: dc.wav }
+          cab: { plugin: "http://gareus.org/oss/lv2/zeroconvolv#CfgMono", params: { ir: \(ir) } }
+          main: { output: 1 }
+        chain: [dc, cab, main]
+        """.appending(tap ? "\ntaps:\n  - { at: cab, file: take.wav }\n" : "\n")
+            .write(toFile: path("cab.yaml"), atomically: true, encoding: .utf8)
+        return try LiveRun(["run", path("cab.yaml"), "--server", server] + options, console: true)
     }
 
     /// The last frame a recording-mode tap holds so far.

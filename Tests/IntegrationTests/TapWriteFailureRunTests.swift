@@ -15,7 +15,7 @@ import XCTest
 /// as. `full.wav` (32-bit float, 192 kB a second) reaches the limit after
 /// about 5 s; `whole.flac` (FLAC compresses a ramp to almost nothing) never does.
 final class TapWriteFailureRunTests: XCTestCase {
-    private static let scale: Float = 2_097_152
+    private static let scale = LiveTapPauseRunTests.scale
     /// Not a whole number of frames past the header: the write that meets
     /// the limit stops inside a frame.
     private static let sizeLimit = 1_000_003
@@ -24,19 +24,7 @@ final class TapWriteFailureRunTests: XCTestCase {
         let server = try startJackServer(sampleRate: 48_000, bufferFrames: 256)
         let folder = try Tools.temporaryFolder()
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-        let frames = 48_000 * 30
-        try Audio(channels: [(0..<frames).map { Float($0 + 1) / Self.scale }]).write(path("counter.wav"))
-        try """
-        fxhost: 1
-        nodes:
-          src: { file: counter.wav }
-          trim: { gain: 0dB }
-          main: { output: 1 }
-        chain: [src, trim, main]
-        taps:
-          - { at: src, file: full.wav }
-          - { at: trim, file: whole.flac }
-        """.write(toFile: path("patch.yaml"), atomically: true, encoding: .utf8)
+        try LiveTapPauseRunTests.writeCounterPatch(in: folder, seconds: 30, sourceTap: "full.wav", trimTap: "whole.flac")
         let full = path("full.wav"), whole = path("whole.flac")
 
         // An OSC subscriber no one here wrote (python-osc), subscribed as
@@ -205,16 +193,7 @@ final class TapWriteFailureRunTests: XCTestCase {
 
     /// The pretty-printed JSON objects on stdout (a line "{" to a line "}").
     private static func statusDocuments(in output: String) -> [[String: Any]] {
-        var documents: [String] = [], current: [Substring]?
-        for line in output.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line == "{" { current = [] }
-            current?.append(line)
-            if line == "}", let lines = current {
-                documents.append(lines.joined(separator: "\n"))
-                current = nil
-            }
-        }
-        return documents.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        LiveRun.prettyJSONDocuments(in: output).compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
 
     private static func tap(_ file: String, in status: [String: Any]) -> [String: Any]? {

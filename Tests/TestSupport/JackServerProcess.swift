@@ -75,17 +75,8 @@ public final class JackServerProcess {
         let scheduling = realtime && getuid() == 0 ? "-R" : "-r"
         let command = Self.launchCommand(executable: executable,
                                           arguments: ["-n", name, scheduling, "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(bufferFrames)"])
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        process.environment = Self.environment
-        // A file, not a pipe: nobody has to drain it, so jackd never blocks on output.
         do {
-            let handle = try FileHandle(forWritingTo: outputFile)
-            process.standardOutput = handle
-            process.standardError = handle
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            try? handle.close()
+            try Self.launch(process, command, environment: Self.environment, log: outputFile)
         } catch {
             throw .launchFailed(executable: executable, reason: "\(error)")
         }
@@ -120,6 +111,21 @@ public final class JackServerProcess {
             return [setpriv, "--pdeathsig", "TERM", "--", executable] + arguments
         }
         return [executable] + arguments
+    }
+
+    /// Runs `command` (from `launchCommand`) in `process`, its output in
+    /// `log`: a file, not a pipe, so nobody has to drain it and the server
+    /// never blocks on output.
+    static func launch(_ process: Process, _ command: [String], environment: [String: String], log: URL) throws {
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        process.environment = environment
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        try? handle.close()
     }
 
     /// jackd's environment: no device reservation over D-Bus, and no

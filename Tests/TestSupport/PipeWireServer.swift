@@ -107,18 +107,9 @@ public final class PipeWireServer {
         let command = JackServerProcess.launchCommand(executable: Self.pipewire,
                                                       arguments: ["-c", Self.configuration.path])
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        process.environment = environment
-        // A file, not a pipe: nobody has to drain it.
         _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
         do {
-            let handle = try FileHandle(forWritingTo: outputFile)
-            process.standardOutput = handle
-            process.standardError = handle
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            try? handle.close()
+            try JackServerProcess.launch(process, command, environment: environment, log: outputFile)
         } catch {
             throw .launchFailed(executable: Self.pipewire, reason: "\(error)")
         }
