@@ -289,6 +289,7 @@ public final class LiveSession {
         liveTaps.finishAll()
         var final = closing
         final.taps = liveTaps.summary
+        final.earlierTakes = nil
         return final
     }
 
@@ -324,6 +325,7 @@ public final class LiveSession {
             },
             serverShutDown: serverHasShutDown)
         snapshot.bounce = bouncing.status
+        snapshot.earlierTakes = liveTaps.stoppedNotListed > 0 ? liveTaps.stoppedNotListed : nil
         snapshot.threads = engine.threads
         snapshot.workerTasks = engine.tasksRunByWorkers
         snapshot.parameters = parameterRecord.byNode
@@ -352,7 +354,7 @@ public final class LiveSession {
         }
     }
 
-    /// Taps stopped so far, then those recording.
+    /// The latest taps stopped (see `LiveTaps.stoppedListed`), then those recording.
     package var taps: [LiveStatus.Tap] { liveTaps.status }
 
     /// The taps whose file could not be written (a full disk) since the

@@ -82,7 +82,11 @@ public struct LiveStatus: Codable, Sendable {
     public var threads: Int = 1
     public var workerTasks: Int = 0
     public var outputs: [Output]
+    /// The latest stopped takes (32 at most, `LiveTaps.stoppedListed`) and
+    /// those recording; the closing status lists every take.
     public var taps: [Tap]
+    /// Takes stopped before those `taps` lists; nil when it lists them all.
+    public var earlierTakes: Int? = nil
     public var files: [FileSource]
     /// True once the server has gone away.
     public var serverShutDown: Bool

@@ -28,10 +28,19 @@ struct LiveTaps {
     /// The files being recorded (or paused) now, as written.
     var files: Set<String> { Set(recorders.values.map(\.path)) }
 
-    /// Taps stopped so far, then those recording.
+    /// How many stopped takes `status` lists, the latest: a front end that
+    /// taps and untaps all night must not make every status it is sent
+    /// grow (an OSC reply outgrew a datagram after some 450 takes). The
+    /// summary at the end lists every one.
+    static let stoppedListed = 32
+
+    /// The latest stopped takes (at most `stoppedListed`), then those recording.
     var status: [LiveStatus.Tap] {
-        stopped + active
+        stopped.suffix(Self.stoppedListed) + active
     }
+
+    /// Stopped takes too early for `status` to list.
+    var stoppedNotListed: Int { max(0, stopped.count - Self.stoppedListed) }
 
     /// The taps recording, paused or failed now (none finished).
     var active: [LiveStatus.Tap] {

@@ -152,4 +152,36 @@ final class LiveSessionTapPauseTests: XCTestCase {
         XCTAssertEqual(session.taps.map(\.state), [.finished, .finished])
         _ = try session.finish()
     }
+
+    /// A status lists the latest 32 stopped takes and counts the earlier
+    /// ones, so a front end tapping and untapping all night cannot make
+    /// every status grow; the closing status lists every take.
+    func testAStatusListsTheLatestStoppedTakesAndCountsTheRest() throws {
+        let server = try startJackServer(sampleRate: 48_000, bufferFrames: Self.block)
+        let folder = try makeScratchFolder(prefix: "fxhost-jackio")
+        let clip = folder.appendingPathComponent("ones.wav").path
+        try Audio(channels: [[Float](repeating: 0.5, count: 48_000)]).write(clip)
+        let graph = AudioGraph()
+        let player = try graph.addFilePlayer("clip", file: FilePlayerSource(
+            path: clip, channels: 1, sampleRate: 48_000, frames: 48_000))
+        try graph.connect(player, to: try graph.addOutput("main", channels: 1))
+        let session = try LiveSession(graph: graph, options: LiveSession.Options(server: server))
+        try session.start()
+        let take = folder.appendingPathComponent("take.wav").path
+        for _ in 0..<40 {
+            try session.startTap(PortReference(node: "clip"), file: take)
+            _ = try session.stopTaps(node: "clip")
+        }
+        try session.startTap(PortReference(node: "clip"), file: take)
+        let status = session.status()
+        XCTAssertEqual(status.taps.count, 32 + 1)
+        XCTAssertEqual(status.earlierTakes, 8)
+        // The latest: take-9.wav … take-40.wav, then the one recording (take-41.wav).
+        XCTAssertEqual(status.taps.first?.file, folder.appendingPathComponent("take-9.wav").path)
+        XCTAssertEqual(status.taps.last?.file, folder.appendingPathComponent("take-41.wav").path)
+        XCTAssertEqual(status.taps.last?.state, .recording)
+        let closing = try session.finish()
+        XCTAssertEqual(closing.taps.count, 41)
+        XCTAssertNil(closing.earlierTakes)
+    }
 }
