@@ -285,11 +285,16 @@ package final class LV2Unit: ProcessingUnit {
     /// partition), and a plan must know it before the first block. So the
     /// instance takes its messages and loads its files (the worker answering
     /// at once, live too: its thread has not started) in two runs on
-    /// silence, writing its latency, then is reset as after the first
-    /// probe; the files stay loaded. A file set later, live, may change the
-    /// latency after the plan was made. A plugin without a latency port
+    /// silence, writing its latency. A plugin without a latency port
     /// settles too when it was sent messages: its worker's answer tells
-    /// whether it took them, before anything plays.
+    /// whether it took them, before anything plays. A file set later, live,
+    /// may change the latency after the plan was made.
+    ///
+    /// The instance is not reset afterwards (as after the latency probe):
+    /// x42's convolver, deactivated and activated again with a long impulse
+    /// response loaded, leaves its convolution threads behind, waiting in
+    /// memory freed with the instance (three more at every bounce, found by
+    /// the soak). Two blocks of silence leave a plugin as silent as new.
     private func settleLatency(_ instance: LV2Instance, frames: Int) {
         let kernel = instance.kernel
         instance.withSynchronousWorker {
@@ -300,7 +305,6 @@ package final class LV2Unit: ProcessingUnit {
                 if let hook = kernel.afterRun { hook.function(hook.context) }
             }
         }
-        instance.reset()
     }
 
     /// A new format starts a new set of instances (they are made for one rate

@@ -193,4 +193,36 @@ final class ConvolverPresetTests: XCTestCase {
         XCTAssertLessThan(worst, 1e-5, file: file, line: line)
         XCTAssertLessThan(output.prefix(total).map(abs).max() ?? 1, 1e-6, "silence before the delayed copy", file: file, line: line)
     }
+
+    /// x42's convolver leaves its three convolution threads behind when an
+    /// instance that loaded an impulse response is deactivated and activated
+    /// again (x42-plugins 20221119, with SCHED_OTHER as offline; they wait
+    /// in freed memory once the instance is gone, and a signal waking them
+    /// crashed fxhost). Every new instance — each bounce makes some — must
+    /// therefore leave no thread behind once freed. Oracle: the kernel's
+    /// count of this process's threads (/proc/self/task).
+    func testInstancesOfTheConvolverLeaveNoThreadsBehind() throws {
+        let folder = try makeScratchFolder(prefix: "messages-threads")
+        let ir = folder.appendingPathComponent("ir.wav").path
+        // Long enough that the convolver runs its later partitions on threads of its own.
+        try Audio(channels: [[0.5] + [Float](repeating: 0, count: 96_000) + [0.25]]).write(ir)
+        func threads() throws -> Int { try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count }
+        let unit = try Installed.unit("http://gareus.org/oss/lv2/zeroconvolv#CfgMono")
+        try unit.setParameter("ir", to: .label(ir), relativeTo: nil)
+        let live = RenderFormat(sampleRate: 48_000, maxBlockFrames: 256, mode: .live)
+        let kept = try unit.prepareInstances(count: 1, format: live)  // what a live session plays
+        XCTAssertGreaterThan(kept.latencyFrames, 0, "the impulse response is loaded")
+        let before = try threads()
+        // Four bounces: each makes an offline instance beside the live one,
+        // frees it, and takes the live one up again.
+        for blockFrames in [512, 1024, 512, 1024] {
+            let offline = try unit.prepareInstances(count: 1, format: RenderFormat(sampleRate: 48_000, maxBlockFrames: blockFrames,
+                                                                                  mode: .offline))
+            XCTAssertGreaterThan(offline.latencyFrames, 0, "the impulse response is loaded")
+            XCTAssertIdentical(try unit.prepareInstances(count: 1, format: live).kernels.first?.owner, kept.kernels.first?.owner)
+        }
+        // The instances' own threads end as they are freed, some a moment later.
+        XCTAssertTrue(eventually(within: 10) { ((try? threads()) ?? .max) <= before },
+                      "four instances made and freed left \((try? threads()) ?? 0) threads where there were \(before)")
+    }
 }
