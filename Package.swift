@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import Foundation
 import PackageDescription
 
@@ -42,6 +42,10 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.0.0"),
+        // The browser front end's HTTP and WebSocket server; no optional traits
+        // (configuration files, full Foundation), which fxhost does not use.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
     ],
     targets: [
         // System libraries, found through pkg-config.
@@ -62,8 +66,17 @@ let package = Package(
         // dispatcher, the patch file as a live document, LiveHost's run loop
         // and the front ends (console, OSC, MIDI announcements, file watcher).
         .target(name: "LiveControl", dependencies: ["HostCore", "JackIO"]),
+        // The browser front end: an HTTP and WebSocket server (Hummingbird, on
+        // NIO's threads) that posts to LiveControl's inbox. A target of its own so
+        // LiveControl and its tests never wait for or link the server stack.
+        .target(name: "WebControl", dependencies: [
+            "HostCore", "JackIO", "LiveControl",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdCore", package: "hummingbird"),
+            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+        ]),
         .executableTarget(name: "fxhost", dependencies: [
-            "HostCore", "LV2Bridge", "JackIO", "LiveControl",
+            "HostCore", "LV2Bridge", "JackIO", "LiveControl", "WebControl",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

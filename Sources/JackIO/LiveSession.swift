@@ -336,6 +336,13 @@ public final class LiveSession {
 
     // MARK: Meters
 
+    /// What a meter display shows beside the peaks, without taking the
+    /// status's peaks (which `status()` does): DSP load, xruns and the
+    /// bounce under way.
+    package var activity: (dspLoadPercent: Double, xruns: Int, bounce: LiveStatus.Bounce?) {
+        (serverHasShutDown ? 0 : client.dspLoadPercent, earlierXruns + engine.statistics.xruns, bouncing.status)
+    }
+
     /// A reader of output peaks at its own pace (an OSC subscriber's
     /// meters), apart from the status's.
     package func addMeterReader() -> OutputPeakReaders.Reader { meterPeaks.addReader() }

@@ -104,6 +104,10 @@ public struct LiveStatus: Codable, Sendable {
     /// OSC messages ignored so far (unreadable, unknown address, wrong
     /// argument types); nil when `fxhost run` has no `--osc` (left out of the JSON).
     public var oscIgnored: Int? = nil
+    /// Web requests and WebSocket messages refused before they reached the
+    /// session (unreadable JSON, an unknown command, too large, no token, a
+    /// foreign Host or Origin); nil when `fxhost run` has no `--web`.
+    public var webRefused: Int? = nil
 
     /// Peak in dBFS from a linear value; nil for silence (JSON has no -infinity).
     static func decibels(_ linear: Float) -> Double? {

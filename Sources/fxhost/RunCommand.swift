@@ -3,6 +3,7 @@ import Foundation
 import HostCore
 import JackIO
 import LiveControl
+import WebControl
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -41,7 +42,9 @@ struct RunCommand: ParsableCommand {
 
             --osc PORT takes the same commands as OSC over UDP on 127.0.0.1 (--osc HOST:PORT \
             elsewhere), such as `oscsend localhost 9000 /fxhost/set ssf amp gain -6`; errors come \
-            back as /fxhost/error, /fxhost/status replies with the status JSON (docs/live.md).
+            back as /fxhost/error, /fxhost/status replies with the status JSON (docs/live.md). \
+            --web PORT serves a control page and the same commands over HTTP and WebSocket \
+            (docs/control.md); off loopback every request needs the token printed with the URL.
 
             `save` writes the running state (values, bypass, wiring, taps) over the patch file, \
             keeping its comments where values changed in place; `save FILE` writes it elsewhere. \
@@ -59,6 +62,7 @@ struct RunCommand: ParsableCommand {
               fxhost run --chain "mda/Overdrive drive=0.6 ! mda/Ambience" --no-connect
               echo "set amp gain -6" | fxhost run amp.yaml --duration 10s --quiet
               fxhost run amp.yaml --osc 9000
+              fxhost run amp.yaml --web 8080
               fxhost run amp.yaml --watch
             """)
 
@@ -89,7 +93,15 @@ struct RunCommand: ParsableCommand {
                                valueName: "PORT|HOST:PORT"))
     var osc: String?
 
-    @Option(help: ArgumentHelp("The folder OSC clients may name files in (taps, bounces, saved patches, files for plugins); default: the patch's folder. Paths from OSC are relative, without `..`, and stay inside it.",
+    @Option(help: ArgumentHelp("Serve the control page and its API (HTTP and WebSocket) on PORT of 127.0.0.1, or on HOST:PORT (0.0.0.0:PORT: every interface, which needs a token); the URL is printed on stderr; the API is in docs/control.md.",
+                               valueName: "PORT|HOST:PORT"))
+    var web: String?
+
+    @Option(help: ArgumentHelp("The token every web request must carry (?token=, X-Fxhost-Token or Authorization: Bearer); default off loopback: one generated and printed with the URL.",
+                               valueName: "TOKEN"))
+    var webToken: String?
+
+    @Option(help: ArgumentHelp("The folder OSC and web clients may name files in (taps, bounces, saved patches, files for plugins); default: the patch's folder. Their paths are relative, without `..`, and stay inside it.",
                                valueName: "DIR"))
     var files: String?
 
@@ -109,9 +121,18 @@ struct RunCommand: ParsableCommand {
     private var durationSeconds: Double?
     /// `osc` parsed once by `validate`.
     private var oscEndpoint: OSCEndpoint?
+    /// `web` parsed once by `validate`.
+    private var webEndpoint: WebEndpoint?
 
     mutating func validate() throws {
         if let osc { oscEndpoint = try OSCEndpoint(parsing: osc) }
+        if let web { webEndpoint = try WebEndpoint(parsing: web) }
+        if let webToken {
+            guard web != nil else { throw ValidationError("--web-token goes with --web") }
+            guard (8...256).contains(webToken.count), webToken.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.~".contains($0)) }) else {
+                throw ValidationError("--web-token takes 8 to 256 letters, digits and - _ . ~")
+            }
+        }
         if let files {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: files, isDirectory: &isFolder), isFolder.boolValue else {
@@ -161,6 +182,8 @@ struct RunCommand: ParsableCommand {
         hostOptions.connectPorts = !noConnect
         // Bound before the session starts, so a port in use stops the run before any sound.
         let osc = try oscEndpoint.map { try OSCFrontEnd(endpoint: $0) }
+        let web = try webEndpoint.map { try WebFrontEnd(endpoint: $0, token: webToken) }
+        if let web { Terminal.status("web: \(web.url)") }
         let provider = plugins.provider
         let patchFile = LivePatchFile(path: source.patch, patch: patch, text: text) { reference throws(UnitError) in
             try provider.makeUnit(reference)
@@ -173,11 +196,13 @@ struct RunCommand: ParsableCommand {
         host.attach(ConsoleFrontEnd(showsStatus: !quiet && Terminal.standardErrorIsTerminal))
         host.attach(MIDIAnnouncer())
         if let osc { host.attach(osc) }
+        if let web { host.attach(web) }
         if let watcher { host.attach(watcher) }
 
         let (reason, closing) = try host.run()
         var status = closing
         status.oscIgnored = osc?.ignored
+        status.webRefused = web?.refused
         if json { try Terminal.printJSON(status) }
         if !quiet { LiveStatusLine.printSummary(status) }
         if reason == .serverShutDown { throw LiveRunError.serverShutDown(taps: status.taps.count) }

@@ -36,7 +36,7 @@ package final class ControlDispatcher {
     /// The patch file the run plays, for `save` and `reload` (nil: neither
     /// is available, as in a session built in code).
     package var patchFile: LivePatchFile?
-    /// The folder paths from remote front ends (OSC) are confined to
+    /// The folder paths from remote front ends (OSC, the web) are confined to
     /// (`fxhost run --files DIR`); nil: the patch file's folder, or the
     /// working directory for a run without one.
     package var remoteFolder: String?
@@ -143,7 +143,7 @@ package final class ControlDispatcher {
     /// `command` with the paths a remote front end named resolved inside
     /// `remotePaths`' folder, or refused; other sources' commands as they are.
     private func confined(_ command: ControlCommand, from source: ControlSource) throws(ControlError.Reason) -> ControlCommand {
-        guard case .osc = source else { return command }
+        guard source.isRemote else { return command }
         let paths = remotePaths
         func inside(_ path: String, _ use: RemotePaths.Use) throws(ControlError.Reason) -> String {
             switch paths.resolve(path, for: use) {

@@ -13,10 +13,22 @@ package enum ControlSource: Hashable, Sendable {
     /// The host itself, with news no one asked for: a tap's file could not
     /// be written (a full disk).
     case host
+    /// A browser or HTTP client of `--web`, named by its address (`127.0.0.1:54321`).
+    case web(peer: String)
+
+    /// A peer that may be any local process (or, bound elsewhere, anyone who
+    /// has the token): the paths it names are confined (`RemotePaths`).
+    package var isRemote: Bool {
+        switch self {
+        case .osc, .web: return true
+        case .console, .midi, .patchFile, .host: return false
+        }
+    }
 }
 
 extension ControlSource: CustomStringConvertible {
-    /// As events and the console name it: `console`, `osc:127.0.0.1:9000`, `midi`, `file:/path/patch.yaml`, `host`.
+    /// As events and the console name it: `console`, `osc:127.0.0.1:9000`, `midi`, `file:/path/patch.yaml`, `host`,
+    /// `web:127.0.0.1:54321`.
     package var description: String {
         switch self {
         case .console: return "console"
@@ -24,6 +36,7 @@ extension ControlSource: CustomStringConvertible {
         case .midi: return "midi"
         case .patchFile(let path): return "file:\(path)"
         case .host: return "host"
+        case .web(let peer): return "web:\(peer)"
         }
     }
 }

@@ -85,7 +85,8 @@ package final class OSCFrontEnd: LiveFrontEnd, Sendable {
         self.host.withLock { $0 = (host.inbox, host.wake) }
         session.withLock { $0 = host.session }
         host.dispatcher.addListener { [self] in announce($0) }
-        host.dispatcher.amendStatus = { [self] in $0.oscIgnored = ignored }
+        let earlier = host.dispatcher.amendStatus  // another front end's count stays
+        host.dispatcher.amendStatus = { [self] in earlier?(&$0); $0.oscIgnored = ignored }
         let reader = try PosixThread(name: "fxhost osc") { [self] in receive() }
         thread.withLock { $0 = reader }
     }

@@ -1,0 +1,288 @@
+import Foundation
+import HostCore
+import JackIO
+import TestSupport
+import XCTest
+
+/// `fxhost run --web` driven over HTTP and WebSocket by clients no one here
+/// wrote (Python's urllib and http.client, the websocket-client package,
+/// a raw socket), on a private dummy JACK server, judged by a tap of the
+/// amplifier they control, by the console's own sentences and by what the
+/// server answers.
+final class WebRunTests: XCTestCase {
+    /// The API: the status JSON, a node's parameters as eg-amp's TTL
+    /// describes them, a set in the JSON form and one in the `line` form
+    /// (the tap shows -6 dB, ×0.501187, then -12 dB, ×0.251189), refusals as 4xx
+    /// with the console's sentence, malformed requests counted in the
+    /// status, and the events stream: the changes as announced and the
+    /// output's meter by arithmetic (0.5 is -6.02 dBFS).
+    func testTheAPISetsByArithmeticAndRefusesWithTheConsolesSentence() throws {
+        let (server, folder, url, run) = try Self.startAmpRun(arguments: [])
+        defer { withExtendedLifetime(server) {} }
+        let take = folder.appendingPathComponent("take.wav").path
+        // The console's sentence for the same refused line, as the oracle for the web's.
+        run.type("set amp gian 3")
+        XCTAssertTrue(eventually(within: 30) { run.stderr.contains("gian") }, run.stderr)
+        let client = try Tools.run("python3", ["-c", Self.apiClient, url])
+        XCTAssertEqual(client.status, 0, "websocket-client (scripts/install-deps.sh) must be installed: \(client.stderr)")
+        let answers = Self.lines(client.stdout)
+        XCTAssertEqual(answers.count, 11, client.stdout + client.stderr)
+        guard answers.count == 11 else { return }
+
+        // GET /api/v1/status: the status JSON.
+        XCTAssertEqual(answers[0]["status"] as? Int, 200)
+        let status = try JSONDecoder().decode(LiveStatus.self, from: Data((answers[0]["body"] as? String ?? "").utf8))
+        XCTAssertEqual(status.server, server.name)
+        XCTAssertEqual(status.webRefused, 0)
+
+        // GET /api/v1/nodes/amp: eg-amp's gain as its TTL declares it (-90..24 dB, default 0).
+        XCTAssertEqual(answers[1]["status"] as? Int, 200)
+        let state = Self.object(answers[1]["body"])
+        let node = (state["nodes"] as? [[String: Any]])?.first ?? [:]
+        XCTAssertEqual(node["name"] as? String, "amp")
+        let gain = (node["parameters"] as? [[String: Any]])?.first { $0["symbol"] as? String == "gain" } ?? [:]
+        XCTAssertEqual(gain["minimum"] as? Double, -90)
+        XCTAssertEqual(gain["maximum"] as? Double, 24)
+        XCTAssertEqual(gain["defaultValue"] as? Double, 0)
+        XCTAssertEqual(gain["unit"] as? String, "dB")
+
+        // GET /api/v1/nodes/nope: 404 with the session's sentence.
+        XCTAssertEqual(answers[2]["status"] as? Int, 404)
+        XCTAssertTrue((Self.object(answers[2]["body"])["error"] as? String ?? "").contains("nope"), "\(answers[2])")
+
+        // POST a set in its JSON form: 200 and the change.
+        XCTAssertEqual(answers[3]["status"] as? Int, 200)
+        XCTAssertEqual(Self.object(answers[3]["body"])["ok"] as? Bool, true)
+
+        // The line form refused: 422 and the console's sentence, word for word.
+        XCTAssertEqual(answers[4]["status"] as? Int, 422)
+        let sentence = Self.object(answers[4]["body"])["error"] as? String ?? "?"
+        XCTAssertTrue(sentence.contains("gian"), sentence)
+        XCTAssertTrue(run.stderr.contains("fxhost: error: " + sentence), "the console said: \(run.stderr)")
+
+        // Malformed JSON and an unknown command: 400, counted.
+        XCTAssertEqual(answers[5]["status"] as? Int, 400)
+        XCTAssertEqual(answers[6]["status"] as? Int, 400)
+        XCTAssertTrue((Self.object(answers[6]["body"])["error"] as? String ?? "").contains("there is no command `sett`"), "\(answers[6])")
+
+        // The events stream: the set as announced, from the web, then the meter at -6.02 - 6 dBFS.
+        XCTAssertEqual(answers[7]["event"] as? String, "parameter")
+        XCTAssertEqual(answers[7]["node"] as? String, "amp")
+        XCTAssertEqual(answers[7]["value"] as? Double, -6)
+        XCTAssertTrue((answers[7]["source"] as? String ?? "").hasPrefix("web:127.0.0.1:"), "\(answers[7])")
+        let meter = ((answers[8]["outputs"] as? [String: Any])?["main"] as? [Double])?.first ?? 0
+        XCTAssertEqual(meter, 20 * log10(0.5) - 6, accuracy: 1e-3, "\(answers[8])")
+
+        // A line that works (-12 dB), and the status counts the two malformed requests.
+        XCTAssertEqual(answers[9]["status"] as? Int, 200)
+        XCTAssertEqual(answers[10]["status"] as? Int, 200)
+        let after = try JSONDecoder().decode(LiveStatus.self, from: Data((answers[10]["body"] as? String ?? "").utf8))
+        XCTAssertEqual(after.webRefused, 2)
+
+        XCTAssertTrue(run.waitForRuns(take, count: 3, lastAtLeast: 24_000), run.stderr)
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("amp:gain = -6.0"), "the console echoes a web change: \(run.stdout)")
+        let runs = LiveRunTests.runs(of: try Audio.read(take).channels[0])
+        XCTAssertEqual(runs.map(\.value).first, 0.5)
+        guard runs.count == 3 else { return XCTFail("full, -6 dB, -12 dB: \(runs.map { ($0.value, $0.count) })") }
+        XCTAssertEqual(runs[1].value, 0.5 * 0.501187, accuracy: 1e-6)
+        XCTAssertEqual(runs[2].value, 0.5 * 0.251189, accuracy: 1e-6, "-12 dB: ×0.251189")
+    }
+
+    /// A forged Origin and a foreign Host are refused with 403, an oversized
+    /// body with 413, random bytes on the WebSocket close it, and a path
+    /// outside the patch's folder is refused as OSC's are; the sound plays
+    /// on, and a set afterwards still works. Bound to every interface, a
+    /// request without the token is refused with 401 and one with it works.
+    func testForgedOriginsHostsOversizedBodiesAndRandomBytesAreRefusedAndTheSoundPlaysOn() throws {
+        let (server, folder, url, run) = try Self.startAmpRun(arguments: [])
+        defer { withExtendedLifetime(server) {} }
+        let take = folder.appendingPathComponent("take.wav").path
+        let client = try Tools.run("python3", ["-c", Self.hostileClient, url])
+        XCTAssertEqual(client.status, 0, client.stderr)
+        let answers = Self.lines(client.stdout)
+        XCTAssertEqual(answers.map { $0["status"] as? Int ?? -1 }, [403, 403, 403, 413, 0, 422, 200], client.stdout + client.stderr)
+        guard answers.count == 7 else { return }
+        XCTAssertTrue((Self.object(answers[0]["body"])["error"] as? String ?? "").contains("another site"), "\(answers[0])")
+        XCTAssertTrue((Self.object(answers[2]["body"])["error"] as? String ?? "").contains("Host header"), "\(answers[2])")
+        XCTAssertEqual(answers[4]["closed"] as? Bool, true, "random bytes close the WebSocket")
+        XCTAssertTrue((Self.object(answers[5]["body"])["error"] as? String ?? "").contains("may not use `..`"), "\(answers[5])")
+        XCTAssertTrue(run.waitForRuns(take, count: 2, lastAtLeast: 24_000), run.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.deletingLastPathComponent().appendingPathComponent("escape.wav").path))
+
+        // Every interface: a token is generated and printed; without it, 401.
+        let open = try LiveRun(["run", folder.appendingPathComponent("amp.yaml").path, "--server", server.name, "--name", "fxhost-open",
+                                "--no-connect", "--quiet", "--web", "0.0.0.0:0"], console: true)
+        XCTAssertTrue(eventually(within: 60) { Self.webURL(open.stderr) != nil }, open.stderr)
+        let printed = Self.webURL(open.stderr) ?? ""
+        XCTAssertTrue(printed.contains("?token="), printed)
+        let base = String(printed.prefix { $0 != "?" })
+        let tokenClient = try Tools.run("python3", ["-c", Self.tokenClient, base, String(printed.split(separator: "=").last ?? "")])
+        XCTAssertEqual(tokenClient.status, 0, tokenClient.stderr)
+        XCTAssertEqual(Self.lines(tokenClient.stdout).map { $0["status"] as? Int ?? -1 }, [401, 401, 200, 200], tokenClient.stdout)
+        open.type("quit")
+        XCTAssertEqual(open.waitForExit(seconds: 60), 0, open.stderr)
+
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+        let runs = LiveRunTests.runs(of: try Audio.read(take).channels[0])
+        XCTAssertEqual(runs.count, 2, "full level, then the set after the attacks: \(runs.map { ($0.value, $0.count) })")
+        XCTAssertEqual(runs.last?.value ?? 0, 0.5 * 0.501187, accuracy: 1e-6)
+    }
+
+    /// A port already in use stops the run before any sound, with one sentence.
+    func testAPortInUseIsRefusedAtStart() throws {
+        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(holder) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var size = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(holder, $0, size) == 0 && listen(holder, 1) == 0 && getsockname(holder, $0, &size) == 0
+            }
+        }
+        XCTAssertTrue(bound)
+        let port = UInt16(bigEndian: address.sin_port)
+        let result = try Tools.run(Tools.fxhost, ["run", "--chain", "http://lv2plug.in/plugins/eg-amp", "--server", "no-such-server",
+                                                  "--web", "\(port)"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("--web: cannot listen on 127.0.0.1:\(port)"), result.stderr)
+    }
+
+    // MARK: Support
+
+    /// The amp patch (a constant 0.5 through eg-amp, tapped) run with `--web 0` (a free port).
+    static func startAmpRun(seconds: Int = 8, arguments: [String], testName: String = #function) throws
+        -> (server: JackServerProcess, folder: URL, url: String, run: LiveRun) {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder(testName)
+        try LiveRunTests.writeAmpPatch(folder, seconds: seconds)
+        let take = folder.appendingPathComponent("take.wav").path
+        let run = try LiveRun(["run", folder.appendingPathComponent("amp.yaml").path, "--server", server.name,
+                               "--quiet", "--web", "0"] + arguments, console: true)
+        XCTAssertTrue(run.waitForTap(take, seconds: 0.7), run.stderr)
+        XCTAssertTrue(eventually(within: 30) { webURL(run.stderr) != nil }, run.stderr)
+        return (server, folder, webURL(run.stderr) ?? "http://127.0.0.1:1/", run)
+    }
+
+    /// The URL `web: URL` names on stderr.
+    static func webURL(_ stderr: String) -> String? {
+        stderr.split(separator: "\n").first { $0.hasPrefix("web: http://") }.map { String($0.dropFirst(5)) }
+    }
+
+    static func lines(_ text: String) -> [[String: Any]] {
+        text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    static func object(_ body: Any?) -> [String: Any] {
+        guard let text = body as? String else { return [:] }
+        return (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]) ?? [:]
+    }
+
+    /// Python: each request's status and body as a line of JSON; the
+    /// events stream's parameter event and first meters after it.
+    static let apiClient = """
+        import json, sys, urllib.request, urllib.error, websocket
+        base = sys.argv[1].rstrip('/')
+        def request(method, path, body=None):
+            data = body.encode() if isinstance(body, str) else body
+            req = urllib.request.Request(base + path, data=data, method=method,
+                                         headers={'Content-Type': 'application/json'} if data is not None else {})
+            try:
+                with urllib.request.urlopen(req, timeout=30) as reply:
+                    return reply.status, reply.read().decode()
+            except urllib.error.HTTPError as error:
+                return error.code, error.read().decode()
+        def say(status, body):
+            print(json.dumps({'status': status, 'body': body}), flush=True)
+        ws = websocket.create_connection(base.replace('http://', 'ws://') + '/api/v1/events', timeout=30)
+        assert json.loads(ws.recv())['event'] == 'hello'
+        say(*request('GET', '/api/v1/status'))
+        say(*request('GET', '/api/v1/nodes/amp'))
+        say(*request('GET', '/api/v1/nodes/nope'))
+        say(*request('POST', '/api/v1/commands', json.dumps({'v': 1, 'cmd': 'set', 'node': 'amp', 'param': 'gain', 'value': -6})))
+        say(*request('POST', '/api/v1/commands', json.dumps({'v': 1, 'line': 'set amp gian 3'})))
+        say(*request('POST', '/api/v1/commands', '{"v": 1, "cmd": '))
+        say(*request('POST', '/api/v1/commands', json.dumps({'v': 1, 'cmd': 'sett'})))
+        while True:
+            event = json.loads(ws.recv())
+            if event['event'] == 'parameter':
+                print(json.dumps(event), flush=True)
+                break
+        # Meters asked for after the set, once the stream has seen it: the first full period after is at the new gain.
+        ws.send(json.dumps({'meters': 20}))
+        seen = 0
+        while True:
+            event = json.loads(ws.recv())
+            if event['event'] == 'meters':
+                seen += 1
+                if seen == 3:
+                    print(json.dumps(event), flush=True)
+                    break
+        say(*request('POST', '/api/v1/commands', json.dumps({'v': 1, 'line': 'set amp gain -12'})))
+        say(*request('GET', '/api/v1/status'))
+        ws.close()
+        """
+
+    /// Python: hostile requests, then a set that must still work.
+    static let hostileClient = """
+        import json, socket, sys, os, http.client, urllib.parse
+        base = urllib.parse.urlparse(sys.argv[1])
+        def request(method, path, body=None, headers={}):
+            connection = http.client.HTTPConnection(base.hostname, base.port, timeout=30)
+            connection.request(method, path, body=body, headers=headers)
+            reply = connection.getresponse()
+            result = (reply.status, reply.read().decode())
+            connection.close()
+            return result
+        def say(status, body, **more):
+            print(json.dumps(dict({'status': status, 'body': body}, **more)), flush=True)
+        set6 = json.dumps({'v': 1, 'cmd': 'set', 'node': 'amp', 'param': 'gain', 'value': -6})
+        # A page on another site posting to the loopback server.
+        say(*request('POST', '/api/v1/commands', set6, {'Origin': 'http://evil.example', 'Content-Type': 'text/plain'}))
+        say(*request('GET', '/api/v1/status', None, {'Origin': 'null'}))
+        # DNS rebinding: the attacker's name in Host.
+        say(*request('GET', '/api/v1/status', None, {'Host': 'evil.example:%d' % base.port}))
+        # A body over the limit.
+        say(*request('POST', '/api/v1/commands', '{"v": 1, "line": "' + 'x' * 100000 + '"}'))
+        # Random bytes after a WebSocket handshake.
+        s = socket.create_connection((base.hostname, base.port), timeout=30)
+        s.sendall(('GET /api/v1/events HTTP/1.1\\r\\nHost: 127.0.0.1:%d\\r\\nUpgrade: websocket\\r\\nConnection: Upgrade\\r\\n'
+                   'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\\r\\nSec-WebSocket-Version: 13\\r\\n\\r\\n' % base.port).encode())
+        handshake = s.recv(4096)
+        assert handshake.startswith(b'HTTP/1.1 101'), handshake
+        s.sendall(os.urandom(4096))
+        closed = False
+        try:
+            while True:
+                chunk = s.recv(4096)
+                if not chunk:
+                    closed = True
+                    break
+        except (ConnectionResetError, socket.timeout) as error:
+            closed = not isinstance(error, socket.timeout)
+        say(0, '', closed=closed)
+        # A tap outside the patch's folder.
+        say(*request('POST', '/api/v1/commands', json.dumps({'v': 1, 'cmd': 'tap', 'at': 'amp', 'file': '../escape.wav'})))
+        # And the run goes on.
+        say(*request('POST', '/api/v1/commands', set6))
+        """
+
+    /// Python: without the token, with a wrong one, as ?token= and as a header.
+    static let tokenClient = """
+        import json, sys, urllib.request, urllib.error
+        base, token = sys.argv[1].rstrip('/'), sys.argv[2]
+        def get(path, headers={}):
+            try:
+                with urllib.request.urlopen(urllib.request.Request(base + path, headers=headers), timeout=30) as reply:
+                    return reply.status
+            except urllib.error.HTTPError as error:
+                return error.code
+        for status in [get('/api/v1/status'), get('/api/v1/status?token=wrong' + token[5:]),
+                       get('/api/v1/status?token=' + token), get('/api/v1/status', {'X-Fxhost-Token': token})]:
+            print(json.dumps({'status': status}), flush=True)
+        """
+}
