@@ -12,12 +12,15 @@ packages=(
   liblo-tools                                                                # oscsend/oscdump: an OSC client no one here wrote
   tmux                                                                       # a terminal the console prompt tests type into
   pipewire pipewire-bin pipewire-jack                                        # PipeWire's JACK (pw-jack), pw-metadata: the live tests on PipeWire
+  chromium chromium-driver python3-selenium                                  # a real browser, headless, driving the --web page in its tests
 )
 
 # python-osc: a second OSC client for the OSC tests (Python, not Debian-packaged here).
 python3 -c 'import pythonosc' 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore python-osc
 # JACK-Client: a JACK MIDI client no one here wrote, sending controllers to `fxhost run` in the MIDI tests.
 python3 -c 'import jack' 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore JACK-Client
+# websocket-client: a WebSocket client no one here wrote, for the --web events stream tests.
+python3 -c 'import websocket' 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore websocket-client
 # mido: writes the Standard MIDI Files the MIDI file reader is tested against, and says when their events play.
 python3 -c 'import mido' 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore mido
 

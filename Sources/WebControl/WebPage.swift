@@ -1,5 +1,6 @@
 /// The page's files, embedded in the binary as text (no build step, no
-/// resource bundle: an installed fxhost serves them alone, offline).
+/// resource bundle: an installed fxhost serves them alone, offline). The
+/// texts are in `WebPage+HTML`, `WebPage+Style` and `WebPage+Script`.
 enum WebPage {
     struct File: Sendable {
         let path: String
@@ -13,13 +14,4 @@ enum WebPage {
         File(path: "/style.css", type: "text/css; charset=utf-8", text: style),
     ]
 
-    static let html = """
-        <!doctype html>
-        <html lang="en"><head><meta charset="utf-8"><title>fxhost</title>
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <link rel="stylesheet" href="/style.css"></head>
-        <body><main id="app"></main><script type="module" src="/app.js"></script></body></html>
-        """
-    static let script = ""
-    static let style = ""
 }

@@ -184,7 +184,7 @@ struct WebAccessMiddleware: RouterMiddleware {
         }
         response.headers[.init("X-Content-Type-Options")!] = "nosniff"
         response.headers[.init("Referrer-Policy")!] = "no-referrer"
-        response.headers[.contentSecurityPolicy] = "default-src 'self'; connect-src 'self'; frame-ancestors 'none'"
+        response.headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'"
         return response
     }
 
