@@ -45,10 +45,11 @@ extension WebPage {
 
         // ---- numbers
 
+        /// About a hundredth of the range, rounded down to 1, 2 or 5 times a power of ten (1 dB for eg-amp's 114 dB).
         function niceStep(span) {
           const raw = span / 100, power = Math.pow(10, Math.floor(Math.log10(raw)));
-          for (const factor of [1, 2, 5, 10]) if (raw <= factor * power) return factor * power;
-          return raw;
+          for (const factor of [5, 2, 1]) if (factor * power <= raw) return factor * power;
+          return power;
         }
 
         function format(parameter, value) {
@@ -420,30 +421,38 @@ extension WebPage {
           drawTaps(state.taps);
         }
 
+        /// One row per tapped node: the tap commands act on every tap of a node.
         function drawTaps(taps) {
           const list = $('taps');
           list.className = 'taps';
           list.replaceChildren();
-          for (const tap of taps.filter((t) => t.state !== 'finished')) {
+          const byNode = new Map();
+          for (const tap of taps.filter((t) => t.state !== 'finished')) byNode.set(tap.node, [...(byNode.get(tap.node) ?? []), tap]);
+          for (const [node, group] of byNode) {
+            const paused = group.every((t) => t.state === 'paused');
             const row = document.createElement('div');
             row.className = 'tap';
             const text = document.createElement('span');
-            text.textContent = `${tap.node} → ${tap.file.split('/').pop()} ${tap.seconds.toFixed(1)} s ${tap.state}`;
-            text.dataset.tapTime = tap.node;
+            text.dataset.tapTime = node;
+            text.textContent = tapText(node, group);
             const pause = document.createElement('button');
             pause.type = 'button';
-            pause.textContent = tap.state === 'paused' ? 'resume' : 'pause';
-            pause.setAttribute('aria-label', `${tap.state === 'paused' ? 'resume' : 'pause'} tap ${tap.node}`);
+            pause.textContent = paused ? 'resume' : 'pause';
+            pause.setAttribute('aria-label', `${paused ? 'resume' : 'pause'} tap ${node}`);
             pause.addEventListener('click', () =>
-              command({ cmd: tap.state === 'paused' ? 'tap.resume' : 'tap.pause', at: tap.node }, $('session-refusal')));
+              command({ cmd: paused ? 'tap.resume' : 'tap.pause', at: node }, $('session-refusal')));
             const stop = document.createElement('button');
             stop.type = 'button';
             stop.textContent = 'stop';
-            stop.setAttribute('aria-label', `stop tap ${tap.node}`);
-            stop.addEventListener('click', () => command({ cmd: 'untap', at: tap.node }, $('session-refusal')));
+            stop.setAttribute('aria-label', `stop tap ${node}`);
+            stop.addEventListener('click', () => command({ cmd: 'untap', at: node }, $('session-refusal')));
             row.append(text, pause, stop);
             list.append(row);
           }
+        }
+
+        function tapText(node, group) {
+          return `${node} → ` + group.map((t) => `${t.file.split('/').pop()} ${t.seconds.toFixed(1)} s ${t.state}`).join(', ');
         }
 
         // ---- meters
@@ -478,9 +487,9 @@ extension WebPage {
               fill.classList.toggle('hot', peak !== null && peak > -0.1);
             });
           }
-          for (const tap of event.taps) {
-            const text = document.querySelector(`[data-tap-time="${CSS.escape(tap.node)}"]`);
-            if (text && tap.state !== 'finished') text.textContent = `${tap.node} → ${tap.file.split('/').pop()} ${tap.seconds.toFixed(1)} s ${tap.state}`;
+          for (const text of document.querySelectorAll('[data-tap-time]')) {
+            const group = event.taps.filter((t) => t.node === text.dataset.tapTime && t.state !== 'finished');
+            if (group.length) text.textContent = tapText(text.dataset.tapTime, group);
           }
           const bounce = event.bounce;
           $('bounce-progress').hidden = !bounce;
@@ -499,6 +508,8 @@ extension WebPage {
             case 'meters':
               return drawMeters(event);
             case 'parameter': {
+              // The session stores a 32-bit float: shown to its 7 digits, not the double's dust.
+              event.value = Number(event.value.toPrecision(7));
               const parameter = nodeOf(event.node)?.parameters?.find((p) => p.symbol === event.param);
               if (parameter) parameter.value = event.value;
               controls.get(`${event.node} ${event.param}`)?.announced(event.value);

@@ -1,0 +1,97 @@
+"""What the browser tests of `fxhost run --web` share: fxhost started with a
+free port (its URL read from stderr), headless Chromium (Debian's, driven by
+Selenium through Debian's chromedriver) on a laptop's or a phone's screen,
+and waiting for conditions, never for time. Each script prints what it saw
+as lines of JSON; the Swift tests (WebPageTests) judge them."""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+CHROMIUM = '/usr/bin/chromium'
+CHROMEDRIVER = '/usr/bin/chromedriver'
+
+
+def report(kind, **fields):
+    print(json.dumps(dict(fields, kind=kind)), flush=True)
+
+
+def wait(condition, within=30, what='a condition'):
+    """`condition()`'s first truthy value, polled until `within` seconds pass (then an error naming `what`)."""
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            value = condition()
+        except Exception:  # an element not there yet, a file not yet written
+            value = None
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise TimeoutError(f'waited {within} s for {what}')
+        time.sleep(0.02)
+
+
+class Fxhost:
+    """`fxhost run ARGS --web 0`: its console on a pipe, its URL from stderr."""
+
+    def __init__(self, fxhost, arguments):
+        self.errors = tempfile.NamedTemporaryFile(mode='w+', prefix='fxhost-web-', suffix='.err')
+        self.process = subprocess.Popen([fxhost] + arguments + ['--web', '0'], stdin=subprocess.PIPE,
+                                        stdout=subprocess.DEVNULL, stderr=self.errors, text=True)
+        self.url = wait(self._url, 60, 'fxhost to print its URL')
+
+    def _url(self):
+        with open(self.errors.name) as text:
+            for line in text:
+                if line.startswith('web: http://'):
+                    return line[5:].strip()
+        if self.process.poll() is not None:
+            raise SystemExit('fxhost ended: ' + open(self.errors.name).read())
+        return None
+
+    def type(self, line):
+        self.process.stdin.write(line + '\n')
+        self.process.stdin.flush()
+
+    def quit(self):
+        self.type('quit')
+        return self.process.wait(60)
+
+
+def browser(width=1280, height=900, phone=False):
+    options = Options()
+    options.binary_location = CHROMIUM
+    for argument in ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
+                     f'--window-size={width},{height}']:
+        options.add_argument(argument)
+    if phone:
+        options.add_experimental_option('mobileEmulation', {
+            'deviceMetrics': {'width': width, 'height': height, 'pixelRatio': 2.0, 'touch': True}})
+    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+
+
+def open_page(driver, url):
+    driver.get(url)
+    wait(lambda: driver.execute_script("return document.body.dataset.ready === 'true'"), 30, 'the page to read the state')
+
+
+def control(driver, name):
+    return driver.find_element(By.CSS_SELECTOR, f'[aria-label="{name}"]')
+
+
+def value(driver, name):
+    return control(driver, name).get_attribute('aria-valuenow')
+
+
+def touch(driver, x, y):
+    """A finger down and up at (x, y) of the viewport, through the DevTools protocol."""
+    driver.execute_cdp_cmd('Input.dispatchTouchEvent', {'type': 'touchStart', 'touchPoints': [{'x': x, 'y': y}]})
+    driver.execute_cdp_cmd('Input.dispatchTouchEvent', {'type': 'touchEnd', 'touchPoints': []})

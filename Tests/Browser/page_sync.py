@@ -1,0 +1,111 @@
+"""Two pages of one run: the keyboard, the console, OSC, a drag, bypass, a
+scene and a tap's record/pause/resume/stop, each followed in both pages.
+Arguments: fxhost, patch, JACK server, OSC port, the patch's folder."""
+
+import os
+import subprocess
+import sys
+
+from selenium.webdriver import ActionChains
+from selenium.webdriver.common.keys import Keys
+
+from fxhost_page import Fxhost, browser, control, open_page, report, value, wait
+
+fxhost_path, patch, server, osc, folder = sys.argv[1:6]
+take = os.path.join(folder, 'take.wav')
+run = Fxhost(fxhost_path, ['run', patch, '--server', server, '--quiet', '--osc', osc])
+a, b = browser(), browser()
+
+
+def grown():
+    """Waits until the take holds another half second (mono float: 4 bytes a frame) of what was just set."""
+    start = os.path.getsize(take)
+    wait(lambda: os.path.getsize(take) >= start + 24_000 * 4, 30, 'the take to grow')
+
+
+def both(name, expected):
+    wait(lambda: value(a, name) == expected and value(b, name) == expected, 10, f'{name} = {expected} in both pages')
+
+
+try:
+    open_page(a, run.url)
+    open_page(b, run.url)
+    meter = wait(lambda: a.find_element('id', 'meter-main-0').get_attribute('data-peak'), 10, 'the meter')
+    wait(lambda: a.find_element('id', 'meter-main-0').get_attribute('aria-valuetext') == '-6.02 dBFS', 10, 'the meter at -6.02')
+    report('meter', peak=float(a.find_element('id', 'meter-main-0').get_attribute('data-peak')),
+           text=a.find_element('id', 'meter-main-0').get_attribute('aria-valuetext'))
+    grown()
+
+    # The keyboard: six steps down from 0 dB.
+    gain = control(a, 'amp gain')
+    report('control', role=gain.get_attribute('role'), min=gain.get_attribute('aria-valuemin'),
+           max=gain.get_attribute('aria-valuemax'))
+    a.execute_script('arguments[0].focus()', gain)
+    ActionChains(a).send_keys(Keys.ARROW_LEFT * 6).perform()
+    wait(lambda: value(a, 'amp gain') == '-6', 10, 'six steps down')
+    both('amp gain', '-6')
+    report('keyboard', value=float(value(a, 'amp gain')), text=gain.get_attribute('aria-valuetext'),
+           second=float(value(b, 'amp gain')))
+    grown()
+
+    # The console, then OSC.
+    run.type('set amp gain -12')
+    both('amp gain', '-12')
+    report('console', value=float(value(a, 'amp gain')), second=float(value(b, 'amp gain')))
+    grown()
+    subprocess.run(['oscsend', '127.0.0.1', osc, '/fxhost/set', 'ssf', 'amp', 'gain', '-3'], check=True)
+    both('amp gain', '-3')
+    report('osc', value=float(value(a, 'amp gain')), second=float(value(b, 'amp gain')))
+    grown()
+
+    # A drag in page a, held while the console sets another value: not pulled back.
+    width = gain.size['width']
+    ActionChains(a).move_to_element_with_offset(gain, int(-width / 2 + width * 0.25), 0).click_and_hold().perform()
+    pressed = value(a, 'amp gain')
+    ActionChains(a).move_by_offset(20, 0).perform()
+    dragged = value(a, 'amp gain')
+    wait(lambda: f'parameter amp gain {dragged}' in a.find_element('id', 'log').text, 10, 'the drag announced')
+    run.type('set amp gain -40')
+    wait(lambda: value(b, 'amp gain') == '-40', 10, 'page b at -40')
+    wait(lambda: 'console: parameter amp gain -40' in a.find_element('id', 'log').text, 10, 'page a to hear the console')
+    report('drag', pressed=float(pressed), dragged=float(dragged), held=float(value(a, 'amp gain')))
+    ActionChains(a).release().perform()
+    wait(lambda: value(a, 'amp gain') == '-40', 10, 'page a at -40 once released')
+    report('released', value=float(value(a, 'amp gain')))
+    grown()
+
+    # Bypass on and off, then a scene.
+    bypass = control(a, 'amp bypass')
+    bypass.click()
+    wait(lambda: control(b, 'amp bypass').get_attribute('aria-checked') == 'true', 10, 'bypass in page b')
+    report('bypass', on=control(a, 'amp bypass').get_attribute('aria-checked'),
+           greyed='bypassed' in a.find_element('css selector', '#graph .node[data-node="amp"]').get_attribute('class'))
+    grown()
+    control(a, 'amp bypass').click()
+    wait(lambda: control(b, 'amp bypass').get_attribute('aria-checked') == 'false', 10, 'bypass off in page b')
+    grown()
+    control(a, 'scene quiet').click()
+    both('amp gain', '-20')
+    report('scene', value=float(value(a, 'amp gain')))
+    grown()
+
+    # A tap from the page: record, pause, resume, stop.
+    control(a, 'amp record').click()
+    wait(lambda: control(b, 'pause tap amp'), 10, 'the tap in page b')
+    states = ['recording']
+    control(a, 'pause tap amp').click()
+    wait(lambda: control(b, 'resume tap amp'), 10, 'the tap paused in page b')
+    states.append('paused')
+    control(a, 'resume tap amp').click()
+    wait(lambda: control(b, 'pause tap amp'), 10, 'the tap resumed in page b')
+    states.append('recording')
+    control(a, 'stop tap amp').click()
+    wait(lambda: not a.find_elements('css selector', '[aria-label="stop tap amp"]'), 10, 'the tap stopped')
+    states.append('stopped')
+    report('tap', states=states, file=os.path.exists(os.path.join(folder, 'amp-take.wav')))
+    report('exit', status=run.quit())
+finally:
+    a.quit()
+    b.quit()
+    if run.process.poll() is None:
+        run.process.kill()

@@ -1,0 +1,104 @@
+import Foundation
+import HostCore
+import TestSupport
+import XCTest
+
+/// The `--web` page in a real browser: headless Chromium (Debian's), driven
+/// by Selenium through Debian's chromedriver, from the Python scripts in
+/// `Tests/Browser/`, which print what they saw; judged here by arithmetic
+/// on a live tap, and by what the page and the server report.
+final class WebPageTests: XCTestCase {
+    /// Two pages of one run. The output meter shows the constant 0.5 at
+    /// 20·log10(0.5) = -6.02 dBFS; six Left Arrows on `amp gain` make it
+    /// -6 in both pages and the tap ×10^(-6/20); a `set` from the console
+    /// and one over OSC move both sliders; a slider held in a drag is not
+    /// pulled back by a console set, and shows it once released; bypass
+    /// (greyed in the graph) passes 0.5 through; the scene button switches
+    /// to -20 dB (×0.1); record, pause, resume and stop make a take.
+    func testPagesFollowEveryFaceAndMoveTheSoundByArithmetic() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder(#function)
+        try LiveRunTests.writeAmpPatch(folder, seconds: 60)
+        let patch = folder.appendingPathComponent("amp.yaml").path
+        try (String(contentsOfFile: patch, encoding: .utf8) + "\nscenes:\n  quiet: { amp: { gain: -20 } }\n")
+            .write(toFile: patch, atomically: true, encoding: .utf8)
+        let osc = try OSCRunTests.freeUDPPort()
+        let seen = try Self.browse("page_sync.py", [Tools.fxhost, patch, server.name, "\(osc)", folder.path])
+        func report(_ kind: String) -> [String: Any] { seen.first { $0["kind"] as? String == kind } ?? [:] }
+
+        XCTAssertEqual(report("meter")["peak"] as? Double ?? 0, 20 * log10(0.5), accuracy: 1e-3)
+        XCTAssertEqual(report("meter")["text"] as? String, "-6.02 dBFS")
+        XCTAssertEqual(report("control")["role"] as? String, "slider")
+        XCTAssertEqual(report("control")["min"] as? String, "-90", "eg-amp's gain: -90 to 24 dB")
+        XCTAssertEqual(report("control")["max"] as? String, "24")
+        let keyboard = report("keyboard")["value"] as? Double ?? .nan
+        XCTAssertEqual(keyboard, -6)
+        XCTAssertEqual(report("keyboard")["text"] as? String, "-6.0 dB")
+        XCTAssertEqual(report("keyboard")["second"] as? Double, keyboard, "the second page sees the first's change")
+        XCTAssertEqual(report("console")["value"] as? Double, -12)
+        XCTAssertEqual(report("console")["second"] as? Double, -12)
+        XCTAssertEqual(report("osc")["value"] as? Double, -3)
+        XCTAssertEqual(report("osc")["second"] as? Double, -3)
+        let pressed = report("drag")["pressed"] as? Double ?? .nan, dragged = report("drag")["dragged"] as? Double ?? .nan
+        XCTAssertEqual(report("drag")["held"] as? Double, dragged, "a held slider is not pulled back by another's change")
+        XCTAssertNotEqual(dragged, -40)
+        XCTAssertEqual(report("released")["value"] as? Double, -40, "once released it shows the change that came last")
+        XCTAssertEqual(report("bypass")["on"] as? String, "true")
+        XCTAssertEqual(report("bypass")["greyed"] as? Bool, true)
+        XCTAssertEqual(report("scene")["value"] as? Double, -20)
+        XCTAssertEqual(report("tap")["states"] as? [String], ["recording", "paused", "recording", "stopped"])
+        XCTAssertEqual(report("tap")["file"] as? Bool, true)
+        XCTAssertEqual(report("exit")["status"] as? Int, 0)
+
+        // The take: each value held at least a quarter second (the keyboard's and
+        // the drag's passing values are shorter, or the press's, removed by value).
+        func level(_ decibels: Double) -> Float { Float(0.5 * pow(10, decibels / 20)) }
+        let runs = LiveRunTests.runs(of: try Audio.read(folder.appendingPathComponent("take.wav").path).channels[0])
+            .filter { $0.count >= 12_000 && abs($0.value - level(pressed)) > 1e-6 }.map(\.value)
+        let expected = [level(0), level(keyboard), level(-12), level(-3), level(dragged), level(-40), level(0), level(-40), level(-20)]
+        XCTAssertEqual(runs.count, expected.count, "\(runs)")
+        for (run, value) in zip(runs, expected) { XCTAssertEqual(run, value, accuracy: 1e-6, "\(runs)") }
+        XCTAssertEqual(level(keyboard) / level(0), 0.501187, accuracy: 1e-6, "-6 dB is ×0.501187")
+        let take = try Audio.read(folder.appendingPathComponent("amp-take.wav").path).channels[0]
+        XCTAssertGreaterThan(take.count, 0)
+        XCTAssertEqual(take.last ?? 0, level(-20), accuracy: 1e-6, "the page's take records the scene's level")
+    }
+
+    /// Each bundled preset on a phone's screen (390×844, touch): the page is
+    /// no wider than the screen, every control lies within it, and every
+    /// slider, switch and menu is used by touch, the server agreeing.
+    func testEveryControlOfThePresetsIsReachedAndUsedByTouchAt390By844() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let presets = ["guitar-crunch", "mastering", "vocal-chain"].map {
+            Self.sourceRoot.appendingPathComponent("Presets/\($0).yaml").path
+        }
+        let seen = try Self.browse("page_phone.py", [Tools.fxhost, server.name] + presets)
+        let patches = seen.filter { $0["kind"] as? String == "patch" }
+        XCTAssertEqual(patches.count, 3, "\(seen)")
+        for patch in patches {
+            let name = patch["patch"] as? String ?? "?"
+            XCTAssertEqual(patch["width"] as? Int, 390, name)
+            XCTAssertEqual((patch["outside"] as? [Any])?.count, 0, "\(name): \(patch["outside"] ?? "")")
+            XCTAssertEqual((patch["unused"] as? [Any])?.count, 0, "\(name): \(patch["unused"] ?? "")")
+            XCTAssertGreaterThan(patch["sliders"] as? Int ?? 0, 20, name)
+            XCTAssertGreaterThan(patch["used"] as? Int ?? 0, patch["sliders"] as? Int ?? 0, "sliders, switches and menus: \(name)")
+        }
+        XCTAssertEqual(seen.filter { $0["kind"] as? String == "exit" }.map { $0["status"] as? Int }, [0, 0, 0])
+    }
+
+    // MARK: Support
+
+    static var sourceRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// Runs a script of `Tests/Browser` with Debian's Python (where Debian's
+    /// Selenium is) and returns its report lines.
+    static func browse(_ script: String, _ arguments: [String]) throws -> [[String: Any]] {
+        let folder = sourceRoot.appendingPathComponent("Tests/Browser")
+        let result = try Tools.run("/usr/bin/python3", [folder.appendingPathComponent(script).path] + arguments)
+        XCTAssertEqual(result.status, 0, "chromium, chromium-driver and python3-selenium (scripts/install-deps.sh) must be installed: "
+                       + result.stderr + result.stdout)
+        return WebRunTests.lines(result.stdout)
+    }
+}
