@@ -131,6 +131,80 @@ final class WebRunTests: XCTestCase {
         XCTAssertEqual(runs.last?.value ?? 0, 0.5 * 0.501187, accuracy: 1e-6)
     }
 
+    /// Every command in its JSON form over `POST /api/v1/commands`: those the
+    /// amp patch allows answered 200 with their events on the stream, in the
+    /// order docs/control.md gives them; those it cannot do (a preset it does
+    /// not have, learn without a MIDI input, a save over a file, a cancel with
+    /// no bounce) 422 with a sentence, announced as `refused`; `quit` ends the run.
+    func testEveryCommandsJSONFormIsAnsweredOverHTTP() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        defer { withExtendedLifetime(server) {} }
+        let folder = try Tools.temporaryFolder(#function)
+        try LiveRunTests.writeAmpPatch(folder, seconds: 8)
+        let patch = folder.appendingPathComponent("amp.yaml").path
+        try (String(contentsOfFile: patch, encoding: .utf8) + "\nscenes:\n  quiet: { amp: { gain: -20 } }\n")
+            .write(toFile: patch, atomically: true, encoding: .utf8)
+        // preset.save writes under $HOME/.lv2: the test's folder.
+        let run = try LiveRun(["run", patch, "--server", server.name, "--quiet", "--web", "0"], console: true,
+                              environment: ["HOME": folder.path])
+        XCTAssertTrue(eventually(within: 60) { Self.webURL(run.stderr) != nil }, run.stderr)
+        let requests: [(String, Int)] = [
+            (#"{"v": 1, "cmd": "bypass", "node": "amp", "on": true}"#, 200),
+            (#"{"v": 1, "cmd": "bypass", "node": "amp", "on": false}"#, 200),
+            (#"{"v": 1, "cmd": "preset", "node": "amp", "name": "nope"}"#, 422),
+            (#"{"v": 1, "cmd": "preset.save", "node": "amp", "name": "WebTest"}"#, 200),
+            (#"{"v": 1, "cmd": "tap", "at": "amp", "file": "web.wav"}"#, 200),
+            (#"{"v": 1, "cmd": "tap.pause", "at": "amp"}"#, 200),
+            (#"{"v": 1, "cmd": "tap.resume", "at": "amp"}"#, 200),
+            (#"{"v": 1, "cmd": "untap", "at": "amp"}"#, 200),
+            (#"{"v": 1, "cmd": "connect", "from": "dc", "to": "main", "gainDB": -6}"#, 200),
+            (#"{"v": 1, "cmd": "disconnect", "from": "dc", "to": "main"}"#, 200),
+            (#"{"v": 1, "cmd": "scene", "name": "quiet"}"#, 200),
+            (#"{"v": 1, "cmd": "learn", "node": "amp", "param": "gain"}"#, 422),
+            (#"{"v": 1, "cmd": "unlearn", "node": "amp", "param": "gain"}"#, 422),
+            (#"{"v": 1, "cmd": "map"}"#, 200),
+            (#"{"v": 1, "cmd": "tempo", "bpm": 140}"#, 200),
+            (#"{"v": 1, "cmd": "transport", "rolling": false}"#, 200),
+            (#"{"v": 1, "cmd": "save", "file": "copy.yaml"}"#, 200),
+            (#"{"v": 1, "cmd": "save", "file": "copy.yaml"}"#, 422),
+            (#"{"v": 1, "cmd": "reload"}"#, 200),
+            (#"{"v": 1, "cmd": "state", "node": "amp"}"#, 200),
+            (#"{"v": 1, "cmd": "status"}"#, 200),
+            (#"{"v": 1, "cmd": "bounce", "file": "bounce.wav", "to": 1}"#, 200),
+        ]
+        let body = try String(decoding: JSONSerialization.data(withJSONObject: requests.map(\.0)), as: UTF8.self)
+        let client = try Tools.run("python3", ["-c", Self.commandsClient, Self.webURL(run.stderr) ?? "", body])
+        XCTAssertEqual(client.status, 0, client.stderr)
+        let answers = Self.lines(client.stdout)
+        XCTAssertEqual(answers.count, requests.count + 3, client.stdout)
+        guard answers.count == requests.count + 3 else { return }
+        for (index, (request, status)) in requests.enumerated() {
+            XCTAssertEqual(answers[index]["status"] as? Int, status, "\(request): \(answers[index])")
+            let reply = Self.object(answers[index]["body"])
+            XCTAssertEqual(reply["ok"] as? Bool, status == 200, request)
+            if status == 422 { XCTAssertFalse((reply["error"] as? String ?? "").isEmpty, request) }
+        }
+        XCTAssertEqual((Self.object(answers[13]["body"])["scenes"] as? [String]), ["quiet"], "map")
+        XCTAssertNotNil(Self.object(answers[19]["body"])["state"], "state")
+        XCTAssertNotNil(Self.object(answers[20]["body"])["status"], "status")
+        // Once the bounce has finished: nothing to cancel; then quit.
+        XCTAssertEqual(answers[requests.count]["status"] as? Int, 422, "bounce.cancel with no bounce under way")
+        XCTAssertEqual(answers[requests.count + 1]["status"] as? Int, 200)
+        XCTAssertEqual(Self.object(answers[requests.count + 1]["body"])["quit"] as? Bool, true)
+        let events = answers[requests.count + 2]["events"] as? [String] ?? []
+        XCTAssertEqual(events.filter { $0 != "refused" },
+                       ["hello", "bypass", "bypass", "preset.saved", "tap.started", "tap.paused", "tap.paused", "tap.resumed",
+                        "tap.resumed", "tap.stopped", "tap.stopped", "connected", "disconnected", "scene", "parameter", "tempo",
+                        "transport", "saved", "bounce.started", "bounce.finished"])
+        XCTAssertEqual(events.filter { $0 == "refused" }.count, 4, "preset, learn, unlearn and the second save, each announced: \(events)")
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("copy.yaml").path))
+        XCTAssertEqual(try Audio.read(folder.appendingPathComponent("bounce.wav").path).channels[0].count, 48_000,
+                       "a 1 s bounce")
+        let saved = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(".lv2").path)
+        XCTAssertEqual(saved.count, 1, "the preset's bundle: \(saved)")
+    }
+
     /// A port already in use stops the run before any sound, with one sentence.
     func testAPortInUseIsRefusedAtStart() throws {
         let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -225,6 +299,31 @@ final class WebRunTests: XCTestCase {
         say(*request('POST', '/api/v1/commands', json.dumps({'v': 1, 'line': 'set amp gain -12'})))
         say(*request('GET', '/api/v1/status'))
         ws.close()
+        """
+
+    /// Python: posts each command of the JSON list given, then, once the events
+    /// stream has seen the bounce finish, `bounce.cancel` and `quit`; prints
+    /// each answer, then the events' names.
+    static let commandsClient = """
+        import json, sys, urllib.request, urllib.error, websocket
+        base, bodies = sys.argv[1].rstrip('/'), json.loads(sys.argv[2])
+        ws = websocket.create_connection(base.replace('http://', 'ws://') + '/api/v1/events', timeout=30)
+        events = [json.loads(ws.recv())['event']]
+        def post(body):
+            req = urllib.request.Request(base + '/api/v1/commands', data=body.encode(), method='POST')
+            try:
+                with urllib.request.urlopen(req, timeout=30) as reply:
+                    status, text = reply.status, reply.read().decode()
+            except urllib.error.HTTPError as error:
+                status, text = error.code, error.read().decode()
+            print(json.dumps({'status': status, 'body': text}), flush=True)
+        for body in bodies:
+            post(body)
+        while events[-1] != 'bounce.finished':
+            events.append(json.loads(ws.recv())['event'])
+        post(json.dumps({'v': 1, 'cmd': 'bounce.cancel'}))
+        post(json.dumps({'v': 1, 'cmd': 'quit'}))
+        print(json.dumps({'events': events}), flush=True)
         """
 
     /// Python: hostile requests, then a set that must still work.
