@@ -593,7 +593,9 @@ extension WebPage {
             command({ cmd: 'tempo', bpm: Math.round(bpm * 10) / 10 }, $('session-refusal'));
           }
         });
-        $('tempo').addEventListener('change', () => command({ cmd: 'tempo', bpm: Number($('tempo').value) }, $('session-refusal')));
+        $('tempo').addEventListener('change', () => {
+          if ($('tempo').value !== '') command({ cmd: 'tempo', bpm: Number($('tempo').value) }, $('session-refusal'));
+        });
         $('transport').addEventListener('click', () =>
           command({ cmd: 'transport', rolling: $('transport').getAttribute('aria-checked') !== 'true' }, $('session-refusal')));
         $('save').addEventListener('click', () => command({ cmd: 'save' }, $('session-refusal')));

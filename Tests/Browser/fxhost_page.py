@@ -42,9 +42,9 @@ def wait(condition, within=30, what='a condition'):
 class Fxhost:
     """`fxhost run ARGS --web 0`: its console on a pipe, its URL from stderr."""
 
-    def __init__(self, fxhost, arguments):
+    def __init__(self, fxhost, arguments, web='0'):
         self.errors = tempfile.NamedTemporaryFile(mode='w+', prefix='fxhost-web-', suffix='.err')
-        self.process = subprocess.Popen([fxhost] + arguments + ['--web', '0'], stdin=subprocess.PIPE,
+        self.process = subprocess.Popen([fxhost] + arguments + ['--web', web], stdin=subprocess.PIPE,
                                         stdout=subprocess.DEVNULL, stderr=self.errors, text=True)
         self.url = wait(self._url, 60, 'fxhost to print its URL')
 
@@ -56,6 +56,11 @@ class Fxhost:
         if self.process.poll() is not None:
             raise SystemExit('fxhost ended: ' + open(self.errors.name).read())
         return None
+
+    @property
+    def stderr(self):
+        with open(self.errors.name) as text:
+            return text.read()
 
     def type(self, line):
         self.process.stdin.write(line + '\n')

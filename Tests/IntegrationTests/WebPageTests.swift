@@ -86,6 +86,31 @@ final class WebPageTests: XCTestCase {
         XCTAssertEqual(seen.filter { $0["kind"] as? String == "exit" }.map { $0["status"] as? Int }, [0, 0, 0])
     }
 
+    /// A refusal is shown where it happened (under the learn button, under
+    /// the tempo) in the very sentence the console prints for the same
+    /// command; and a page whose server goes away says so, and once another
+    /// fxhost listens on the same port it reconnects and shows the new state
+    /// (the patch's gain changed to -9 in between).
+    func testRefusalsShowWhereTheyHappenAndAPageCatchesUpAfterARestart() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder(#function)
+        try LiveRunTests.writeAmpPatch(folder, seconds: 60)
+        let patch = folder.appendingPathComponent("amp.yaml").path
+        let seen = try Self.browse("page_reconnect.py", [Tools.fxhost, patch, server.name])
+        func report(_ kind: String) -> [String: Any] { seen.first { $0["kind"] as? String == kind } ?? [:] }
+        let page = report("refusals")["page"] as? [String] ?? []
+        let console = report("refusals")["console"] as? [String] ?? []
+        XCTAssertEqual(page.count, 2, "\(seen)")
+        XCTAssertEqual(page, console, "the page shows the console's sentences")
+        XCTAssertTrue(page.first?.contains("midi-control") == true, "\(page)")
+        XCTAssertTrue(page.last?.contains("5000") == true, "\(page)")
+        XCTAssertEqual(report("before")["value"] as? Double, 0)
+        XCTAssertEqual(report("first exit")["status"] as? Int, 0)
+        XCTAssertEqual(report("after")["value"] as? Double, -9)
+        XCTAssertEqual(report("after")["connection"] as? String, "live")
+        XCTAssertEqual(report("exit")["status"] as? Int, 0)
+    }
+
     // MARK: Support
 
     static var sourceRoot: URL {

@@ -1,0 +1,47 @@
+"""A page that loses its server and finds another on the same port reads
+the new state; a refusal is shown where it happened, in the console's
+sentence. Arguments: fxhost, patch, JACK server."""
+
+import sys
+import urllib.parse
+
+from fxhost_page import Fxhost, browser, control, open_page, report, value, wait
+
+fxhost_path, patch, server = sys.argv[1:4]
+run = Fxhost(fxhost_path, ['run', patch, '--server', server, '--quiet', '--no-connect'])
+page = browser()
+try:
+    open_page(page, run.url)
+    # Refusals where they happened: learn with no MIDI input, under its control; a tempo out of range, under the session's row.
+    control(page, 'learn amp gain').click()
+    learn = wait(lambda: page.find_element('css selector', '[data-node="amp"] .param .refusal').text, 10, 'the learn refusal')
+    tempo = control(page, 'tempo')
+    tempo.clear()
+    tempo.send_keys('5000\n')
+    session = wait(lambda: page.find_element('id', 'session-refusal').text, 10, 'the tempo refusal')
+    run.type('learn amp gain')
+    run.type('tempo 5000')
+    def typed():  # the console's own refusals, not its notes of the web's (`fxhost: error: web:…: refused: …`)
+        return [line[len('fxhost: error: '):] for line in run.stderr.splitlines()
+                if line.startswith('fxhost: error: ') and not line.startswith('fxhost: error: web:')]
+    console = wait(lambda: len(typed()) >= 2 and typed(), 10, "the console's refusals")
+    report('refusals', page=[learn, session], console=console)
+
+    # The server goes away: the page says so; another comes back on the same port with the patch changed.
+    port = urllib.parse.urlparse(run.url).port
+    report('before', value=float(value(page, 'amp gain')))
+    report('first exit', status=run.quit())
+    wait(lambda: page.find_element('id', 'connection').text == 'reconnecting…', 10, 'the page to notice')
+    with open(patch) as text:
+        changed = text.read().replace('gain: 0', 'gain: -9')
+    with open(patch, 'w') as text:
+        text.write(changed)
+    run = Fxhost(fxhost_path, ['run', patch, '--server', server, '--quiet', '--no-connect'], web=str(port))
+    wait(lambda: page.find_element('id', 'connection').text == 'live' and value(page, 'amp gain') == '-9', 30,
+         'the page to catch up')
+    report('after', value=float(value(page, 'amp gain')), connection=page.find_element('id', 'connection').text)
+    report('exit', status=run.quit())
+finally:
+    page.quit()
+    if run.process.poll() is None:
+        run.process.kill()
