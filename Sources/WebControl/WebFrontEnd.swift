@@ -52,6 +52,8 @@ package final class WebFrontEnd: LiveFrontEnd, Sendable {
     private let streams = Mutex(Streams())
     private let pending = Mutex(Pending())
     private let server = Mutex<WebServer?>(nil)
+    /// The folder web paths are confined to, known once started.
+    private let folder = Mutex<String?>(nil)
     /// Who may use it, with the port bound.
     package let access: WebAccess
 
@@ -81,6 +83,7 @@ package final class WebFrontEnd: LiveFrontEnd, Sendable {
         self.host.withLock { $0 = host.inbox }
         session.withLock { $0 = host.session }
         wake.withLock { $0 = host.wake }
+        folder.withLock { $0 = host.dispatcher.remotePaths.folder }
         host.dispatcher.addListener { [self] change in broadcast(ControlProtocol.event(change).text) }
         host.dispatcher.addRefusalListener { [self] refusal in
             broadcast(JSONValue.object(["v": .number(1), "event": .string("refused"), "source": .string(refusal.source.description),
@@ -120,6 +123,11 @@ package final class WebFrontEnd: LiveFrontEnd, Sendable {
             for stream in streams.open.values { stream.continuation.finish() }
         }
         server.withLock { $0.take() }?.stop()
+    }
+
+    /// The audio files under the folder web paths are confined to (nil before the run starts).
+    var files: (folder: String, files: [String])? {
+        folder.withLock { $0 }.map { ($0, WebFiles.list(in: $0)) }
     }
 
     // MARK: Commands, from the server's threads

@@ -394,6 +394,7 @@ extension WebPage {
           input.spellcheck = false;
           input.setAttribute('aria-label', `${node} ${name}`);
           input.dataset.property = `${node} ${name}`;
+          input.setAttribute('list', 'audio-files');  // the audio files under the patch's folder
           const set = document.createElement('button');
           set.type = 'button';
           set.textContent = 'load';
@@ -553,6 +554,10 @@ extension WebPage {
 
         async function reload() {
           state = await getJSON('/api/v1/state');
+          const listing = await getJSON('/api/v1/files');
+          const files = document.getElementById('audio-files') ?? document.body.appendChild(document.createElement('datalist'));
+          files.id = 'audio-files';
+          files.replaceChildren(...(listing.files ?? []).map((file) => new Option(file, file)));
           render();
           document.body.dataset.ready = 'true';
         }

@@ -8,7 +8,7 @@ import LiveControl
 import NIOCore
 
 /// The page and the API (docs/control.md): `GET /` and its files,
-/// `GET /api/v1/status`, `GET /api/v1/state`, `GET /api/v1/nodes/NODE`,
+/// `GET /api/v1/status`, `GET /api/v1/state`, `GET /api/v1/nodes/NODE`, `GET /api/v1/files`,
 /// `POST /api/v1/commands` and the `GET /api/v1/events` WebSocket.
 struct WebRoutes: Sendable {
     let link: WebServer.Link
@@ -27,6 +27,11 @@ struct WebRoutes: Sendable {
         }
         router.get("/api/v1/nodes/:node") { _, context in
             await ask(.state(node: context.parameters.get("node") ?? ""), peer: context.peer)
+        }
+        router.get("/api/v1/files") { _, _ in
+            guard let listing = link.current?.files else { return Self.refusal(.serviceUnavailable, Self.notRunning) }
+            return Self.response(.ok, JSONValue.object(["folder": .string(listing.folder),
+                                                        "files": .array(listing.files.map(JSONValue.string))]).text)
         }
         router.post("/api/v1/commands") { request, context in
             await command(request, peer: context.peer)

@@ -122,7 +122,7 @@ final class WebPageTests: XCTestCase {
     static func browse(_ script: String, _ arguments: [String]) throws -> [[String: Any]] {
         let folder = sourceRoot.appendingPathComponent("Tests/Browser")
         let result = try Tools.run("/usr/bin/python3", [folder.appendingPathComponent(script).path] + arguments)
-        XCTAssertEqual(result.status, 0, "chromium, chromium-driver and python3-selenium (scripts/install-deps.sh) must be installed: "
+        XCTAssertEqual(result.status, 0, "the browser script failed (it needs chromium, chromium-driver and python3-selenium from scripts/install-deps.sh): "
                        + result.stderr + result.stdout)
         return WebRunTests.lines(result.stdout)
     }

@@ -23,11 +23,19 @@ final class WebRunTests: XCTestCase {
         // The console's sentence for the same refused line, as the oracle for the web's.
         run.type("set amp gian 3")
         XCTAssertTrue(eventually(within: 30) { run.stderr.contains("gian") }, run.stderr)
+        // Audio files for the page's menus: a subfolder's, not a hidden one, not a link leading out.
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("irs"), withIntermediateDirectories: true)
+        for name in ["irs/room.wav", ".hidden.wav", "notes.txt", "../outside.wav"] {
+            try Data().write(to: folder.appendingPathComponent(name))
+        }
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("link.wav").path,
+                                                   withDestinationPath: folder.appendingPathComponent("../outside.wav").path)
         let client = try Tools.run("python3", ["-c", Self.apiClient, url])
         XCTAssertEqual(client.status, 0, "websocket-client (scripts/install-deps.sh) must be installed: \(client.stderr)")
         let answers = Self.lines(client.stdout)
-        XCTAssertEqual(answers.count, 11, client.stdout + client.stderr)
-        guard answers.count == 11 else { return }
+        XCTAssertEqual(answers.count, 12, client.stdout + client.stderr)
+        guard answers.count == 12 else { return }
+        XCTAssertEqual(Self.object(answers[11]["body"])["files"] as? [String], ["dc.wav", "irs/room.wav", "take.wav"])
 
         // GET /api/v1/status: the status JSON.
         XCTAssertEqual(answers[0]["status"] as? Int, 200)
@@ -298,6 +306,7 @@ final class WebRunTests: XCTestCase {
                     break
         say(*request('POST', '/api/v1/commands', json.dumps({'v': 1, 'line': 'set amp gain -12'})))
         say(*request('GET', '/api/v1/status'))
+        say(*request('GET', '/api/v1/files'))
         ws.close()
         """
 

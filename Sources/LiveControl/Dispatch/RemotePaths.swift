@@ -18,7 +18,7 @@ package struct RemotePaths: Sendable {
         /// A file a plugin reads (an impulse response, a sample).
         case audioRead
 
-        var extensions: [String] {
+        package var extensions: [String] {
             switch self {
             case .audioWritten: return AudioFileFormat.acceptedExtensions
             case .patch: return [".yaml", ".yml"]
