@@ -100,13 +100,17 @@ struct WebRoutes: Sendable {
     }
 
     /// Whether a request becomes the events WebSocket: only `/api/v1/events`,
-    /// only with access granted and a stream free; anything else goes on to
-    /// the router, which refuses it with its status.
+    /// only with access granted and a stream free.
     func upgrade(_ head: HTTPRequest, channel: any Channel) -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
         let uri = URI(head.path ?? "/")
-        guard uri.path == "/api/v1/events", let frontEnd = link.current,
-              WebAccessMiddleware.verdict(frontEnd.access, head: head, uri: uri) == .allowed,
-              frontEnd.openStreams < WebLimits.maximumStreams else { return .dontUpgrade }
+        guard uri.path == "/api/v1/events", let frontEnd = link.current else { return .dontUpgrade }
+        // Refused here, the handshake fails with the server library's bare 400
+        // (no connection is opened); a plain request gets the 401 or 403 and its sentence.
+        guard WebAccessMiddleware.verdict(frontEnd.access, head: head, uri: uri) == .allowed else {
+            frontEnd.countRefusal()
+            return .dontUpgrade
+        }
+        guard frontEnd.openStreams < WebLimits.maximumStreams else { return .dontUpgrade }
         return .upgrade([:]) { inbound, outbound, _ in
             guard let (number, messages) = frontEnd.openStream() else {
                 try await outbound.close(.policyViolation, reason: "too many event streams")

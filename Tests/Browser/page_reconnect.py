@@ -2,16 +2,42 @@
 the new state; a refusal is shown where it happened, in the console's
 sentence. Arguments: fxhost, patch, JACK server."""
 
+import json
 import sys
 import urllib.parse
+import urllib.request
+
+from selenium.webdriver import ActionChains
+from selenium.webdriver.common.keys import Keys
 
 from fxhost_page import Fxhost, browser, control, open_page, report, value, wait
 
 fxhost_path, patch, server = sys.argv[1:4]
+
+
+def state(url):
+    with urllib.request.urlopen(url.rstrip('/') + '/api/v1/state', timeout=30) as reply:
+        return json.load(reply)
+
+
 run = Fxhost(fxhost_path, ['run', patch, '--server', server, '--quiet', '--no-connect'])
 page = browser()
 try:
     open_page(page, run.url)
+    # The keyboard's other keys: Home and End are the ends of the range, Page Down ten steps.
+    gain = control(page, 'amp gain')
+    page.execute_script('arguments[0].focus()', gain)
+    keys = {}
+    for key, name in [(Keys.HOME, 'home'), (Keys.END, 'end'), (Keys.PAGE_DOWN, 'pagedown')]:
+        before = value(page, 'amp gain')
+        ActionChains(page).send_keys(key).perform()
+        keys[name] = float(wait(lambda: value(page, 'amp gain') != before and value(page, 'amp gain'), 10, name))
+    keys['server'] = wait(lambda: next(p['value'] for n in state(run.url)['nodes'] if n['name'] == 'amp' for p in n['parameters']
+                                       if p['symbol'] == 'gain') == keys['pagedown'] and keys['pagedown'], 10, 'the server to agree')
+    report('keys', **keys)
+    run.type('set amp gain 0')
+    wait(lambda: value(page, 'amp gain') == '0', 10, 'back to 0')
+
     # Refusals where they happened: learn with no MIDI input, under its control; a tempo out of range, under the session's row.
     control(page, 'learn amp gain').click()
     learn = wait(lambda: page.find_element('css selector', '[data-node="amp"] .param .refusal').text, 10, 'the learn refusal')

@@ -86,7 +86,8 @@ final class WebPageTests: XCTestCase {
         XCTAssertEqual(seen.filter { $0["kind"] as? String == "exit" }.map { $0["status"] as? Int }, [0, 0, 0])
     }
 
-    /// A refusal is shown where it happened (under the learn button, under
+    /// Home, End and Page Down move a slider to its ends and by ten steps,
+    /// the server agreeing. A refusal is shown where it happened (under the learn button, under
     /// the tempo) in the very sentence the console prints for the same
     /// command; and a page whose server goes away says so, and once another
     /// fxhost listens on the same port it reconnects and shows the new state
@@ -104,6 +105,10 @@ final class WebPageTests: XCTestCase {
         XCTAssertEqual(page, console, "the page shows the console's sentences")
         XCTAssertTrue(page.first?.contains("midi-control") == true, "\(page)")
         XCTAssertTrue(page.last?.contains("5000") == true, "\(page)")
+        XCTAssertEqual(report("keys")["home"] as? Double, -90, "Home: eg-amp's minimum")
+        XCTAssertEqual(report("keys")["end"] as? Double, 24, "End: its maximum")
+        XCTAssertEqual(report("keys")["pagedown"] as? Double, 14, "Page Down: ten 1 dB steps")
+        XCTAssertEqual(report("keys")["server"] as? Double, 14)
         XCTAssertEqual(report("before")["value"] as? Double, 0)
         XCTAssertEqual(report("first exit")["status"] as? Int, 0)
         XCTAssertEqual(report("after")["value"] as? Double, -9)

@@ -98,7 +98,8 @@ final class WebRunTests: XCTestCase {
         XCTAssertEqual(runs[2].value, 0.5 * 0.251189, accuracy: 1e-6, "-12 dB: ×0.251189")
     }
 
-    /// A forged Origin and a foreign Host are refused with 403, an oversized
+    /// A forged Origin and a foreign Host are refused with 403 (a WebSocket's
+    /// handshake with a forged Origin fails with 400, no connection opened), an oversized
     /// body with 413, random bytes on the WebSocket close it, and a path
     /// outside the patch's folder is refused as OSC's are; the sound plays
     /// on, and a set afterwards still works. Bound to every interface, a
@@ -110,12 +111,12 @@ final class WebRunTests: XCTestCase {
         let client = try Tools.run("python3", ["-c", Self.hostileClient, url])
         XCTAssertEqual(client.status, 0, client.stderr)
         let answers = Self.lines(client.stdout)
-        XCTAssertEqual(answers.map { $0["status"] as? Int ?? -1 }, [403, 403, 403, 413, 0, 422, 200], client.stdout + client.stderr)
-        guard answers.count == 7 else { return }
+        XCTAssertEqual(answers.map { $0["status"] as? Int ?? -1 }, [403, 403, 403, 400, 413, 0, 422, 200], client.stdout + client.stderr)
+        guard answers.count == 8 else { return }
         XCTAssertTrue((Self.object(answers[0]["body"])["error"] as? String ?? "").contains("another site"), "\(answers[0])")
         XCTAssertTrue((Self.object(answers[2]["body"])["error"] as? String ?? "").contains("Host header"), "\(answers[2])")
-        XCTAssertEqual(answers[4]["closed"] as? Bool, true, "random bytes close the WebSocket")
-        XCTAssertTrue((Self.object(answers[5]["body"])["error"] as? String ?? "").contains("may not use `..`"), "\(answers[5])")
+        XCTAssertEqual(answers[5]["closed"] as? Bool, true, "random bytes close the WebSocket")
+        XCTAssertTrue((Self.object(answers[6]["body"])["error"] as? String ?? "").contains("may not use `..`"), "\(answers[6])")
         XCTAssertTrue(run.waitForRuns(take, count: 2, lastAtLeast: 24_000), run.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.deletingLastPathComponent().appendingPathComponent("escape.wav").path))
 
@@ -354,6 +355,13 @@ final class WebRunTests: XCTestCase {
         say(*request('GET', '/api/v1/status', None, {'Origin': 'null'}))
         # DNS rebinding: the attacker's name in Host.
         say(*request('GET', '/api/v1/status', None, {'Host': 'evil.example:%d' % base.port}))
+        # A WebSocket opened by a page of another site.
+        import websocket
+        try:
+            websocket.create_connection('ws://%s:%d/api/v1/events' % (base.hostname, base.port), origin='http://evil.example', timeout=30)
+            say(101, 'opened')
+        except websocket.WebSocketBadStatusException as error:
+            say(error.status_code, '')
         # A body over the limit.
         say(*request('POST', '/api/v1/commands', '{"v": 1, "line": "' + 'x' * 100000 + '"}'))
         # Random bytes after a WebSocket handshake.
