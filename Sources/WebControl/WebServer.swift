@@ -1,6 +1,7 @@
 import Foundation
 import HostCore
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import LiveControl
 import Logging
@@ -38,7 +39,12 @@ final class WebServer: Sendable {
         let router = Router(context: WebRequestContext.self)
         router.add(middleware: WebAccessMiddleware(link: link))
         WebRoutes(link: link).add(to: router)
-        let configuration = HTTP1WebSocketUpgradeChannel.Configuration(ws: .init(maxFrameSize: WebLimits.maximumFrameBytes))
+        let quiet = Logger(label: "fxhost.web") { _ in SwiftLogNoOpLogHandler() }
+        let headers = HTTP1Channel.Configuration.DecoderConfiguration(
+            maxHeaderFieldSize: WebLimits.maximumHeaderBytes, maxHeaderListSize: WebLimits.maximumHeaderBytes, maxHeaderFieldCount: 100)
+        let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: .init(idleTimeout: .seconds(Int64(WebLimits.idleSeconds)), httpDecoderConfiguration: headers),
+            ws: .init(maxFrameSize: WebLimits.maximumFrameBytes))
         let bound = Mutex<Result<Int, FrontEndError>?>(nil)
         let ready = DispatchSemaphore(value: 0)
         let app = Application(
@@ -46,13 +52,14 @@ final class WebServer: Sendable {
             server: .http1WebSocketUpgrade(configuration: configuration) { head, channel, _ in
                 WebRoutes(link: link).upgrade(head, channel: channel)
             },
-            configuration: .init(address: .hostname(endpoint.host, port: endpoint.port), serverName: nil),
+            configuration: .init(address: .hostname(endpoint.host, port: endpoint.port), serverName: nil,
+                                 availableConnectionsDelegate: MaximumAvailableConnections(WebLimits.maximumConnections, logger: quiet)),
             onServerRunning: { channel in
                 bound.withLock { $0 = .success(channel.localAddress?.port ?? endpoint.port) }
                 ready.signal()
             },
             eventLoopGroupProvider: .shared(group),
-            logger: Logger(label: "fxhost.web") { _ in SwiftLogNoOpLogHandler() })
+            logger: quiet)
         let ended = ended
         task.withLock {
             $0 = Task.detached {
