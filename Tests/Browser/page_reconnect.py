@@ -66,6 +66,25 @@ try:
     wait(lambda: page.find_element('id', 'connection').text == 'live' and value(page, 'amp gain') == '-9', 30,
          'the page to catch up')
     report('after', value=float(value(page, 'amp gain')), connection=page.find_element('id', 'connection').text)
+
+    # The graph opens a node's controls; tempo, bounce and save act as their console commands do.
+    page.find_element('css selector', '#graph .node[data-node="amp"]').click()
+    selected = wait(lambda: 'selected' in page.find_element('css selector', '#nodes .panel[data-node="amp"]').get_attribute('class')
+                    and page.execute_script('return document.activeElement.getAttribute("aria-label")'), 10, 'amp opened')
+    tempo = control(page, 'tempo')
+    tempo.clear()
+    tempo.send_keys('150\n')
+    bpm = wait(lambda: state(run.url)['tempo']['beatsPerMinute'] == 150 and 150, 10, 'the tempo')
+    bounce = control(page, 'bounce file')
+    bounce.clear()
+    bounce.send_keys('page-bounce.wav')
+    page.find_element('id', 'bounce').click()
+    wait(lambda: 'bounce.finished' in page.find_element('id', 'log').text, 60, 'the bounce to finish')
+    run.type('set amp gain -4')
+    wait(lambda: value(page, 'amp gain') == '-4', 10, 'amp at -4')
+    page.find_element('id', 'save').click()
+    wait(lambda: 'saved' in page.find_element('id', 'log').text, 10, 'the save')
+    report('session', selected=selected, bpm=bpm)
     report('exit', status=run.quit())
 finally:
     page.quit()

@@ -91,7 +91,9 @@ final class WebPageTests: XCTestCase {
     /// the tempo) in the very sentence the console prints for the same
     /// command; and a page whose server goes away says so, and once another
     /// fxhost listens on the same port it reconnects and shows the new state
-    /// (the patch's gain changed to -9 in between).
+    /// (the patch's gain changed to -9 in between). A node clicked in the
+    /// graph opens its controls; the tempo field, bounce and save act as
+    /// their console commands do.
     func testRefusalsShowWhereTheyHappenAndAPageCatchesUpAfterARestart() throws {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
         let folder = try Tools.temporaryFolder(#function)
@@ -113,7 +115,16 @@ final class WebPageTests: XCTestCase {
         XCTAssertEqual(report("first exit")["status"] as? Int, 0)
         XCTAssertEqual(report("after")["value"] as? Double, -9)
         XCTAssertEqual(report("after")["connection"] as? String, "live")
+        XCTAssertEqual(report("session")["selected"] as? String, "amp bypass", "a node clicked in the graph: its panel, focused")
+        XCTAssertEqual(report("session")["bpm"] as? Int, 150)
         XCTAssertEqual(report("exit")["status"] as? Int, 0)
+        // The page's bounce: the patch's 60 s file at the gain then set (-9 dB, ×0.354813).
+        let bounced = try Audio.read(folder.appendingPathComponent("page-bounce.wav").path).channels[0]
+        XCTAssertGreaterThanOrEqual(bounced.count, 48_000 * 60)
+        XCTAssertEqual(bounced.first ?? 0, 0.5 * 0.354813, accuracy: 1e-6)
+        // The page's save: over the patch, with the value set last.
+        let saved = try String(contentsOfFile: patch, encoding: .utf8)
+        XCTAssertTrue(saved.contains("gain: -4"), saved)
     }
 
     // MARK: Support
