@@ -46,6 +46,8 @@ let package = Package(
         // (configuration files, full Foundation), which fxhost does not use.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        // Hummingbird's own dependency, named for the graceful stop of the web server.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
     ],
     targets: [
         // System libraries, found through pkg-config.
@@ -74,6 +76,7 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "fxhost", dependencies: [
             "HostCore", "LV2Bridge", "JackIO", "LiveControl", "WebControl",

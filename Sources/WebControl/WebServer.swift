@@ -7,6 +7,7 @@ import LiveControl
 import Logging
 import NIOCore
 import NIOPosix
+import ServiceLifecycle
 import Synchronization
 
 /// The HTTP and WebSocket server behind `--web`: Hummingbird on one NIO
@@ -25,6 +26,7 @@ final class WebServer: Sendable {
     private let link: Link
     private let group: MultiThreadedEventLoopGroup
     private let task = Mutex<Task<Void, Never>?>(nil)
+    private let services: ServiceGroup
     private let ended = DispatchSemaphore(value: 0)
 
     /// Starts serving on `endpoint`, returning once the port is bound (or throwing why not).
@@ -61,10 +63,14 @@ final class WebServer: Sendable {
             eventLoopGroupProvider: .shared(group),
             logger: quiet)
         let ended = ended
+        // A group of our own, with no signals (fxhost takes those), so `stop`
+        // can shut the server down gracefully: answers under way are written.
+        let services = ServiceGroup(configuration: .init(services: [app], logger: quiet))
+        self.services = services
         task.withLock {
             $0 = Task.detached {
                 do {
-                    try await app.run()
+                    try await services.run()
                 } catch {
                     let reason = (error as? IOError).map { String(cString: strerror($0.errnoCode)) } ?? "\(error)"
                     bound.withLock { $0 = $0 ?? .failure(FrontEndError("--web: cannot listen on \(endpoint) (\(reason))")) }
@@ -90,12 +96,18 @@ final class WebServer: Sendable {
         link.frontEnd.withLock { $0 = frontEnd }
     }
 
-    /// Ends the server (open connections closed) and its thread; waits a few seconds at most.
+    /// Ends the server and its thread: gracefully (the answers under way,
+    /// such as `quit`'s, are written; the event streams were ended by the
+    /// front end), then, after 5 s, by cancelling whatever is left.
     func stop() {
-        link.frontEnd.withLock { $0 = nil }
         guard let task = task.withLock({ $0.take() }) else { return }
-        task.cancel()
-        _ = ended.wait(timeout: .now() + 5)
+        let services = services
+        Task.detached { await services.triggerGracefulShutdown() }
+        if ended.wait(timeout: .now() + 5) == .timedOut {
+            task.cancel()
+            _ = ended.wait(timeout: .now() + 1)
+        }
+        link.frontEnd.withLock { $0 = nil }
         try? group.syncShutdownGracefully()
     }
 }

@@ -61,7 +61,7 @@ for index, patch in enumerate(patches):
                 shown = wait(lambda: element.get_attribute('aria-valuenow') != before and element.get_attribute('aria-valuenow'),
                              10, f'{node} {symbol} to move')
                 wait(lambda: abs(parameter(run.url, node, symbol)['value'] - float(element.get_attribute('aria-valuenow')))
-                     <= 1e-4 * max(1, abs(float(shown))), 10, f'the server to agree on {node} {symbol}')
+                     <= 1e-4 * max(1, abs(float(shown))), 30, f'the server to agree on {node} {symbol}')
                 used += 1
             except TimeoutError as error:
                 unused.append([node, symbol, str(error)])
@@ -73,14 +73,14 @@ for index, patch in enumerate(patches):
             before = element.get_attribute('aria-checked')
             touch(phone, box[0] + box[2] / 2, box[1] + box[3] / 2)
             try:
-                wait(lambda: element.get_attribute('aria-checked') != before, 10, f'{name} to switch')
+                wait(lambda: element.get_attribute('aria-checked') != before, 30, f'{name} to switch')
                 on = element.get_attribute('aria-checked') == 'true'
                 if what == 'bypass':
-                    wait(lambda: bypassed(run.url, node) == on, 10, f'the server to agree on {name}')
+                    wait(lambda: bypassed(run.url, node) == on, 30, f'the server to agree on {name}')
                     touch(phone, box[0] + box[2] / 2, box[1] + box[3] / 2)  # and back: the rest play on
-                    wait(lambda: bypassed(run.url, node) == (not on), 10, f'{name} back')
+                    wait(lambda: bypassed(run.url, node) == (not on), 30, f'{name} back')
                 else:
-                    wait(lambda: (parameter(run.url, node, what)['value'] >= 0.5) == on, 10, f'the server to agree on {name}')
+                    wait(lambda: (parameter(run.url, node, what)['value'] >= 0.5) == on, 30, f'the server to agree on {name}')
                 used += 1
             except TimeoutError as error:
                 unused.append([name, str(error)])

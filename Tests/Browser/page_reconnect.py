@@ -31,33 +31,33 @@ try:
     for key, name in [(Keys.HOME, 'home'), (Keys.END, 'end'), (Keys.PAGE_DOWN, 'pagedown')]:
         before = value(page, 'amp gain')
         ActionChains(page).send_keys(key).perform()
-        keys[name] = float(wait(lambda: value(page, 'amp gain') != before and value(page, 'amp gain'), 10, name))
+        keys[name] = float(wait(lambda: value(page, 'amp gain') != before and value(page, 'amp gain'), 30, name))
     keys['server'] = wait(lambda: next(p['value'] for n in state(run.url)['nodes'] if n['name'] == 'amp' for p in n['parameters']
-                                       if p['symbol'] == 'gain') == keys['pagedown'] and keys['pagedown'], 10, 'the server to agree')
+                                       if p['symbol'] == 'gain') == keys['pagedown'] and keys['pagedown'], 30, 'the server to agree')
     report('keys', **keys)
     run.type('set amp gain 0')
-    wait(lambda: value(page, 'amp gain') == '0', 10, 'back to 0')
+    wait(lambda: value(page, 'amp gain') == '0', 30, 'back to 0')
 
     # Refusals where they happened: learn with no MIDI input, under its control; a tempo out of range, under the session's row.
     control(page, 'learn amp gain').click()
-    learn = wait(lambda: page.find_element('css selector', '[data-node="amp"] .param .refusal').text, 10, 'the learn refusal')
+    learn = wait(lambda: page.find_element('css selector', '[data-node="amp"] .param .refusal').text, 30, 'the learn refusal')
     tempo = control(page, 'tempo')
     tempo.clear()
     tempo.send_keys('5000\n')
-    session = wait(lambda: page.find_element('id', 'session-refusal').text, 10, 'the tempo refusal')
+    session = wait(lambda: page.find_element('id', 'session-refusal').text, 30, 'the tempo refusal')
     run.type('learn amp gain')
     run.type('tempo 5000')
     def typed():  # the console's own refusals, not its notes of the web's (`fxhost: error: web:…: refused: …`)
         return [line[len('fxhost: error: '):] for line in run.stderr.splitlines()
                 if line.startswith('fxhost: error: ') and not line.startswith('fxhost: error: web:')]
-    console = wait(lambda: len(typed()) >= 2 and typed(), 10, "the console's refusals")
+    console = wait(lambda: len(typed()) >= 2 and typed(), 30, "the console's refusals")
     report('refusals', page=[learn, session], console=console)
 
     # The server goes away: the page says so; another comes back on the same port with the patch changed.
     port = urllib.parse.urlparse(run.url).port
     report('before', value=float(value(page, 'amp gain')))
     report('first exit', status=run.quit())
-    wait(lambda: page.find_element('id', 'connection').text == 'reconnecting…', 10, 'the page to notice')
+    wait(lambda: page.find_element('id', 'connection').text == 'reconnecting…', 30, 'the page to notice')
     with open(patch) as text:
         changed = text.read().replace('gain: 0', 'gain: -9')
     with open(patch, 'w') as text:
@@ -70,20 +70,20 @@ try:
     # The graph opens a node's controls; tempo, bounce and save act as their console commands do.
     page.find_element('css selector', '#graph .node[data-node="amp"]').click()
     selected = wait(lambda: 'selected' in page.find_element('css selector', '#nodes .panel[data-node="amp"]').get_attribute('class')
-                    and page.execute_script('return document.activeElement.getAttribute("aria-label")'), 10, 'amp opened')
+                    and page.execute_script('return document.activeElement.getAttribute("aria-label")'), 30, 'amp opened')
     tempo = control(page, 'tempo')
     tempo.clear()
     tempo.send_keys('150\n')
-    bpm = wait(lambda: state(run.url)['tempo']['beatsPerMinute'] == 150 and 150, 10, 'the tempo')
+    bpm = wait(lambda: state(run.url)['tempo']['beatsPerMinute'] == 150 and 150, 30, 'the tempo')
     bounce = control(page, 'bounce file')
     bounce.clear()
     bounce.send_keys('page-bounce.wav')
     page.find_element('id', 'bounce').click()
     wait(lambda: 'bounce.finished' in page.find_element('id', 'log').text, 60, 'the bounce to finish')
     run.type('set amp gain -4')
-    wait(lambda: value(page, 'amp gain') == '-4', 10, 'amp at -4')
+    wait(lambda: value(page, 'amp gain') == '-4', 30, 'amp at -4')
     page.find_element('id', 'save').click()
-    wait(lambda: 'saved' in page.find_element('id', 'log').text, 10, 'the save')
+    wait(lambda: 'saved' in page.find_element('id', 'log').text, 30, 'the save')
     report('session', selected=selected, bpm=bpm)
     report('exit', status=run.quit())
 finally:

@@ -24,14 +24,14 @@ def grown():
 
 
 def both(name, expected):
-    wait(lambda: value(a, name) == expected and value(b, name) == expected, 10, f'{name} = {expected} in both pages')
+    wait(lambda: value(a, name) == expected and value(b, name) == expected, 30, f'{name} = {expected} in both pages')
 
 
 try:
     open_page(a, run.url)
     open_page(b, run.url)
-    meter = wait(lambda: a.find_element('id', 'meter-main-0').get_attribute('data-peak'), 10, 'the meter')
-    wait(lambda: a.find_element('id', 'meter-main-0').get_attribute('aria-valuetext') == '-6.02 dBFS', 10, 'the meter at -6.02')
+    meter = wait(lambda: a.find_element('id', 'meter-main-0').get_attribute('data-peak'), 30, 'the meter')
+    wait(lambda: a.find_element('id', 'meter-main-0').get_attribute('aria-valuetext') == '-6.02 dBFS', 30, 'the meter at -6.02')
     report('meter', peak=float(a.find_element('id', 'meter-main-0').get_attribute('data-peak')),
            text=a.find_element('id', 'meter-main-0').get_attribute('aria-valuetext'))
     grown()
@@ -42,7 +42,7 @@ try:
            max=gain.get_attribute('aria-valuemax'))
     a.execute_script('arguments[0].focus()', gain)
     ActionChains(a).send_keys(Keys.ARROW_LEFT * 6).perform()
-    wait(lambda: value(a, 'amp gain') == '-6', 10, 'six steps down')
+    wait(lambda: value(a, 'amp gain') == '-6', 30, 'six steps down')
     both('amp gain', '-6')
     report('keyboard', value=float(value(a, 'amp gain')), text=gain.get_attribute('aria-valuetext'),
            second=float(value(b, 'amp gain')))
@@ -64,25 +64,25 @@ try:
     pressed = value(a, 'amp gain')
     ActionChains(a).move_by_offset(20, 0).perform()
     dragged = value(a, 'amp gain')
-    wait(lambda: f'parameter amp gain {dragged}' in a.find_element('id', 'log').text, 10, 'the drag announced')
+    wait(lambda: f'parameter amp gain {dragged}' in a.find_element('id', 'log').text, 30, 'the drag announced')
     run.type('set amp gain -40')
-    wait(lambda: value(b, 'amp gain') == '-40', 10, 'page b at -40')
-    wait(lambda: 'console: parameter amp gain -40' in a.find_element('id', 'log').text, 10, 'page a to hear the console')
+    wait(lambda: value(b, 'amp gain') == '-40', 30, 'page b at -40')
+    wait(lambda: 'console: parameter amp gain -40' in a.find_element('id', 'log').text, 30, 'page a to hear the console')
     report('drag', pressed=float(pressed), dragged=float(dragged), held=float(value(a, 'amp gain')))
     ActionChains(a).release().perform()
-    wait(lambda: value(a, 'amp gain') == '-40', 10, 'page a at -40 once released')
+    wait(lambda: value(a, 'amp gain') == '-40', 30, 'page a at -40 once released')
     report('released', value=float(value(a, 'amp gain')))
     grown()
 
     # Bypass on and off, then a scene.
     bypass = control(a, 'amp bypass')
     bypass.click()
-    wait(lambda: control(b, 'amp bypass').get_attribute('aria-checked') == 'true', 10, 'bypass in page b')
+    wait(lambda: control(b, 'amp bypass').get_attribute('aria-checked') == 'true', 30, 'bypass in page b')
     report('bypass', on=control(a, 'amp bypass').get_attribute('aria-checked'),
            greyed='bypassed' in a.find_element('css selector', '#graph .node[data-node="amp"]').get_attribute('class'))
     grown()
     control(a, 'amp bypass').click()
-    wait(lambda: control(b, 'amp bypass').get_attribute('aria-checked') == 'false', 10, 'bypass off in page b')
+    wait(lambda: control(b, 'amp bypass').get_attribute('aria-checked') == 'false', 30, 'bypass off in page b')
     grown()
     control(a, 'scene quiet').click()
     both('amp gain', '-20')
@@ -91,16 +91,16 @@ try:
 
     # A tap from the page: record, pause, resume, stop.
     control(a, 'amp record').click()
-    wait(lambda: control(b, 'pause tap amp'), 10, 'the tap in page b')
+    wait(lambda: control(b, 'pause tap amp'), 30, 'the tap in page b')
     states = ['recording']
     control(a, 'pause tap amp').click()
-    wait(lambda: control(b, 'resume tap amp'), 10, 'the tap paused in page b')
+    wait(lambda: control(b, 'resume tap amp'), 30, 'the tap paused in page b')
     states.append('paused')
     control(a, 'resume tap amp').click()
-    wait(lambda: control(b, 'pause tap amp'), 10, 'the tap resumed in page b')
+    wait(lambda: control(b, 'pause tap amp'), 30, 'the tap resumed in page b')
     states.append('recording')
     control(a, 'stop tap amp').click()
-    wait(lambda: not a.find_elements('css selector', '[aria-label="stop tap amp"]'), 10, 'the tap stopped')
+    wait(lambda: not a.find_elements('css selector', '[aria-label="stop tap amp"]'), 30, 'the tap stopped')
     states.append('stopped')
     report('tap', states=states, file=os.path.exists(os.path.join(folder, 'amp-take.wav')))
     report('exit', status=run.quit())

@@ -13,7 +13,7 @@ try:
         driver = browser(width, height, phone=phone)
         try:
             open_page(driver, run.url)
-            wait(lambda: driver.find_elements('css selector', '.meter'), 10, 'the meters')
+            wait(lambda: driver.find_elements('css selector', '.meter'), 30, 'the meters')
             driver.save_screenshot(os.path.join(folder, name))
         finally:
             driver.quit()
