@@ -90,7 +90,7 @@ for index, patch in enumerate(patches):
             other = next(o for o in menu.options if not o.is_selected())
             menu.select_by_value(other.get_attribute('value'))
             try:
-                wait(lambda: parameter(run.url, node, symbol)['value'] == float(other.get_attribute('value')), 10,
+                wait(lambda: parameter(run.url, node, symbol)['value'] == float(other.get_attribute('value')), 30,
                      f'the server to agree on {node} {symbol}')
                 used += 1
             except TimeoutError as error:
