@@ -171,19 +171,8 @@ final class OSCRunTests: XCTestCase {
         XCTAssertNotEqual(bad.status, 0)
         XCTAssertTrue(bad.stderr.contains("--osc takes PORT or HOST:PORT"), bad.stderr)
 
-        let holder = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        let (holder, port) = try XCTUnwrap(Tools.occupiedLoopbackPort(SOCK_DGRAM))
         defer { close(holder) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var size = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(holder, $0, size) == 0 && getsockname(holder, $0, &size) == 0
-            }
-        }
-        XCTAssertTrue(bound)
-        let port = UInt16(bigEndian: address.sin_port)
         let busy = try Tools.run(Tools.fxhost, ["run", patch, "--server", "fxhost-no-such-server", "--osc", "\(port)"])
         XCTAssertEqual(busy.status, 1, busy.stderr)
         XCTAssertTrue(busy.stderr.contains("--osc: cannot listen on UDP 127.0.0.1:\(port) (Address already in use)"),

@@ -81,6 +81,24 @@ enum Tools {
     static func temporaryFolder(_ name: String = #function) throws -> URL {
         try TestFolders.make(name, prefix: "fxhost-tests")
     }
+
+    /// A socket of `type` (SOCK_STREAM, listening, or SOCK_DGRAM) holding a
+    /// free loopback port, to see a run refuse a port in use; close it after.
+    static func occupiedLoopbackPort(_ type: __socket_type) -> (socket: Int32, port: UInt16)? {
+        let holder = socket(AF_INET, Int32(type.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var size = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(holder, $0, size) == 0 && (type != SOCK_STREAM || listen(holder, 1) == 0)
+                    && getsockname(holder, $0, &size) == 0
+            }
+        }
+        guard bound else { close(holder); return nil }
+        return (holder, UInt16(bigEndian: address.sin_port))
+    }
 }
 
 /// Asserts two signals are sample-identical, naming the first difference.

@@ -216,19 +216,8 @@ final class WebRunTests: XCTestCase {
 
     /// A port already in use stops the run before any sound, with one sentence.
     func testAPortInUseIsRefusedAtStart() throws {
-        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (holder, port) = try XCTUnwrap(Tools.occupiedLoopbackPort(SOCK_STREAM))
         defer { close(holder) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var size = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(holder, $0, size) == 0 && listen(holder, 1) == 0 && getsockname(holder, $0, &size) == 0
-            }
-        }
-        XCTAssertTrue(bound)
-        let port = UInt16(bigEndian: address.sin_port)
         let result = try Tools.run(Tools.fxhost, ["run", "--chain", "http://lv2plug.in/plugins/eg-amp", "--server", "no-such-server",
                                                   "--web", "\(port)"])
         XCTAssertEqual(result.status, 1)
