@@ -13,12 +13,14 @@ packages=(
   tmux                                                                       # a terminal the console prompt tests type into
 )
 
-# python-osc: a second OSC client for the OSC tests (Python, not Debian-packaged here).
+# python-osc: a second OSC client for the OSC tests and the soak's driver (Python, not Debian-packaged here).
 python3 -c 'import pythonosc' 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore python-osc
 # JACK-Client: a JACK MIDI client no one here wrote, sending controllers to `fxhost run` in the MIDI tests.
 python3 -c 'import jack' 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore JACK-Client
 # mido: writes the Standard MIDI Files the MIDI file reader is tested against, and says when their events play.
 python3 -c 'import mido' 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore mido
+# matplotlib: plots the soak's samples (scripts/soak.sh).
+python3 -c 'import matplotlib' 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore matplotlib
 
 missing=()
 for package in "${packages[@]}"; do
