@@ -31,7 +31,7 @@ import json
 import statistics
 import sys
 
-SLOPE_KIB_PER_MINUTE = 256
+SLOPE_KIB_PER_MINUTE = 128
 GROWTH_MIB = 8
 MINIMUM_SAMPLES = 6
 
