@@ -45,6 +45,10 @@ TOGGLED = [("metro", "verb"), ("sampler", "verb"), ("cab", "bus"), ("metro", "de
 TAPPABLE = ["bus", "sampler", "eq", "verb", "delay", "cab", "main"]
 CANONICAL_TAPS = ["bus", "sampler"]
 MAX_TAPS = 4
+# A take is stopped (and a new one started) every 30 s or so, which keeps the
+# disk bounded; faster, the finished takes `status` lists (all of them, for
+# the closing summary) would outgrow one UDP datagram within the hour.
+ROTATE_SECONDS = 30
 # Never tapped, connected to from `metro` or `sampler`: the invalid commands' targets.
 UNTAPPED = "limiter"
 # The parameter the driver changes by editing the patch file (the line marked `soak: watch`).
@@ -143,6 +147,7 @@ class Soak:
         self.started = time.monotonic()
         self.rows = []
         self.deleted_takes = 0
+        self.last_untap = self.started
 
     # Bookkeeping
 
@@ -291,10 +296,13 @@ class Soak:
             choices.append("pause")
         if any(t["state"] == "paused" for t in active.values()):
             choices += ["resume", "resume"]
-        if active:
+        rotate = time.monotonic() - self.last_untap >= ROTATE_SECONDS * self.rng.uniform(0.5, 1.5)
+        if active and rotate:
             choices.append("untap")
-        if len(active) < MAX_TAPS:
+        if len(active) < min(MAX_TAPS, len(CANONICAL_TAPS) + 1) or (len(active) < MAX_TAPS and rotate):
             choices.append("tap")
+        if not choices:
+            return self.status("status")
         choice = self.rng.choice(choices)
         if choice == "tap":
             node = self.rng.choice([n for n in TAPPABLE if n not in active])
@@ -308,6 +316,7 @@ class Soak:
             self.command(f"tap.{choice}", {"cmd": f"tap.{choice}", "at": node})
 
     def untap(self, node):
+        self.last_untap = time.monotonic()
         reply = self.command("untap", {"cmd": "untap", "at": node})
         for change in reply.get("changes", []):
             if change.get("event") == "tap.stopped":
