@@ -30,18 +30,23 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift 2 ;;
     --interval) interval=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
-    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) [ -z "$duration" ] || { echo "soak: one DURATION only, not also \`$1\`" >&2; exit 2; }; duration=$1; shift ;;
   esac
 done
+if ! [[ "$duration" =~ ^[0-9]{1,6}[smh]?$ ]]; then
+  echo "soak: DURATION is a number of seconds, or of minutes or hours (\`90m\`, \`1h\`): got \`$duration\`" >&2
+  exit 2
+fi
 case "$duration" in
   *h) seconds=$(( ${duration%h} * 3600 )) ;;
   *m) seconds=$(( ${duration%m} * 60 )) ;;
   *s) seconds=${duration%s} ;;
   *) seconds=$duration ;;
 esac
-if ! [[ "$seconds" =~ ^[0-9]+$ ]] || [ "$seconds" -lt 60 ]; then
-  echo "soak: DURATION is a number of seconds (or \`90m\`, \`1h\`), at least 60: got \`$duration\`" >&2
+if [ "$seconds" -lt 60 ] || [ "$seconds" -gt 82800 ]; then
+  # At most 23 hours: the patch's MIDI file lasts the run and two minutes, and fxhost takes none over a day.
+  echo "soak: DURATION is from 60 s to 23 h: got \`$duration\`" >&2
   exit 2
 fi
 [ -n "$interval" ] || interval=$([ "$seconds" -ge 600 ] && echo 10 || echo 5)
