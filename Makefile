@@ -22,6 +22,10 @@ MANPAGES := fxhost.1 $(COMMANDS:%=fxhost.%.1)
 # each target a minute in CI, ten seconds otherwise, two at a time.
 FUZZ_SECONDS ?= $(if $(filter true,$(CI)),60,10)
 FUZZ_JOBS ?= 2
+# Before that, two minutes of the soak (scripts/soak.sh, docs/testing.md):
+# the debug build under random commands, failing on a leak or a refused
+# valid command.
+SOAK_SECONDS ?= 120
 
 bindir := $(DESTDIR)$(PREFIX)/bin
 man1dir := $(DESTDIR)$(PREFIX)/share/man/man1
@@ -51,6 +55,7 @@ test: deps
 	$(SWIFT) build --build-tests
 	scripts/clear-stale-jack.sh
 	$(SWIFT) test --skip-build --disable-swift-testing
+	FXHOST=.build/debug/fxhost scripts/soak.sh $(SOAK_SECONDS)
 	FUZZ_JOBS=$(FUZZ_JOBS) scripts/fuzz.sh all $(FUZZ_SECONDS)
 
 bench: deps

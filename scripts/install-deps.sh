@@ -15,7 +15,7 @@ packages=(
   chromium chromium-driver python3-selenium                                  # a real browser, headless, driving the --web page in its tests
 )
 
-# python-osc: a second OSC client for the OSC tests (Python, not Debian-packaged here).
+# python-osc: a second OSC client for the OSC tests and the soak's driver (Python, not Debian-packaged here).
 python3 -c 'import pythonosc' 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore python-osc
 # JACK-Client: a JACK MIDI client no one here wrote, sending controllers to `fxhost run` in the MIDI tests.
 python3 -c 'import jack' 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore JACK-Client
@@ -23,6 +23,8 @@ python3 -c 'import jack' 2>/dev/null || python3 -m pip install --quiet --disable
 python3 -c 'import websocket' 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore websocket-client
 # mido: writes the Standard MIDI Files the MIDI file reader is tested against, and says when their events play.
 python3 -c 'import mido' 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore mido
+# matplotlib: plots the soak's samples (scripts/soak.sh).
+python3 -c 'import matplotlib' 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore matplotlib
 
 missing=()
 for package in "${packages[@]}"; do
