@@ -205,6 +205,14 @@ final class CommandTableTests: XCTestCase {
         XCTAssertEqual(refusal(#"{"v": 1, "line": "help"}"#), "`help` is not a command of the session")
         XCTAssertEqual(refusal(#"{"v": 1, "line": "status", "cmd": "quit"}"#),
                        #"a command gives either "line" or "cmd" with its fields, not both"#)
+        // Found by the soak: a name given twice was read as its last value.
+        XCTAssertEqual(refusal(#"{"v": 1, "cmd": "status", "v": 1}"#), #"a command gives each field once, and "v" comes twice"#)
+        XCTAssertEqual(refusal(#"{"v": 1, "cmd": "set", "node": "amp", "param": "gain", "value": -6, "\u0076alue": 0}"#),
+                       #"a command gives each field once, and "value" comes twice"#)
+        XCTAssertEqual(refusal(#"{"v": 1, "cmd": "status", "x": {"v": 1}}"#), "`status` has no field `x`",
+                       "the same name in a nested object is no repetition")
+        XCTAssertEqual(refusal(#"{"v": 1, "line": "status", "note": ["v", "v"]}"#),
+                       #"a command gives either "line" or "cmd" with its fields, not both"#, "strings in an array are no names")
     }
 
     /// The switch has no default: a new kind of change does not compile until

@@ -14,6 +14,9 @@ package enum ControlProtocol {
         guard case .object(let fields)? = JSONValue.parse(text) else {
             throw ProtocolError("a command is a JSON object such as {\"v\": 1, \"cmd\": \"status\"}")
         }
+        if let name = JSONDuplicateKeys.first(in: text) {
+            throw ProtocolError("a command gives each field once, and \"\(name)\" comes twice")
+        }
         return try command(from: fields)
     }
 
