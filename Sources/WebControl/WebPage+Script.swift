@@ -447,10 +447,7 @@ extension WebPage {
             stop.textContent = 'stop';
             stop.setAttribute('aria-label', `stop tap ${node}`);
             stop.addEventListener('click', () => command({ cmd: 'untap', at: node }, $('session-refusal')));
-            const meters = document.createElement('div');
-            meters.className = 'meters';
-            meters.dataset.tapMeters = node;
-            row.append(text, pause, stop, meters);
+            row.append(text, pause, stop);
             list.append(row);
           }
         }
@@ -461,43 +458,35 @@ extension WebPage {
 
         // ---- meters
 
-        function drawMeter(container, id, label, peak) {
-          let meter = document.getElementById(id);
-          if (!meter) {
-            meter = document.createElement('div');
-            meter.className = 'meter';
-            meter.id = id;
-            meter.setAttribute('role', 'meter');
-            meter.setAttribute('aria-label', label);
-            meter.setAttribute('aria-valuemin', -60);
-            meter.setAttribute('aria-valuemax', 0);
-            meter.innerHTML = '<span class="label"></span><div class="track"><div class="fill"></div></div><span class="db"></span>';
-            meter.querySelector('.label').textContent = label;
-            container.append(meter);
-          }
-          const text = peak === null ? '-inf dBFS' : `${peak.toFixed(2)} dBFS`;
-          meter.setAttribute('aria-valuenow', peak === null ? -60 : Math.max(-60, peak));
-          meter.setAttribute('aria-valuetext', text);
-          meter.dataset.peak = peak === null ? '-inf' : peak;
-          meter.querySelector('.db').textContent = text;
-          const fill = meter.querySelector('.fill');
-          fill.style.width = `${peak === null ? 0 : Math.max(0, Math.min(100, (peak + 60) / 60 * 100))}%`;
-          fill.classList.toggle('hot', peak !== null && peak > -0.1);
-        }
-
         function drawMeters(event) {
           $('dsp').textContent = `${event.dspLoad.toFixed(1)} %`;
           $('xruns').textContent = event.xruns;
+          const meters = $('meters');
           for (const [node, channels] of Object.entries(event.outputs)) {
-            channels.forEach((peak, index) => drawMeter($('meters'), `meter-${node}-${index}`,
-              channels.length > 1 ? `${node} ${index + 1}` : node, peak));
-          }
-          // A tapped node's meters sit in its tap row (drawn by drawTaps).
-          for (const [node, channels] of Object.entries(event.tapped ?? {})) {
-            const box = [...document.querySelectorAll('[data-tap-meters]')].find((b) => b.dataset.tapMeters === node);
-            if (!box) continue;
-            channels.forEach((peak, index) => drawMeter(box, `tap-meter-${node}-${index}`,
-              channels.length > 1 ? `tap ${node} ${index + 1}` : `tap ${node}`, peak));
+            channels.forEach((peak, index) => {
+              const id = `meter-${node}-${index}`;
+              let meter = document.getElementById(id);
+              if (!meter) {
+                meter = document.createElement('div');
+                meter.className = 'meter';
+                meter.id = id;
+                meter.setAttribute('role', 'meter');
+                meter.setAttribute('aria-label', channels.length > 1 ? `${node} ${index + 1}` : node);
+                meter.setAttribute('aria-valuemin', -60);
+                meter.setAttribute('aria-valuemax', 0);
+                meter.innerHTML = '<span class="label"></span><div class="track"><div class="fill"></div></div><span class="db"></span>';
+                meter.querySelector('.label').textContent = meter.getAttribute('aria-label');
+                meters.append(meter);
+              }
+              const text = peak === null ? '-inf dBFS' : `${peak.toFixed(2)} dBFS`;
+              meter.setAttribute('aria-valuenow', peak === null ? -60 : Math.max(-60, peak));
+              meter.setAttribute('aria-valuetext', text);
+              meter.dataset.peak = peak === null ? '-inf' : peak;
+              meter.querySelector('.db').textContent = text;
+              const fill = meter.querySelector('.fill');
+              fill.style.width = `${peak === null ? 0 : Math.max(0, Math.min(100, (peak + 60) / 60 * 100))}%`;
+              fill.classList.toggle('hot', peak !== null && peak > -0.1);
+            });
           }
           for (const text of document.querySelectorAll('[data-tap-time]')) {
             const group = event.taps.filter((t) => t.node === text.dataset.tapTime && t.state !== 'finished');
