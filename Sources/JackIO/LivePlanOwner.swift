@@ -12,6 +12,8 @@ package final class LivePlanOwner {
     private var midiPlayers: [LiveMIDIFilePlayer] = []
     private var feedBuffers: [UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>] = []
     private var tapChannels: [UnsafeMutableBufferPointer<UnsafePointer<Float>>] = []
+    /// The taps' peak cells the program raises.
+    private var tapMeters: [LiveTapMeter] = []
     private var scratch: [UnsafeMutablePointer<Float>] = []
     /// The memory of the program's MIDI table, if any.
     var midi: MIDIControlTableStorage?
@@ -43,9 +45,11 @@ package final class LivePlanOwner {
 
     /// Makes the program for `plan`: JACK inputs are the live input nodes'
     /// channels and outputs the output nodes', in plan order; file sources
-    /// read from `players`, taps push to `recorders` (by file), and each
+    /// read from `players`, taps push to `recorders` (by file) and raise
+    /// `tapMeters` (by file), and each
     /// output channel `i` is metered into `peaks[i]`.
     static func makeProgram(for plan: RenderPlan, players: [String: LiveFilePlayer], recorders: [String: TapRecorder],
+                            tapMeters: [String: LiveTapMeter],
                             peaks: UnsafeMutablePointer<Atomic<UInt32>>,
                             midiPlayers: [String: LiveMIDIFilePlayer] = [:]) -> LiveProgram {
         let usedRecorders = plan.taps.compactMap { recorders[$0.file] }
@@ -67,11 +71,12 @@ package final class LivePlanOwner {
         }
         var taps: [LiveTap] = []
         for tap in plan.taps {
-            guard let recorder = recorders[tap.file] else { continue }
+            guard let recorder = recorders[tap.file], let meter = tapMeters[tap.file] else { continue }
             let channels = UnsafeMutableBufferPointer<UnsafePointer<Float>>.allocate(capacity: tap.channels.count)
             _ = channels.initialize(from: tap.channels.map { UnsafePointer($0) })
             owner.tapChannels.append(channels)
-            taps.append(LiveTap(input: recorder.input, channels: UnsafeBufferPointer(channels)))
+            owner.tapMeters.append(meter)
+            taps.append(LiveTap(input: recorder.input, channels: UnsafeBufferPointer(channels), peakBits: meter.peaks))
         }
         let meters = outputs.enumerated().map { index, buffer in
             LiveMeter(buffer: UnsafePointer(buffer), peakBits: peaks + index)

@@ -347,7 +347,10 @@ public final class LiveSession {
     /// meters), apart from the status's.
     package func addMeterReader() -> OutputPeakReaders.Reader { meterPeaks.addReader() }
 
-    package func removeMeterReader(_ reader: OutputPeakReaders.Reader) { meterPeaks.removeReader(reader) }
+    package func removeMeterReader(_ reader: OutputPeakReaders.Reader) {
+        meterPeaks.removeReader(reader)
+        liveTaps.removeMeterReader(reader)
+    }
 
     /// Each output node's peak per channel in dBFS (-infinity: silence)
     /// since `reader` last looked.
@@ -358,6 +361,14 @@ public final class LiveSession {
             let channels = index..<index + output.channels.count
             index = channels.upperBound
             return (output.node, channels.map { Decibels.peak(fromLinear: Double(recent[$0])) })
+        }
+    }
+
+    /// Each tapped node's peak per channel in dBFS (-infinity: silence)
+    /// since `reader` last looked (taps recording, paused or failed), by node.
+    package func tapMeters(_ reader: OutputPeakReaders.Reader) -> [(node: String, decibels: [Double])] {
+        liveTaps.peaks(reader).map { tapped in
+            (tapped.node, tapped.peaks.map { Decibels.peak(fromLinear: Double($0)) })
         }
     }
 
@@ -375,6 +386,7 @@ public final class LiveSession {
     func makeProgram(for plan: RenderPlan) -> LiveProgram {
         midiFilePlayers = Self.midiFilePlayers(for: plan, from: midiFilePlayers)
         var live = LivePlanOwner.makeProgram(for: plan, players: players, recorders: liveTaps.recorders,
+                                             tapMeters: liveTaps.meters,
                                              peaks: meterPeaks.peaks, midiPlayers: midiFilePlayers)
         attachMIDI(to: &live, plan: plan)
         return live

@@ -17,6 +17,8 @@ import HostCore
 struct LiveTaps {
     /// Recording, paused or failed, by file as declared.
     private(set) var recorders: [String: TapRecorder] = [:]
+    /// Each recorder's peak meter, by file as declared.
+    private(set) var meters: [String: LiveTapMeter] = [:]
     /// The file each declared file's latest take went to.
     private var takes: [String: String] = [:]
     /// The node each file records.
@@ -65,6 +67,7 @@ struct LiveTaps {
                                                mode: .recording, policy: .dropWhenFull, newTake: true,
                                                notifier: notifier)
                 recorders[tap.file] = recorder
+                meters[tap.file] = LiveTapMeter(channels: tap.channels.count)
                 takes[tap.file] = recorder.path
                 nodes[tap.file] = tap.node
                 opened.append(tap.file)
@@ -83,13 +86,17 @@ struct LiveTaps {
 
     /// Drops `files`' recorders, keeping what they wrote (taps a program never took).
     mutating func abort(_ files: [String]) {
-        for file in files { recorders.removeValue(forKey: file)?.abort() }
+        for file in files {
+            recorders.removeValue(forKey: file)?.abort()
+            meters[file] = nil
+        }
     }
 
     /// For a session that never ran or is going away.
     mutating func abortAll() {
         for recorder in recorders.values { recorder.abort() }
         recorders = [:]
+        meters = [:]
     }
 
     /// Starts every recorder's writer thread (those started already go on).
@@ -103,6 +110,7 @@ struct LiveTaps {
     mutating func finish(keeping kept: Set<String>) {
         for (file, recorder) in recorders.sorted(by: { $0.key < $1.key }) where !kept.contains(file) {
             recorders[file] = nil
+            meters[file] = nil
             finish(file, recorder)
         }
     }
@@ -111,12 +119,31 @@ struct LiveTaps {
     mutating func finishAll() {
         for (file, recorder) in recorders.sorted(by: { $0.key < $1.key }) { finish(file, recorder) }
         recorders = [:]
+        meters = [:]
     }
 
     private mutating func finish(_ file: String, _ recorder: TapRecorder) {
         // A failure is kept by the recorder (`failure`) and shows in its status.
         try? recorder.finish()
         stopped.append(Self.status(node: nodes[file] ?? "", file: file, recorder: recorder, recording: false))
+    }
+
+    /// Each tapped node's peak per channel (linear) since `reader` last
+    /// looked, in node order; a node tapped twice shows the louder of its
+    /// taps (they hear the same signal).
+    func peaks(_ reader: OutputPeakReaders.Reader) -> [(node: String, peaks: [Float])] {
+        var byNode: [String: [Float]] = [:]
+        for (file, meter) in meters {
+            let taken = meter.take(reader)
+            let node = nodes[file] ?? ""
+            byNode[node] = byNode[node].map { zip($0, taken).map { max($0, $1) } } ?? taken
+        }
+        return byNode.sorted(by: { $0.key < $1.key }).map { ($0.key, $0.value) }
+    }
+
+    /// Forgets `reader` in every tap's meter.
+    func removeMeterReader(_ reader: OutputPeakReaders.Reader) {
+        for meter in meters.values { meter.removeReader(reader) }
     }
 
     /// The taps that failed since the last call (recording or finished), each once.

@@ -1,6 +1,6 @@
 import Synchronization
 
-/// Output peaks for several readers, each at its own pace: the status line
+/// Output (or a tap's) peaks for several readers, each at its own pace: the status line
 /// five times a second, each OSC subscriber at the meter rate it asked for.
 /// The realtime thread raises one atomic maximum per output channel; a
 /// reader's `take` first collects those (resetting them) into every
@@ -31,6 +31,13 @@ package struct OutputPeakReaders {
         let reader = Reader(number: readersMade)
         sinceTaken[reader] = [Float](repeating: 0, count: channels)
         return reader
+    }
+
+    /// Adds a reader made by another set of readers (a tap's meter takes
+    /// the output meters' readers); one known already is left as it is.
+    mutating func adopt(_ reader: Reader) {
+        guard sinceTaken[reader] == nil else { return }
+        sinceTaken[reader] = [Float](repeating: 0, count: channels)
     }
 
     mutating func removeReader(_ reader: Reader) {

@@ -206,8 +206,8 @@ package final class WebFrontEnd: LiveFrontEnd, Sendable {
         }
     }
 
-    /// On the host's thread: each metered stream gets every output's peaks
-    /// since its previous meters (its own reader), DSP load, xruns, the
+    /// On the host's thread: each metered stream gets every output's and
+    /// every tapped node's peaks since its previous meters (its own reader), DSP load, xruns, the
     /// taps' times and the bounce's progress.
     private func sendMeters(from session: LiveSession, now: Double) {
         var due: [(AsyncStream<String>.Continuation, OutputPeakReaders.Reader)] = []
@@ -243,6 +243,12 @@ package final class WebFrontEnd: LiveFrontEnd, Sendable {
             for (index, meter) in session.meters(reader).enumerated() {
                 if index > 0 { text += "," }
                 // JSON has no -infinity: silence is null.
+                text += JSONValue.string(meter.node).text + ":["
+                    + meter.decibels.map { $0 > -.infinity ? Self.number($0) : "null" }.joined(separator: ",") + "]"
+            }
+            text += "},\"tapped\":{"
+            for (index, meter) in session.tapMeters(reader).enumerated() {
+                if index > 0 { text += "," }
                 text += JSONValue.string(meter.node).text + ":["
                     + meter.decibels.map { $0 > -.infinity ? Self.number($0) : "null" }.joined(separator: ",") + "]"
             }

@@ -15,7 +15,7 @@ final class WebRunTests: XCTestCase {
     /// (the tap shows -6 dB, ×0.501187, then -12 dB, ×0.251189), refusals as 4xx
     /// with the console's sentence, malformed requests counted in the
     /// status, and the events stream: the changes as announced and the
-    /// output's meter by arithmetic (0.5 is -6.02 dBFS).
+    /// output's and the tapped amp's meters by arithmetic (0.5 is -6.02 dBFS).
     func testTheAPISetsByArithmeticAndRefusesWithTheConsolesSentence() throws {
         let (server, folder, url, run) = try Self.startAmpRun(arguments: [])
         defer { withExtendedLifetime(server) {} }
@@ -80,6 +80,10 @@ final class WebRunTests: XCTestCase {
         XCTAssertTrue((answers[7]["source"] as? String ?? "").hasPrefix("web:127.0.0.1:"), "\(answers[7])")
         let meter = ((answers[8]["outputs"] as? [String: Any])?["main"] as? [Double])?.first ?? 0
         XCTAssertEqual(meter, 20 * log10(0.5) - 6, accuracy: 1e-3, "\(answers[8])")
+        // The tapped node's own meter rides along: amp's output, the same -6.02 - 6 dBFS.
+        let tapped = answers[8]["tapped"] as? [String: Any]
+        XCTAssertEqual(tapped?.keys.sorted(), ["amp"], "\(answers[8])")
+        XCTAssertEqual((tapped?["amp"] as? [Double])?.first ?? 0, 20 * log10(0.5) - 6, accuracy: 1e-3, "\(answers[8])")
 
         // A line that works (-12 dB), and the status counts the two malformed requests.
         XCTAssertEqual(answers[9]["status"] as? Int, 200)

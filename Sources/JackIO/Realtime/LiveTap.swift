@@ -1,9 +1,11 @@
 import HostCore
+import Synchronization
 
 // Called by: the realtime thread (`push`, once per chunk of a cycle); the
 // tap's writer thread drains the ring.
 
-/// A tap as the callback sees it: after each chunk it pushes the tapped
+/// A tap as the callback sees it: after each chunk it raises the tap's
+/// peak cells (`LiveTapMeter`, whether recording or not) and pushes the tapped
 /// buffers into the recorder's ring (dropping and counting when full),
 /// unless the recorder is paused (`tap pause`): then the chunk is left out
 /// of the take, which continues with the first chunk after `tap resume`.
@@ -12,14 +14,22 @@ import HostCore
 package struct LiveTap {
     package var input: TapRecorder.Input
     package var channels: UnsafeBufferPointer<UnsafePointer<Float>>
+    /// One peak cell per channel (see `LiveMeter` for the bit pattern).
+    package var peakBits: UnsafeMutablePointer<Atomic<UInt32>>
 
-    package init(input: TapRecorder.Input, channels: UnsafeBufferPointer<UnsafePointer<Float>>) {
+    package init(input: TapRecorder.Input, channels: UnsafeBufferPointer<UnsafePointer<Float>>,
+                 peakBits: UnsafeMutablePointer<Atomic<UInt32>>) {
         self.input = input
         self.channels = channels
+        self.peakBits = peakBits
     }
 
     @_noLocks
     func push(frames: Int) {
+        for channel in 0..<channels.count {
+            let peak = PeakLevel.measure(channels[channel], frames: frames)
+            peakBits[channel].max(peak.bitPattern, ordering: .relaxed)
+        }
         guard !input.isPaused, !input.hasFailed else { return }
         _ = input.push(channels: channels, frames: frames)
     }
