@@ -127,6 +127,56 @@ final class WebPageTests: XCTestCase {
         XCTAssertTrue(saved.contains("gain: -4"), saved)
     }
 
+    /// Tap tempo, the preset menu and `--watch` from one page. Four
+    /// taps 400 ms apart (timed in the page by busy-waiting on
+    /// `performance.now`) set 60000 / mean interval BPM: within 0.5 of that
+    /// computed from the click times the script reports (the page rounds to
+    /// 0.1; its listener reads the clock after the previous click's request
+    /// was started, up to about a millisecond later: 0.5 BPM is 1.3 ms over
+    /// the span), and within 1 of the nominal 150 (a few ms of jitter
+    /// over the 1.2 s span). Choosing mda Detune's "Out Of Tune" in the menu
+    /// gives the values of its .ttl, read by the script from the file. An edit
+    /// of the patch file shows in the open page.
+    func testTapTempoPresetMenuAndWatchReachThePage() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder(#function)
+        try Audio.constant([0.5], frames: 48_000 * 60).write(folder.appendingPathComponent("dc.wav").path)
+        let patch = folder.appendingPathComponent("amp.yaml").path
+        try """
+        fxhost: 1
+        nodes:
+          dc: { file: dc.wav }
+          amp: { plugin: http://lv2plug.in/plugins/eg-amp, params: { gain: 0 } }
+          det: { plugin: mda/Detune }
+          main: { output: 2 }
+        chain: [dc, amp, det, main]
+        midi-control:
+          map: []
+        """.write(toFile: patch, atomically: true, encoding: .utf8)
+        let seen = try Self.browse("page_session.py", [Tools.fxhost, patch, server.name,
+                                                       "/usr/lib/lv2/mda.lv2/Detune-presets.ttl", "Out Of Tune"])
+        func report(_ kind: String) -> [String: Any] { seen.first { $0["kind"] as? String == kind } ?? [:] }
+
+        let taps = report("tap tempo")["taps"] as? [Double] ?? []
+        XCTAssertEqual(taps.count, 4, "\(seen)")
+        let mean = ((taps.last ?? 0) - (taps.first ?? 0)) / 3
+        let bpm = report("tap tempo")["bpm"] as? Double ?? .nan
+        XCTAssertTrue((20...300).contains(bpm), "\(bpm)")
+        XCTAssertEqual(bpm, 60_000 / mean, accuracy: 0.5)
+        XCTAssertEqual(bpm, 150, accuracy: 1)
+        XCTAssertNotEqual(report("tap tempo")["before"] as? Double, bpm)
+        XCTAssertEqual(report("tap tempo")["shown"] as? Double, bpm)
+
+        let expected = report("preset")["expected"] as? [String: Double] ?? [:]
+        XCTAssertEqual(expected["detune"], 0.8, "the .ttl read: \(seen)")
+        XCTAssertNotEqual(report("preset")["before"] as? [String: Double], expected, "the preset changes something")
+        XCTAssertEqual(report("preset")["server"] as? [String: Double], expected)
+        XCTAssertEqual(report("preset")["page"] as? [String: Double], expected)
+
+        XCTAssertEqual(report("watch")["value"] as? Double, -9)
+        XCTAssertEqual(report("exit")["status"] as? Int, 0)
+    }
+
     // MARK: Support
 
     static var sourceRoot: URL {
