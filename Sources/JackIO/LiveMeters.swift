@@ -1,11 +1,12 @@
 import HostCore
 import Synchronization
 
-/// A live session's output meters: one peak cell per output channel, which
-/// the realtime thread raises through each program's `LiveMeter`s, and the
-/// readers that take them at their own pace (the status's, each meter
-/// subscriber's). A class because programs point into its cells: they stay
-/// where they are for the session's life, across programs and engines.
+/// Peak meters: one peak cell per channel, which the realtime thread raises
+/// (the session's outputs through each program's `LiveMeter`s; a tap's
+/// through its `LiveTap`), and the readers that take them at their own pace
+/// (the status's, each meter subscriber's). A class because programs point
+/// into its cells: they stay where they are while it lives, across programs
+/// and engines, and a program's owner keeps a tap's after the tap ends.
 final class LiveMeters {
     /// Cell `i` meters output channel `i`.
     let peaks: UnsafeMutablePointer<Atomic<UInt32>>
@@ -28,8 +29,15 @@ final class LiveMeters {
 
     func removeReader(_ reader: OutputPeakReaders.Reader) { readers.removeReader(reader) }
 
-    /// Per output channel, linear, the peak since `reader` last looked.
+    /// Per channel, linear, the peak since `reader` last looked.
     func take(_ reader: OutputPeakReaders.Reader) -> [Float] { readers.take(reader, from: peaks) }
+
+    /// `take`, for a reader that may be new to these meters (a tap started
+    /// after it began reading): it gets silence once.
+    func takeAdopting(_ reader: OutputPeakReaders.Reader) -> [Float] {
+        readers.adopt(reader)
+        return readers.take(reader, from: peaks)
+    }
 
     /// The status's peaks since its last look, and each channel's since the session started.
     func takeForStatus() -> (recent: [Float], maximum: [Float]) {

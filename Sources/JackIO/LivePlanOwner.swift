@@ -13,7 +13,7 @@ package final class LivePlanOwner {
     private var feedBuffers: [UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>] = []
     private var tapChannels: [UnsafeMutableBufferPointer<UnsafePointer<Float>>] = []
     /// The taps' peak cells the program raises.
-    private var tapMeters: [LiveTapMeter] = []
+    private var tapMeters: [LiveMeters] = []
     private var scratch: [UnsafeMutablePointer<Float>] = []
     /// The memory of the program's MIDI table, if any.
     var midi: MIDIControlTableStorage?
@@ -49,7 +49,7 @@ package final class LivePlanOwner {
     /// `tapMeters` (by file), and each
     /// output channel `i` is metered into `peaks[i]`.
     static func makeProgram(for plan: RenderPlan, players: [String: LiveFilePlayer], recorders: [String: TapRecorder],
-                            tapMeters: [String: LiveTapMeter],
+                            tapMeters: [String: LiveMeters],
                             peaks: UnsafeMutablePointer<Atomic<UInt32>>,
                             midiPlayers: [String: LiveMIDIFilePlayer] = [:]) -> LiveProgram {
         let usedRecorders = plan.taps.compactMap { recorders[$0.file] }

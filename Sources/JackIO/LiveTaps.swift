@@ -18,7 +18,7 @@ struct LiveTaps {
     /// Recording, paused or failed, by file as declared.
     private(set) var recorders: [String: TapRecorder] = [:]
     /// Each recorder's peak meter, by file as declared.
-    private(set) var meters: [String: LiveTapMeter] = [:]
+    private(set) var meters: [String: LiveMeters] = [:]
     /// The file each declared file's latest take went to.
     private var takes: [String: String] = [:]
     /// The node each file records.
@@ -67,7 +67,7 @@ struct LiveTaps {
                                                mode: .recording, policy: .dropWhenFull, newTake: true,
                                                notifier: notifier)
                 recorders[tap.file] = recorder
-                meters[tap.file] = LiveTapMeter(channels: tap.channels.count)
+                meters[tap.file] = LiveMeters(channels: tap.channels.count)
                 takes[tap.file] = recorder.path
                 nodes[tap.file] = tap.node
                 opened.append(tap.file)
@@ -134,7 +134,7 @@ struct LiveTaps {
     func peaks(_ reader: OutputPeakReaders.Reader) -> [(node: String, peaks: [Float])] {
         var byNode: [String: [Float]] = [:]
         for (file, meter) in meters {
-            let taken = meter.take(reader)
+            let taken = meter.takeAdopting(reader)
             let node = nodes[file] ?? ""
             byNode[node] = byNode[node].map { zip($0, taken).map { max($0, $1) } } ?? taken
         }

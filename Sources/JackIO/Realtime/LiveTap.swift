@@ -5,7 +5,7 @@ import Synchronization
 // tap's writer thread drains the ring.
 
 /// A tap as the callback sees it: after each chunk it raises the tap's
-/// peak cells (`LiveTapMeter`, whether recording or not) and pushes the tapped
+/// peak cells (its `LiveMeters`, whether recording or not) and pushes the tapped
 /// buffers into the recorder's ring (dropping and counting when full),
 /// unless the recorder is paused (`tap pause`): then the chunk is left out
 /// of the take, which continues with the first chunk after `tap resume`.
