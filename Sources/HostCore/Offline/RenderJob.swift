@@ -83,14 +83,25 @@ package final class RenderJob {
         let midiFeeds = try Self.midiFeeds(plan: plan, options: options)
         self.midiFeeds = midiFeeds
         // A MIDI file counts towards the length like a sound file.
+        // `deinit` frees the MIDI feeds' playbacks, but it does not run when
+        // init throws: a refused range (a live `bounce --from` past the end,
+        // as the soak sent) leaked a long MIDI file's events every time.
+        func freeMIDIFeeds() {
+            for feed in midiFeeds { feed.playback.pointee.deallocate(); feed.playback.deallocate() }
+        }
         let sourcesEnd = (feeds.map(\.endFrame) + midiFeeds.map(\.playback.pointee.endFrame)).max() ?? 0
-        (startFrame, contentFrames) = try Self.range(options, sourcesEnd: sourcesEnd, sampleRate: sampleRate)
-        for feed in feeds { try feed.seek(timelineFrame: startFrame) }
+        do {
+            (startFrame, contentFrames) = try Self.range(options, sourcesEnd: sourcesEnd, sampleRate: sampleRate)
+            for feed in feeds { try feed.seek(timelineFrame: startFrame) }
+            try Self.requireDistinctFiles(plan: plan, options: options)
+        } catch {
+            freeMIDIFeeds()
+            throw error
+        }
         for feed in midiFeeds { feed.playback.pointee.seek(timelineFrame: startFrame) }
         transport = TransportClock(tempo: options.tempo, sampleRate: sampleRate, frame: Int64(startFrame))
         tailLimit = options.endSeconds == nil ? Int((options.maximumTailSeconds * sampleRate).rounded()) : 0
         silenceNeeded = Int(sampleRate / 2)
-        try Self.requireDistinctFiles(plan: plan, options: options)
         var writers: [(output: PlanOutput, writer: AudioFileWriter, channels: ChannelList)] = []
         var recorders: [(tap: PlanTap, recorder: TapRecorder, channels: ChannelList)] = []
         do {
@@ -115,6 +126,7 @@ package final class RenderJob {
                 recorder.recorder.abort()
                 recorder.channels.deallocate()
             }
+            freeMIDIFeeds()
             throw RenderError.file(error)
         }
         self.writers = writers
