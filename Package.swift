@@ -48,6 +48,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         // Hummingbird's own dependency, named for the graceful stop of the web server.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
+        // Hummingbird's own too: a refused WebSocket handshake is answered below its HTTP encoder.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
     ],
     targets: [
         // System libraries, found through pkg-config.
@@ -77,6 +79,7 @@ let package = Package(
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
         .executableTarget(name: "fxhost", dependencies: [
             "HostCore", "LV2Bridge", "JackIO", "LiveControl", "WebControl",

@@ -104,16 +104,18 @@ struct WebRoutes: Sendable {
     func upgrade(_ head: HTTPRequest, channel: any Channel) -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
         let uri = URI(head.path ?? "/")
         guard uri.path == "/api/v1/events", let frontEnd = link.current else { return .dontUpgrade }
-        // Refused here, the handshake fails with the server library's bare 400
-        // (no connection is opened); a plain request gets the 401 or 403 and its sentence.
-        guard WebAccessMiddleware.verdict(frontEnd.access, head: head, uri: uri) == .allowed else {
+        if case .refused(let status, let sentence) = WebAccessMiddleware.verdict(frontEnd.access, head: head, uri: uri) {
             frontEnd.countRefusal()
+            WebHandshakeRefusal.send(status: status, sentence: sentence, on: channel)
             return .dontUpgrade
         }
-        guard frontEnd.openStreams < WebLimits.maximumStreams else { return .dontUpgrade }
+        guard frontEnd.openStreams < WebLimits.maximumStreams else {
+            WebHandshakeRefusal.send(status: 503, sentence: Self.tooManyStreams, on: channel)
+            return .dontUpgrade
+        }
         return .upgrade([:]) { inbound, outbound, _ in
             guard let (number, messages) = frontEnd.openStream() else {
-                try await outbound.close(.policyViolation, reason: "too many event streams")
+                try await outbound.close(.policyViolation, reason: Self.tooManyStreams)
                 return
             }
             defer { frontEnd.closeStream(number) }
@@ -155,6 +157,7 @@ struct WebRoutes: Sendable {
 
     static let busy = "fxhost has \(ControlInbox.capacity) commands waiting to be carried out; this one is refused, send it again"
     static let notRunning = "the run is not playing (it has not started or has ended)"
+    static let tooManyStreams = "\(WebLimits.maximumStreams) event streams are open, the most this server keeps; close one first"
     static let tooLarge = "a request's body is at most \(WebLimits.maximumBodyBytes) bytes"
 
     /// 200 for an answer, 422 for the session's refusal.

@@ -103,7 +103,7 @@ final class WebRunTests: XCTestCase {
     }
 
     /// A forged Origin and a foreign Host are refused with 403 (a WebSocket's
-    /// handshake with a forged Origin fails with 400, no connection opened), an oversized
+    /// handshake with a forged Origin too, with its sentence, no connection opened), an oversized
     /// body with 413, random bytes on the WebSocket close it, and a path
     /// outside the patch's folder is refused as OSC's are; the sound plays
     /// on, and a set afterwards still works. Bound to every interface, a
@@ -115,10 +115,11 @@ final class WebRunTests: XCTestCase {
         let client = try Tools.run("python3", ["-c", Self.hostileClient, url])
         XCTAssertEqual(client.status, 0, client.stderr)
         let answers = Self.lines(client.stdout)
-        XCTAssertEqual(answers.map { $0["status"] as? Int ?? -1 }, [403, 403, 403, 400, 413, 0, 422, 200], client.stdout + client.stderr)
+        XCTAssertEqual(answers.map { $0["status"] as? Int ?? -1 }, [403, 403, 403, 403, 413, 0, 422, 200], client.stdout + client.stderr)
         guard answers.count == 8 else { return }
         XCTAssertTrue((Self.object(answers[0]["body"])["error"] as? String ?? "").contains("another site"), "\(answers[0])")
         XCTAssertTrue((Self.object(answers[2]["body"])["error"] as? String ?? "").contains("Host header"), "\(answers[2])")
+        XCTAssertTrue((Self.object(answers[3]["body"])["error"] as? String ?? "").contains("another site"), "the WebSocket's own sentence: \(answers[3])")
         XCTAssertEqual(answers[5]["closed"] as? Bool, true, "random bytes close the WebSocket")
         XCTAssertTrue((Self.object(answers[6]["body"])["error"] as? String ?? "").contains("may not use `..`"), "\(answers[6])")
         XCTAssertTrue(run.waitForRuns(take, count: 2, lastAtLeast: 24_000), run.stderr)
@@ -133,7 +134,7 @@ final class WebRunTests: XCTestCase {
         let base = String(printed.prefix { $0 != "?" })
         let tokenClient = try Tools.run("python3", ["-c", Self.tokenClient, base, String(printed.split(separator: "=").last ?? "")])
         XCTAssertEqual(tokenClient.status, 0, tokenClient.stderr)
-        XCTAssertEqual(Self.lines(tokenClient.stdout).map { $0["status"] as? Int ?? -1 }, [401, 401, 200, 200], tokenClient.stdout)
+        XCTAssertEqual(Self.lines(tokenClient.stdout).map { $0["status"] as? Int ?? -1 }, [401, 401, 200, 200, 401, 101], tokenClient.stdout)
         open.type("quit")
         XCTAssertEqual(open.waitForExit(seconds: 60), 0, open.stderr)
 
@@ -354,7 +355,7 @@ final class WebRunTests: XCTestCase {
             websocket.create_connection('ws://%s:%d/api/v1/events' % (base.hostname, base.port), origin='http://evil.example', timeout=30)
             say(101, 'opened')
         except websocket.WebSocketBadStatusException as error:
-            say(error.status_code, '')
+            say(error.status_code, (error.resp_body or b'').decode())
         # A body over the limit.
         say(*request('POST', '/api/v1/commands', '{"v": 1, "line": "' + 'x' * 100000 + '"}'))
         # Random bytes after a WebSocket handshake.
@@ -380,7 +381,7 @@ final class WebRunTests: XCTestCase {
         say(*request('POST', '/api/v1/commands', set6))
         """
 
-    /// Python: without the token, with a wrong one, as ?token= and as a header.
+    /// Python: without the token, with a wrong one, as ?token= and as a header; the events WebSocket without it and with it.
     static let tokenClient = """
         import json, sys, urllib.request, urllib.error
         base, token = sys.argv[1].rstrip('/'), sys.argv[2]
@@ -390,8 +391,16 @@ final class WebRunTests: XCTestCase {
                     return reply.status
             except urllib.error.HTTPError as error:
                 return error.code
+        import websocket
+        def events(query):
+            try:
+                websocket.create_connection(base.replace('http:', 'ws:') + '/api/v1/events' + query, timeout=30).close()
+                return 101
+            except websocket.WebSocketBadStatusException as error:
+                return error.status_code
         for status in [get('/api/v1/status'), get('/api/v1/status?token=wrong' + token[5:]),
-                       get('/api/v1/status?token=' + token), get('/api/v1/status', {'X-Fxhost-Token': token})]:
+                       get('/api/v1/status?token=' + token), get('/api/v1/status', {'X-Fxhost-Token': token}),
+                       events(''), events('?token=' + token)]:
             print(json.dumps({'status': status}), flush=True)
         """
 }
