@@ -107,7 +107,7 @@ let package = Package(
         .testTarget(name: "LiveControlTests", dependencies: ["LiveControl", "JackIO", "HostCore", "LV2Bridge", "TestSupport"]),
         // JackIO and CJack: freewheel tests run a private server and watch it with a client of their own.
         .testTarget(name: "IntegrationTests", dependencies: ["HostCore", "LV2Bridge", "JackIO", "LiveControl", "CJack", "CCoreShim",
-                                                             "CLV2Shim", "fxhost", "TestSupport"]),
+                                                             "CLV2Shim", "fxhost", "WebControl", "TestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )
