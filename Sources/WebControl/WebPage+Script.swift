@@ -302,7 +302,14 @@ extension WebPage {
               mark.setAttribute('class', 'tap-mark');
               group.append(mark);
             }
+            // A button to the keyboard and to screen readers too: Tab reaches it, Enter or Space opens its controls.
+            group.setAttribute('role', 'button');
+            group.setAttribute('tabindex', '0');
+            group.setAttribute('aria-label', `${title.textContent}${tapped.has(node.name) ? ', tapped' : ''}`);
             group.addEventListener('click', () => select(node.name));
+            group.addEventListener('keydown', (event) => {
+              if (event.key === 'Enter' || event.key === ' ') { event.preventDefault(); select(node.name); }
+            });
             svg.append(group);
           }
         }

@@ -37,13 +37,13 @@ extension WebPage {
                                 border-radius: 6px; min-height: 44px; padding: 0 12px; }
         input[type=text] { flex: 1 1 8em; min-width: 0; }
         input[type=number] { width: 6em; }
-        button:focus-visible, select:focus-visible, input:focus-visible, .slider:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+        button:focus-visible, select:focus-visible, input:focus-visible, .slider:focus-visible, #graph .node:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
         button[role=switch][aria-checked=true] { background: var(--accent); color: #000; }
         button.recording { background: var(--warn); color: #000; }
         .param { display: grid; grid-template-columns: minmax(4em, 8em) minmax(0, 1fr) 5.5em auto; gap: 6px; align-items: center; }
         .param .name { font-size: 14px; overflow-wrap: anywhere; }
         .param .value { font-size: 13px; color: var(--dim); text-align: right; font-variant-numeric: tabular-nums; }
-        .param .learn { min-height: 32px; padding: 0 8px; font-size: 12px; }
+        .param .learn { min-height: 44px; padding: 0 8px; font-size: 12px; }
         .param .refusal, .panel .refusal { grid-column: 1 / -1; }
         .slider { position: relative; height: 44px; margin: 0 12px; touch-action: none; cursor: pointer; border-radius: 6px; }
         .slider .rail { position: absolute; left: 0; right: 0; top: 19px; height: 6px; background: #3a4048; border-radius: 3px; }
