@@ -213,13 +213,18 @@ try:
         return None
 
     def latencies(events, page):
+        """Each send's latency to PAGE; the values alternate, so a late showing counts until the same value is sent again."""
         found, missed = [], 0
         for index, (start, gain) in enumerate(events):
-            end = events[index + 1][0] if index + 1 < len(events) else float('inf')
+            end = events[index + 2][0] if index + 2 < len(events) else float('inf')
             latency = shown_after(page, start, end, gain)
             if latency is None: missed += 1
             else: found.append(latency)
         return found, missed
+
+    def beyond(found, missed):
+        late = sum(1 for latency in found if latency > 100)
+        return f'; {late} over 100 ms' + (f', {missed} not shown in time to be matched' if missed else '')
 
     load_end = os.getloadavg()
     print(f'{changes} changes of each kind at {period} frames (48 kHz, {period / 48:.2f} ms a period); '
@@ -236,11 +241,11 @@ try:
     audio_lines('page A key press (keydown)', key_to_audio)
     key_sends = [(down, gain) for down, _, gain in presses]
     found, missed = latencies(key_sends, 'B')
-    print(f'page A key press → page B shows it: {stats(found)}' + (f'; {missed} not shown before the next press' if missed else ''))
+    print(f'page A key press → page B shows it: {stats(found)}{beyond(found, missed)}')
     for source, label in (('console', 'console set'), ('osc', 'OSC set (oscsend)')):
         for page in ('A', 'B'):
             found, missed = latencies(sends[source], page)
-            print(f'{label} → page {page}: {stats(found)}' + (f'; {missed} not shown before the next send' if missed else ''))
+            print(f'{label} → page {page}: {stats(found)}{beyond(found, missed)}')
         audio_lines(label, to_audio[source])
     print(f'  (oscsend itself runs for median {statistics.median(oscsend_runs):.1f} ms, max {max(oscsend_runs):.1f}: '
           'included in the OSC figures, from just before it starts)')
