@@ -5,18 +5,22 @@
 # a JACK client (JACK-Client for Python) listens to its output; two pages, A
 # and B, are open, each in its own browser.
 #   1. CHANGES key presses (ArrowDown, ArrowUp in turn: 0 → -1 → 0 dB) on
-#      page A's `amp gain` slider. The page's own time of each keydown (a
-#      capturing listener) to the time of the first sample at the new level
-#      (its JACK frame through jack_frames_to_time: the JACK clock, which is
-#      CLOCK_MONOTONIC); and to the moment page B shows the new value.
-#   2. CHANGES console `set`s (typed into fxhost's stdin; -6 and -12 dB)
-#      and CHANGES OSC `set`s (liblo's oscsend; -3 and -9 dB), each from just before the send to the
-#      moment each page shows the value (a MutationObserver on aria-valuenow).
-# Page times (performance.timeOrigin + performance.now(), wall-clock ms) are
-# mapped to CLOCK_MONOTONIC with time.time() - time.monotonic(), sampled
-# between two monotonic readings. Levels are checked by arithmetic (eg-amp:
-# ×10^(dB/20)): a sample at any other level is never counted. Prints the
-# median, 95th percentile and max of each, with the number of samples.
+#      page A's `amp gain` slider: the page's own time of each keydown (a
+#      capturing listener) to the first sample at the new level (its JACK
+#      frame through jack_frames_to_time, and when the listener's cycle ran),
+#      and to the moment page B shows the new value.
+#   2. CHANGES console `set`s (typed into fxhost's stdin; -6 and -12 dB) and
+#      CHANGES OSC `set`s (liblo's oscsend; -3 and -9 dB), each from just
+#      before the send to the moment each page shows the value (a
+#      MutationObserver on aria-valuenow), and to the audio.
+# Every time is put on time.monotonic()'s scale: a page's wall-clock ms
+# (performance.timeOrigin + performance.now()) with time.time() -
+# time.monotonic(), a JACK time with jack_get_time() - time.monotonic() read
+# at each change (jackd2's clock is CLOCK_MONOTONIC_RAW, which drifts from
+# CLOCK_MONOTONIC), each offset read between two monotonic readings. Levels
+# are checked by arithmetic (eg-amp: ×10^(dB/20)): a sample at any other
+# level is never counted. Prints the median, 95th percentile and max of
+# each, with the number of samples. Timing only: no pass or fail.
 # Usage: scripts/web-page-latency.sh [CHANGES] [PERIOD]   (FXHOST=path to override)
 set -euo pipefail
 cd "$(dirname "$0")/.."
