@@ -101,6 +101,15 @@ def control(driver, name):
     return driver.find_element(By.CSS_SELECTOR, f'[aria-label="{name}"]')
 
 
+def press(driver, name):
+    """Clicks the control named `name`, found anew when the page redrew it (a read of the state
+    after another change) between finding and clicking."""
+    def attempt():
+        control(driver, name).click()
+        return True
+    wait(attempt, 30, f'a click on {name}')
+
+
 def value(driver, name):
     return control(driver, name).get_attribute('aria-valuenow')
 

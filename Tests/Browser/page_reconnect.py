@@ -11,7 +11,7 @@ import urllib.request
 from selenium.webdriver import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from fxhost_page import Fxhost, browser, control, open_page, report, value, wait
+from fxhost_page import Fxhost, browser, control, open_page, press, report, value, wait
 
 fxhost_path, patch, server = sys.argv[1:4]
 
@@ -61,7 +61,7 @@ try:
          'back to 0, untapped')
 
     # Refusals where they happened: learn with no MIDI input, under its control; a tempo out of range, under the session's row.
-    control(page, 'learn amp gain').click()
+    press(page, 'learn amp gain')
     learn = wait(lambda: page.find_element('css selector', '[data-node="amp"] .param .refusal').text, 30, 'the learn refusal')
     tempo = control(page, 'tempo')
     tempo.clear()

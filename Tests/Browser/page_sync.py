@@ -11,7 +11,7 @@ import sys
 from selenium.webdriver import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from fxhost_page import Fxhost, browser, command, control, controller, open_page, report, send_midi, value, wait
+from fxhost_page import Fxhost, browser, command, control, controller, open_page, press, report, send_midi, value, wait
 
 fxhost_path, patch, server, osc, folder = sys.argv[1:6]
 take = os.path.join(folder, 'take.wav')
@@ -102,18 +102,17 @@ try:
     grown()
 
     # Bypass on and off, then a scene.
-    bypass = control(a, 'amp bypass')
-    bypass.click()
+    press(a, 'amp bypass')
     wait(lambda: control(b, 'amp bypass').get_attribute('aria-checked') == 'true', 30, 'bypass in page b')
     report('bypass', on=control(a, 'amp bypass').get_attribute('aria-checked'),
            greyed='bypassed' in a.find_element('css selector', '#graph .node[data-node="amp"]').get_attribute('class'))
     grown()
-    control(a, 'amp bypass').click()
+    press(a, 'amp bypass')
     wait(lambda: control(b, 'amp bypass').get_attribute('aria-checked') == 'false', 30, 'bypass off in page b')
     grown()
     # Learn from page a, then a controller moved by a JACK client of PyPI's JACK-Client into the port fxhost names.
     port = command(run.url, {'cmd': 'map'})['port']
-    control(a, 'learn amp gain').click()
+    press(a, 'learn amp gain')
     learning = wait(lambda: binding(b).startswith('learning') and binding(b), 30, 'learning in page b')
     send_midi(server, port, [controller(20, 0)])
     console = wait(lambda: next((line for line in run.stdout.splitlines() if line.startswith('mapped ')), None), 30,
@@ -126,22 +125,22 @@ try:
     grown()
     report('controller', value=float(value(a, 'amp gain')), second=float(value(b, 'amp gain')),
            text=control(a, 'amp gain').get_attribute('aria-valuetext'), meter=peak(a, 'amp')[0])
-    control(a, 'scene quiet').click()
+    press(a, 'scene quiet')
     both('amp gain', '-20')
     report('scene', value=float(value(a, 'amp gain')))
     grown()
 
     # A tap from the page: record, pause, resume, stop.
-    control(a, 'amp record').click()
+    press(a, 'amp record')
     wait(lambda: control(b, 'pause tap amp'), 30, 'the tap in page b')
     states = ['recording']
-    control(a, 'pause tap amp').click()
+    press(a, 'pause tap amp')
     wait(lambda: control(b, 'resume tap amp'), 30, 'the tap paused in page b')
     states.append('paused')
-    control(a, 'resume tap amp').click()
+    press(a, 'resume tap amp')
     wait(lambda: control(b, 'pause tap amp'), 30, 'the tap resumed in page b')
     states.append('recording')
-    control(a, 'stop tap amp').click()
+    press(a, 'stop tap amp')
     wait(lambda: not a.find_elements('css selector', '[aria-label="stop tap amp"]'), 30, 'the tap stopped')
     states.append('stopped')
     report('tap', states=states, file=os.path.exists(os.path.join(folder, 'amp-take.wav')))
