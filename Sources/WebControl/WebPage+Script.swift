@@ -197,7 +197,17 @@ extension WebPage {
           const refusal = document.createElement('p');
           refusal.className = 'refusal';
           refusal.setAttribute('role', 'alert');
-          row.append(label, element, value, learn, refusal);
+          // What the console prints for it: a learn waiting, or the controllers mapped to it.
+          const destination = `${node}:${parameter.symbol}`;
+          const waiting = state.learning === destination;
+          learn.setAttribute('aria-pressed', waiting ? 'true' : 'false');
+          const binding = document.createElement('p');
+          binding.className = 'binding';
+          binding.dataset.binding = `${node} ${parameter.symbol}`;
+          binding.setAttribute('aria-label', `${node} ${parameter.symbol} mapping`);
+          binding.textContent = waiting ? `learning ${destination}: move a MIDI controller to map it`
+            : state.mappings.filter((m) => mappingDestination(m) === destination).map((m) => `mapped ${m}`).join('; ');
+          row.append(label, element, value, learn, binding, refusal);
           learn.addEventListener('click', () => command({ cmd: 'learn', node, param: parameter.symbol }, refusal));
           const control = {
             node, parameter, row, element, value: parameter.value, dragging: false, sending: false, next: null, echo: null,
@@ -230,6 +240,11 @@ extension WebPage {
           };
           control.show(parameter.value);
           return control;
+        }
+
+        /// `amp:gain` of a mapping as the patch writes it (`{ cc: 7, to: amp:gain, range: [-30, 0] }`).
+        function mappingDestination(mapping) {
+          return /[{,]\s*to:\s*([^,}\s]+)/.exec(mapping)?.[1] ?? null;
         }
 
         // ---- drawing the session
@@ -454,7 +469,11 @@ extension WebPage {
             stop.textContent = 'stop';
             stop.setAttribute('aria-label', `stop tap ${node}`);
             stop.addEventListener('click', () => command({ cmd: 'untap', at: node }, $('session-refusal')));
-            row.append(text, pause, stop);
+            // The node's meters, filled by drawMeters from the stream's "tapped" (gone with the row).
+            const meters = document.createElement('div');
+            meters.className = 'meters';
+            meters.dataset.tapMeters = node;
+            row.append(text, pause, stop, meters);
             list.append(row);
           }
         }
@@ -465,35 +484,45 @@ extension WebPage {
 
         // ---- meters
 
+        /// One peak meter (role meter, its dBFS as text and aria-valuetext), made in `container` the first time.
+        function drawMeter(container, id, label, peak) {
+          let meter = document.getElementById(id);
+          if (!meter) {
+            meter = document.createElement('div');
+            meter.className = 'meter';
+            meter.id = id;
+            meter.setAttribute('role', 'meter');
+            meter.setAttribute('aria-label', label);
+            meter.setAttribute('aria-valuemin', -60);
+            meter.setAttribute('aria-valuemax', 0);
+            meter.innerHTML = '<span class="label"></span><div class="track"><div class="fill"></div></div><span class="db"></span>';
+            meter.querySelector('.label').textContent = label;
+            container.append(meter);
+          }
+          const text = peak === null ? '-inf dBFS' : `${peak.toFixed(2)} dBFS`;
+          meter.setAttribute('aria-valuenow', peak === null ? -60 : Math.max(-60, peak));
+          meter.setAttribute('aria-valuetext', text);
+          meter.dataset.peak = peak === null ? '-inf' : peak;
+          meter.querySelector('.db').textContent = text;
+          const fill = meter.querySelector('.fill');
+          fill.style.width = `${peak === null ? 0 : Math.max(0, Math.min(100, (peak + 60) / 60 * 100))}%`;
+          fill.classList.toggle('hot', peak !== null && peak > -0.1);
+        }
+
         function drawMeters(event) {
           $('dsp').textContent = `${event.dspLoad.toFixed(1)} %`;
           $('xruns').textContent = event.xruns;
-          const meters = $('meters');
           for (const [node, channels] of Object.entries(event.outputs)) {
-            channels.forEach((peak, index) => {
-              const id = `meter-${node}-${index}`;
-              let meter = document.getElementById(id);
-              if (!meter) {
-                meter = document.createElement('div');
-                meter.className = 'meter';
-                meter.id = id;
-                meter.setAttribute('role', 'meter');
-                meter.setAttribute('aria-label', channels.length > 1 ? `${node} ${index + 1}` : node);
-                meter.setAttribute('aria-valuemin', -60);
-                meter.setAttribute('aria-valuemax', 0);
-                meter.innerHTML = '<span class="label"></span><div class="track"><div class="fill"></div></div><span class="db"></span>';
-                meter.querySelector('.label').textContent = meter.getAttribute('aria-label');
-                meters.append(meter);
-              }
-              const text = peak === null ? '-inf dBFS' : `${peak.toFixed(2)} dBFS`;
-              meter.setAttribute('aria-valuenow', peak === null ? -60 : Math.max(-60, peak));
-              meter.setAttribute('aria-valuetext', text);
-              meter.dataset.peak = peak === null ? '-inf' : peak;
-              meter.querySelector('.db').textContent = text;
-              const fill = meter.querySelector('.fill');
-              fill.style.width = `${peak === null ? 0 : Math.max(0, Math.min(100, (peak + 60) / 60 * 100))}%`;
-              fill.classList.toggle('hot', peak !== null && peak > -0.1);
-            });
+            channels.forEach((peak, index) => drawMeter($('meters'), `meter-${node}-${index}`,
+              channels.length > 1 ? `${node} ${index + 1}` : node, peak));
+          }
+          // A tapped node's meters sit in its tap row: made with the row (a tap started), gone with it (stopped).
+          for (const box of document.querySelectorAll('[data-tap-meters]')) {
+            const node = box.dataset.tapMeters;
+            const channels = Object.hasOwn(event.tapped ?? {}, node) ? event.tapped[node] : null;
+            if (!Array.isArray(channels)) continue;
+            channels.forEach((peak, index) => drawMeter(box, `tap-meter-${node}-${index}`,
+              channels.length > 1 ? `${node} meter ${index + 1}` : `${node} meter`, peak));
           }
           for (const text of document.querySelectorAll('[data-tap-time]')) {
             const group = event.taps.filter((t) => t.node === text.dataset.tapTime && t.state !== 'finished');
@@ -515,6 +544,27 @@ extension WebPage {
               return;
             case 'meters':
               return drawMeters(event);
+            case 'refused':
+              log(`${event.source}: ${event.error}`, true);
+              return;
+            case 'error':
+              log(event.error, true);
+              return;
+            case 'parameter': case 'bypass': case 'property': case 'tempo': case 'transport':
+              apply(event);
+              // Heard while the state is read: the answer may predate it, so it is applied again once drawn.
+              heard?.push(event);
+              break;
+            default:
+              // Taps, presets, wiring, reloads, learning: the state read anew.
+              reload().catch((error) => log('the state could not be read: ' + error.message, true));
+          }
+          log(`${event.source}: ${describe(event)}`);
+        }
+
+        /// A change of one value, in the state and on its control.
+        function apply(event) {
+          switch (event.event) {
             case 'parameter': {
               // The session stores a 32-bit float: shown to its 7 digits, not the double's dust.
               event.value = Number(event.value.toPrecision(7));
@@ -541,17 +591,7 @@ extension WebPage {
             case 'transport':
               $('transport').setAttribute('aria-checked', event.rolling ? 'true' : 'false');
               break;
-            case 'refused':
-              log(`${event.source}: ${event.error}`, true);
-              return;
-            case 'error':
-              log(event.error, true);
-              return;
-            default:
-              // Taps, presets, wiring, reloads, learning: the state read anew.
-              reload();
           }
-          log(`${event.source}: ${describe(event)}`);
         }
 
         function describe(event) {
@@ -559,14 +599,36 @@ extension WebPage {
           return `${name} ${Object.values(fields).map((f) => typeof f === 'object' ? JSON.stringify(f) : f).join(' ')}`;
         }
 
-        async function reload() {
-          state = await getJSON('/api/v1/state');
-          const listing = await getJSON('/api/v1/files');
-          const files = document.getElementById('audio-files') ?? document.body.appendChild(document.createElement('datalist'));
-          files.id = 'audio-files';
-          files.replaceChildren(...(listing.files ?? []).map((file) => new Option(file, file)));
-          render();
-          document.body.dataset.ready = 'true';
+        /// The state read anew, one read at a time: a reload asked for during a read makes one more
+        /// after it (an older answer never lands last), and the values announced during a read are
+        /// applied again over what it drew: its answer may have been made before them (a controller
+        /// turned, or a `set`, just after a learn or a tap) and would otherwise undo them.
+        let reading = null, readAgain = false, heard = null;
+        function reload() {
+          if (reading) { readAgain = true; return reading; }
+          reading = (async () => {
+            try {
+              do {
+                readAgain = false;
+                heard = [];
+                const fresh = await getJSON('/api/v1/state');
+                const listing = await getJSON('/api/v1/files');
+                state = fresh;
+                const files = document.getElementById('audio-files') ?? document.body.appendChild(document.createElement('datalist'));
+                files.id = 'audio-files';
+                files.replaceChildren(...(listing.files ?? []).map((file) => new Option(file, file)));
+                render();
+                const missed = heard;
+                heard = null;
+                for (const event of missed) apply(event);
+              } while (readAgain);
+              document.body.dataset.ready = 'true';
+            } finally {
+              reading = null;
+              heard = null;
+            }
+          })();
+          return reading;
         }
 
         function connect() {

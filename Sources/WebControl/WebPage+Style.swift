@@ -45,6 +45,9 @@ extension WebPage {
         .param .value { font-size: 13px; color: var(--dim); text-align: right; font-variant-numeric: tabular-nums; }
         .param .learn { min-height: 44px; padding: 0 8px; font-size: 12px; }
         .param .refusal, .panel .refusal { grid-column: 1 / -1; }
+        .param .binding { grid-column: 1 / -1; margin: 0; font-size: 12px; color: var(--dim); overflow-wrap: anywhere; }
+        .param .binding:empty { display: none; }
+        .param .learn[aria-pressed=true] { border-color: var(--warn); }
         .slider { position: relative; height: 44px; margin: 0 12px; touch-action: none; cursor: pointer; border-radius: 6px; }
         .slider .rail { position: absolute; left: 0; right: 0; top: 19px; height: 6px; background: #3a4048; border-radius: 3px; }
         .slider .level { position: absolute; left: 0; top: 19px; height: 6px; background: var(--accent); border-radius: 3px; }
@@ -62,7 +65,8 @@ extension WebPage {
           .param .value { grid-row: 1; grid-column: 2; }
           .param .learn { grid-row: 1; grid-column: 3; }
           .param > .slider, .param > select, .param > button[role=switch], .param > input { grid-row: 2; grid-column: 1 / -1; }
-          .param .refusal { grid-row: 3; }
+          .param .binding { grid-row: 3; }
+          .param .refusal { grid-row: 4; }
         }
         #nodes { display: grid; grid-template-columns: minmax(0, 1fr); gap: 10px; }
         @media (min-width: 900px) { #nodes { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); } }

@@ -10,6 +10,8 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
+import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
@@ -44,8 +46,9 @@ class Fxhost:
 
     def __init__(self, fxhost, arguments, web='0'):
         self.errors = tempfile.NamedTemporaryFile(mode='w+', prefix='fxhost-web-', suffix='.err')
+        self.output = tempfile.NamedTemporaryFile(mode='w+', prefix='fxhost-web-', suffix='.out')
         self.process = subprocess.Popen([fxhost] + arguments + ['--web', web], stdin=subprocess.PIPE,
-                                        stdout=subprocess.DEVNULL, stderr=self.errors, text=True)
+                                        stdout=self.output, stderr=self.errors, text=True)
         self.url = wait(self._url, 60, 'fxhost to print its URL')
 
     def _url(self):
@@ -56,6 +59,12 @@ class Fxhost:
         if self.process.poll() is not None:
             raise SystemExit('fxhost ended: ' + open(self.errors.name).read())
         return None
+
+    @property
+    def stdout(self):
+        """What the console printed so far."""
+        with open(self.output.name) as text:
+            return text.read()
 
     @property
     def stderr(self):
@@ -92,6 +101,15 @@ def control(driver, name):
     return driver.find_element(By.CSS_SELECTOR, f'[aria-label="{name}"]')
 
 
+def press(driver, name):
+    """Clicks the control named `name`, found anew when the page redrew it (a read of the state
+    after another change) between finding and clicking."""
+    def attempt():
+        control(driver, name).click()
+        return True
+    wait(attempt, 30, f'a click on {name}')
+
+
 def value(driver, name):
     return control(driver, name).get_attribute('aria-valuenow')
 
@@ -100,3 +118,53 @@ def touch(driver, x, y):
     """A finger down and up at (x, y) of the viewport, through the DevTools protocol."""
     driver.execute_cdp_cmd('Input.dispatchTouchEvent', {'type': 'touchStart', 'touchPoints': [{'x': x, 'y': y}]})
     driver.execute_cdp_cmd('Input.dispatchTouchEvent', {'type': 'touchEnd', 'touchPoints': []})
+
+
+def command(url, fields):
+    """One command posted in its JSON form; the reply."""
+    parts = urllib.parse.urlparse(url)
+    token = urllib.parse.parse_qs(parts.query).get('token', [None])[0]
+    request = urllib.request.Request(f'{parts.scheme}://{parts.netloc}/api/v1/commands', method='POST',
+                                     data=json.dumps(dict(fields, v=1)).encode(),
+                                     headers=dict({'Content-Type': 'application/json'},
+                                                  **({'X-Fxhost-Token': token} if token else {})))
+    with urllib.request.urlopen(request, timeout=30) as reply:
+        return json.load(reply)
+
+
+def send_midi(server, destination, messages):
+    """Raw MIDI messages (bytes) from a JACK client of PyPI's JACK-Client (not fxhost's code) to the
+    MIDI input `destination` on `server`, one a cycle, starting a few cycles after the connection
+    is made (so JACK's graph has it); returns once JACK has run the cycles that carry them all.
+    The module must be Debian's python3-jack-client: these scripts run on Debian's python3 (where
+    Selenium is), which a pip install into another python3 on PATH does not reach."""
+    try:
+        import jack
+    except ImportError as error:
+        raise SystemExit(f'{sys.executable} has no JACK-Client ({error}): scripts/install-deps.sh installs python3-jack-client')
+    pending = list(messages)
+    state = {'connected': False, 'before': 0, 'after': 0}
+    client = jack.Client('fxhost-page-midi', servername=server, no_start_server=True)
+    port = client.midi_outports.register('out')
+
+    @client.set_process_callback
+    def process(frames):
+        port.clear_buffer()
+        if not state['connected'] or state['before'] < 8:
+            if state['connected']:
+                state['before'] += 1
+            return
+        if pending:
+            port.write_midi_event(0, pending.pop(0))
+        else:
+            state['after'] += 1
+
+    with client:
+        client.connect(port, destination)
+        state['connected'] = True
+        wait(lambda: state['after'] >= 3, 30, 'JACK to take the MIDI messages')
+
+
+def controller(number, value, channel=1):
+    """A control change's three bytes."""
+    return bytes([0xB0 | (channel - 1), number, value])

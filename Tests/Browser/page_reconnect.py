@@ -3,6 +3,7 @@ the new state; a refusal is shown where it happened, in the console's
 sentence. Arguments: fxhost, patch, JACK server."""
 
 import json
+import os
 import sys
 import urllib.parse
 import urllib.request
@@ -10,7 +11,7 @@ import urllib.request
 from selenium.webdriver import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from fxhost_page import Fxhost, browser, control, open_page, report, value, wait
+from fxhost_page import Fxhost, browser, control, open_page, press, report, value, wait
 
 fxhost_path, patch, server = sys.argv[1:4]
 
@@ -38,8 +39,29 @@ try:
     run.type('set amp gain 0')
     wait(lambda: value(page, 'amp gain') == '0', 30, 'back to 0')
 
+    # A change announced while the page reads the state anew is not lost to that read's older answer: the
+    # state's reply, answered before the set, is held on its way to the page (as a slow network would)
+    # until the console's set is heard over the events stream.
+    page.execute_script("""
+        window.heldRead = null;
+        window.realFetch = window.fetch;
+        window.fetch = (url, options) => String(url).includes('/api/v1/state')
+          ? window.realFetch(url, options).then((reply) => new Promise((resolve) => { window.heldRead = () => resolve(reply); }))
+          : window.realFetch(url, options);""")
+    run.type('tap dc ' + os.path.join(os.path.dirname(patch), 'slow-read.wav'))
+    wait(lambda: page.execute_script('return window.heldRead !== null'), 30, 'a read of the state held')
+    run.type('set amp gain -7')
+    wait(lambda: 'console: parameter amp gain -7' in page.find_element('id', 'log').text, 30, 'the set heard')
+    page.execute_script('window.fetch = window.realFetch; window.heldRead();')
+    wait(lambda: page.find_elements('css selector', '[aria-label="stop tap dc"]'), 30, 'the read drawn')
+    report('held read', value=float(value(page, 'amp gain')))
+    run.type('untap dc')
+    run.type('set amp gain 0')
+    wait(lambda: value(page, 'amp gain') == '0' and not page.find_elements('css selector', '[aria-label="stop tap dc"]'), 30,
+         'back to 0, untapped')
+
     # Refusals where they happened: learn with no MIDI input, under its control; a tempo out of range, under the session's row.
-    control(page, 'learn amp gain').click()
+    press(page, 'learn amp gain')
     learn = wait(lambda: page.find_element('css selector', '[data-node="amp"] .param .refusal').text, 30, 'the learn refusal')
     tempo = control(page, 'tempo')
     tempo.clear()

@@ -1,6 +1,8 @@
-"""Two pages of one run: the keyboard, the console, OSC, a drag, bypass, a
-scene and a tap's record/pause/resume/stop, each followed in both pages.
-Arguments: fxhost, patch, JACK server, OSC port, the patch's folder."""
+"""Two pages of one run: the keyboard, the console, OSC, a drag, bypass,
+learn with a MIDI controller, a scene and a tap's record/pause/resume/stop,
+each followed in both pages; the tapped nodes' meters, a tap from the
+console coming and going with its meter.
+Arguments: fxhost, patch (with midi-control:), JACK server, OSC port, the patch's folder."""
 
 import os
 import subprocess
@@ -9,7 +11,7 @@ import sys
 from selenium.webdriver import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from fxhost_page import Fxhost, browser, control, open_page, report, value, wait
+from fxhost_page import Fxhost, browser, command, control, controller, open_page, press, report, send_midi, value, wait
 
 fxhost_path, patch, server, osc, folder = sys.argv[1:6]
 take = os.path.join(folder, 'take.wav')
@@ -21,6 +23,16 @@ def grown():
     """Waits until the take holds another half second (mono float: 4 bytes a frame) of what was just set."""
     start = os.path.getsize(take)
     wait(lambda: os.path.getsize(take) >= start + 24_000 * 4, 30, 'the take to grow')
+
+
+def peak(driver, node):
+    """A tapped node's meter (its first channel) as the page shows it: dBFS, text, accessible name."""
+    meter = driver.find_element('id', f'tap-meter-{node}-0')
+    return float(meter.get_attribute('data-peak')), meter.get_attribute('aria-valuetext'), meter.get_attribute('aria-label')
+
+
+def binding(driver):
+    return driver.find_element('css selector', '[data-binding="amp gain"]').text
 
 
 def both(name, expected):
@@ -48,6 +60,20 @@ try:
            second=float(value(b, 'amp gain')))
     grown()
 
+    # The patch's tap on amp, metered in its tap row: what amp makes of 0.5 at -6 dB (held half a second).
+    level, text, label = peak(a, 'amp')
+    report('tap meter', peak=level, text=text, label=label, second=peak(b, 'amp')[0])
+    # A tap from the console comes with its meter in both pages, and goes with it.
+    run.type('tap dc ' + os.path.join(folder, 'dc-take.wav'))
+    wait(lambda: all(peak(page, 'dc')[0] > -100 for page in (a, b)), 30, "dc's meter in both pages")
+    level, text, label = peak(a, 'dc')
+    report('console tap', peak=level, text=text, label=label, second=peak(b, 'dc')[0])
+    run.type('untap dc')
+    wait(lambda: not a.find_elements('id', 'tap-meter-dc-0') and not b.find_elements('id', 'tap-meter-dc-0'), 30,
+         "dc's meter gone")
+    report('console untap', a=len(a.find_elements('id', 'tap-meter-dc-0')), b=len(b.find_elements('id', 'tap-meter-dc-0')),
+           amp=len(a.find_elements('id', 'tap-meter-amp-0')))
+
     # The console, then OSC.
     run.type('set amp gain -12')
     both('amp gain', '-12')
@@ -59,6 +85,7 @@ try:
     grown()
 
     # A drag in page a, held while the console sets another value: not pulled back.
+    gain = control(a, 'amp gain')  # drawn anew since (the console's tap read the state again)
     width = gain.size['width']
     ActionChains(a).move_to_element_with_offset(gain, int(-width / 2 + width * 0.25), 0).click_and_hold().perform()
     pressed = value(a, 'amp gain')
@@ -75,31 +102,45 @@ try:
     grown()
 
     # Bypass on and off, then a scene.
-    bypass = control(a, 'amp bypass')
-    bypass.click()
+    press(a, 'amp bypass')
     wait(lambda: control(b, 'amp bypass').get_attribute('aria-checked') == 'true', 30, 'bypass in page b')
     report('bypass', on=control(a, 'amp bypass').get_attribute('aria-checked'),
            greyed='bypassed' in a.find_element('css selector', '#graph .node[data-node="amp"]').get_attribute('class'))
     grown()
-    control(a, 'amp bypass').click()
+    press(a, 'amp bypass')
     wait(lambda: control(b, 'amp bypass').get_attribute('aria-checked') == 'false', 30, 'bypass off in page b')
     grown()
-    control(a, 'scene quiet').click()
+    # Learn from page a, then a controller moved by a JACK client of PyPI's JACK-Client into the port fxhost names.
+    port = command(run.url, {'cmd': 'map'})['port']
+    press(a, 'learn amp gain')
+    learning = wait(lambda: binding(b).startswith('learning') and binding(b), 30, 'learning in page b')
+    send_midi(server, port, [controller(20, 0)])
+    console = wait(lambda: next((line for line in run.stdout.splitlines() if line.startswith('mapped ')), None), 30,
+                   "the console's mapped line")
+    wait(lambda: binding(a) == console and binding(b) == console, 30, 'the mapping in both pages')
+    report('learn', port=port, learning=learning, console=console, page=binding(a), second=binding(b),
+           value=float(value(a, 'amp gain')))
+    send_midi(server, port, [controller(20, 50)])
+    wait(lambda: value(a, 'amp gain') != '-40' and value(b, 'amp gain') == value(a, 'amp gain'), 30, 'the controller in both pages')
+    grown()
+    report('controller', value=float(value(a, 'amp gain')), second=float(value(b, 'amp gain')),
+           text=control(a, 'amp gain').get_attribute('aria-valuetext'), meter=peak(a, 'amp')[0])
+    press(a, 'scene quiet')
     both('amp gain', '-20')
     report('scene', value=float(value(a, 'amp gain')))
     grown()
 
     # A tap from the page: record, pause, resume, stop.
-    control(a, 'amp record').click()
+    press(a, 'amp record')
     wait(lambda: control(b, 'pause tap amp'), 30, 'the tap in page b')
     states = ['recording']
-    control(a, 'pause tap amp').click()
+    press(a, 'pause tap amp')
     wait(lambda: control(b, 'resume tap amp'), 30, 'the tap paused in page b')
     states.append('paused')
-    control(a, 'resume tap amp').click()
+    press(a, 'resume tap amp')
     wait(lambda: control(b, 'pause tap amp'), 30, 'the tap resumed in page b')
     states.append('recording')
-    control(a, 'stop tap amp').click()
+    press(a, 'stop tap amp')
     wait(lambda: not a.find_elements('css selector', '[aria-label="stop tap amp"]'), 30, 'the tap stopped')
     states.append('stopped')
     report('tap', states=states, file=os.path.exists(os.path.join(folder, 'amp-take.wav')))

@@ -15,12 +15,20 @@ final class WebPageTests: XCTestCase {
     /// pulled back by a console set, and shows it once released; bypass
     /// (greyed in the graph) passes 0.5 through; the scene button switches
     /// to -20 dB (×0.1); record, pause, resume and stop make a take.
+    /// The tap's meter in its row shows what amp makes of the 0.5 at -6 dB,
+    /// 20·log10(0.5 × 0.501187) = -12.02 dBFS; a tap started from the
+    /// console (on dc: 0.5, -6.02 dBFS) appears with its meter in both pages
+    /// and goes with it when stopped. Learn pressed in one page waits in
+    /// both; a CC from a JACK client of PyPI's JACK-Client makes the mapping
+    /// the console prints, shown under the control in both pages; CC 20 at 50
+    /// then puts the gain at -90 + 114 × 50/127 dB in both pages, on the
+    /// tap's meter and in the take.
     func testPagesFollowEveryFaceAndMoveTheSoundByArithmetic() throws {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
         let folder = try Tools.temporaryFolder(#function)
         try LiveRunTests.writeAmpPatch(folder, seconds: 60)
         let patch = folder.appendingPathComponent("amp.yaml").path
-        try (String(contentsOfFile: patch, encoding: .utf8) + "\nscenes:\n  quiet: { amp: { gain: -20 } }\n")
+        try (String(contentsOfFile: patch, encoding: .utf8) + "\nscenes:\n  quiet: { amp: { gain: -20 } }\nmidi-control: {}\n")
             .write(toFile: patch, atomically: true, encoding: .utf8)
         let osc = try OSCRunTests.freeUDPPort()
         let seen = try Self.browse("page_sync.py", [Tools.fxhost, patch, server.name, "\(osc)", folder.path])
@@ -45,6 +53,27 @@ final class WebPageTests: XCTestCase {
         XCTAssertEqual(report("released")["value"] as? Double, -40, "once released it shows the change that came last")
         XCTAssertEqual(report("bypass")["on"] as? String, "true")
         XCTAssertEqual(report("bypass")["greyed"] as? Bool, true)
+        // The tapped nodes' meters, and learn.
+        let tapMeter = 20 * log10(0.5 * pow(10, -6.0 / 20))
+        XCTAssertEqual(report("tap meter")["peak"] as? Double ?? 0, tapMeter, accuracy: 0.05, "\(seen)")
+        XCTAssertEqual(report("tap meter")["second"] as? Double ?? 0, tapMeter, accuracy: 0.05)
+        XCTAssertEqual(report("tap meter")["text"] as? String, String(format: "%.2f dBFS", tapMeter))
+        XCTAssertEqual(report("tap meter")["label"] as? String, "amp meter")
+        XCTAssertEqual(report("console tap")["peak"] as? Double ?? 0, 20 * log10(0.5), accuracy: 0.05, "\(seen)")
+        XCTAssertEqual(report("console tap")["second"] as? Double ?? 0, 20 * log10(0.5), accuracy: 0.05)
+        XCTAssertEqual(report("console tap")["label"] as? String, "dc meter")
+        XCTAssertEqual(report("console untap")["a"] as? Int, 0)
+        XCTAssertEqual(report("console untap")["b"] as? Int, 0)
+        XCTAssertEqual(report("console untap")["amp"] as? Int, 1, "amp's tap and meter stay")
+        XCTAssertEqual(report("learn")["learning"] as? String, "learning amp:gain: move a MIDI controller to map it")
+        XCTAssertEqual(report("learn")["console"] as? String, "mapped { cc: 20, to: amp:gain, channel: 1 }", "\(seen)")
+        XCTAssertEqual(report("learn")["page"] as? String, report("learn")["console"] as? String)
+        XCTAssertEqual(report("learn")["second"] as? String, report("learn")["console"] as? String)
+        let controlled = -90 + 114 * 50 / 127.0
+        XCTAssertEqual(report("controller")["value"] as? Double ?? 0, controlled, accuracy: 1e-4, "\(seen)")
+        XCTAssertEqual(report("controller")["second"] as? Double ?? 0, controlled, accuracy: 1e-4)
+        XCTAssertEqual(report("controller")["text"] as? String, String(format: "%.1f dB", controlled))
+        XCTAssertEqual(report("controller")["meter"] as? Double ?? 0, 20 * log10(0.5) + controlled, accuracy: 0.05)
         XCTAssertEqual(report("scene")["value"] as? Double, -20)
         XCTAssertEqual(report("tap")["states"] as? [String], ["recording", "paused", "recording", "stopped"])
         XCTAssertEqual(report("tap")["file"] as? Bool, true)
@@ -55,7 +84,8 @@ final class WebPageTests: XCTestCase {
         func level(_ decibels: Double) -> Float { Float(0.5 * pow(10, decibels / 20)) }
         let runs = LiveRunTests.runs(of: try Audio.read(folder.appendingPathComponent("take.wav").path).channels[0])
             .filter { $0.count >= 12_000 && abs($0.value - level(pressed)) > 1e-6 }.map(\.value)
-        let expected = [level(0), level(keyboard), level(-12), level(-3), level(dragged), level(-40), level(0), level(-40), level(-20)]
+        let expected = [level(0), level(keyboard), level(-12), level(-3), level(dragged), level(-40), level(0), level(-40),
+                        level(controlled), level(-20)]
         XCTAssertEqual(runs.count, expected.count, "\(runs)")
         for (run, value) in zip(runs, expected) { XCTAssertEqual(run, value, accuracy: 1e-6, "\(runs)") }
         XCTAssertEqual(level(keyboard) / level(0), 0.501187, accuracy: 1e-6, "-6 dB is ×0.501187")
@@ -91,7 +121,9 @@ final class WebPageTests: XCTestCase {
     /// the tempo) in the very sentence the console prints for the same
     /// command; and a page whose server goes away says so, and once another
     /// fxhost listens on the same port it reconnects and shows the new state
-    /// (the patch's gain changed to -9 in between). A node clicked in the
+    /// (the patch's gain changed to -9 in between). A `set` announced while
+    /// the page reads the state anew (the read held in the page until the set
+    /// is heard) still shows once the older answer is drawn. A node clicked in the
     /// graph opens its controls; the tempo field, bounce and save act as
     /// their console commands do.
     func testRefusalsShowWhereTheyHappenAndAPageCatchesUpAfterARestart() throws {
@@ -111,6 +143,7 @@ final class WebPageTests: XCTestCase {
         XCTAssertEqual(report("keys")["end"] as? Double, 24, "End: its maximum")
         XCTAssertEqual(report("keys")["pagedown"] as? Double, 14, "Page Down: ten 1 dB steps")
         XCTAssertEqual(report("keys")["server"] as? Double, 14)
+        XCTAssertEqual(report("held read")["value"] as? Double, -7, "a set heard during a read is not undone by its older answer: \(seen)")
         XCTAssertEqual(report("before")["value"] as? Double, 0)
         XCTAssertEqual(report("first exit")["status"] as? Int, 0)
         XCTAssertEqual(report("after")["value"] as? Double, -9)
@@ -188,7 +221,7 @@ final class WebPageTests: XCTestCase {
     static func browse(_ script: String, _ arguments: [String]) throws -> [[String: Any]] {
         let folder = sourceRoot.appendingPathComponent("Tests/Browser")
         let result = try Tools.run("/usr/bin/python3", [folder.appendingPathComponent(script).path] + arguments)
-        XCTAssertEqual(result.status, 0, "the browser script failed (it needs chromium, chromium-driver and python3-selenium from scripts/install-deps.sh): "
+        XCTAssertEqual(result.status, 0, "the browser script failed (it needs chromium, chromium-driver, python3-selenium and python3-jack-client from scripts/install-deps.sh): "
                        + result.stderr + result.stdout)
         return WebRunTests.lines(result.stdout)
     }
