@@ -44,6 +44,7 @@ extension WebPage {
         .param .name { font-size: 14px; overflow-wrap: anywhere; }
         .param .value { font-size: 13px; color: var(--dim); text-align: right; font-variant-numeric: tabular-nums; }
         .param .learn { min-height: 44px; padding: 0 8px; font-size: 12px; }
+        .param .learn[aria-pressed=true] { background: var(--accent); color: #000; }
         .param .refusal, .panel .refusal { grid-column: 1 / -1; }
         .slider { position: relative; height: 44px; margin: 0 12px; touch-action: none; cursor: pointer; border-radius: 6px; }
         .slider .rail { position: absolute; left: 0; right: 0; top: 19px; height: 6px; background: #3a4048; border-radius: 3px; }
