@@ -102,7 +102,8 @@ try:
     # Learn: pressed in the first page, both pages show it waiting until a controller moves.
     before = {'first': learn_button(first), 'second': learn_button(second)}
     control(first, 'learn amp gain').click()
-    wait(lambda: learn_button(second)['pressed'] == 'true', 30, 'the second page to show learn waiting')
+    wait(lambda: learn_button(first)['pressed'] == 'true' and learn_button(second)['pressed'] == 'true', 30,
+         'both pages to show learn waiting')
     waiting = {'first': learn_button(first), 'second': learn_button(second),
                'learning': state(run.url).get('learning')}
 
@@ -127,7 +128,9 @@ try:
     done = {'first': learn_button(first), 'second': learn_button(second),
             'learning': state(run.url).get('learning'), 'mappings': state(run.url)['mappings']}
     run.type('map')
-    mapped = wait(lambda: [line for line in run.stdout.splitlines() if 'cc: 20' in line], 30, "the console's map")
+    # The console's `map` lists it as a mapping (its echo `mapped { … }` of the learn is a line of its own).
+    mapped = wait(lambda: [line for line in run.stdout.splitlines() if 'cc: 20' in line and not line.startswith('mapped')],
+                  30, "the console's map")
     client.deactivate()
     client.close()
     report('learn', before=before, waiting=waiting, done=done, console=mapped)
