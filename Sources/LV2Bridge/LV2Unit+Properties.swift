@@ -60,6 +60,12 @@ extension LV2Unit {
         }
     }
 
+    package var writableMessageParameters: [WritableMessageParameter] {
+        plugin.properties.filter { $0.isWritable && parameterPorts[$0.shortName] == nil }.map { property in
+            WritableMessageParameter(name: property.shortName, kind: property.valueType.messageParameterKind)
+        }
+    }
+
     package func messageParameterValues() -> [String: String] {
         takeNotifications()
         var values: [String: String] = [:]

@@ -1,3 +1,5 @@
+import HostCore
+
 /// A parameter a plugin takes as a message rather than a control port
 /// (`patch:writable`), or reports (`patch:readable`): an impulse response's
 /// file, a sample, a gain. Set with `patch:Set` on the plugin's control
@@ -20,6 +22,16 @@ package struct PropertyDescription: Codable, Sendable, Equatable {
             case LV2URI.atomURI: self = .uri
             case LV2URI.atomVector: self = .vector
             default: self = .other
+            }
+        }
+
+        /// What a surface offers for it: a file menu, a number, text.
+        package var messageParameterKind: WritableMessageParameter.Kind {
+            switch self {
+            case .path: .path
+            case .float, .double, .int, .long: .number
+            case .string, .uri: .text
+            case .bool, .urid, .vector, .other: .other
             }
         }
 

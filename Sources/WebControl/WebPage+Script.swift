@@ -8,6 +8,7 @@ extension WebPage {
         const $ = (id) => document.getElementById(id);
         const controls = new Map();   // "node symbol" -> control
         let state = null;
+        let audioFiles = { folder: '', files: [] };   // GET /api/v1/files: the patch folder's audio files
         let selected = null;
         let socket = null;
         let retry = 500;
@@ -192,7 +193,10 @@ extension WebPage {
           const learn = document.createElement('button');
           learn.type = 'button';
           learn.className = 'learn';
-          learn.textContent = 'learn';
+          // Waiting for a controller is the session's state (`learning`), so every open page shows it.
+          const waiting = state?.learning === `${node}:${parameter.symbol}`;
+          learn.textContent = waiting ? 'waiting…' : 'learn';
+          learn.setAttribute('aria-pressed', waiting ? 'true' : 'false');
           learn.setAttribute('aria-label', `learn ${node} ${parameter.symbol}`);
           const refusal = document.createElement('p');
           refusal.className = 'refusal';
@@ -396,36 +400,64 @@ extension WebPage {
               controls.set(`${node.name} ${parameter.symbol}`, control);
               panel.append(control.row);
             }
-            for (const [name, value] of Object.entries(node.properties ?? {})) {
-              panel.append(propertyRow(node.name, name, value));
-            }
+            const properties = node.messageParameters
+              ?? Object.entries(node.properties ?? {}).map(([name, value]) => ({ name, kind: 'text', value }));
+            for (const property of properties) panel.append(propertyRow(node.name, property));
             container.append(panel);
           }
         }
 
-        /// A message parameter (a file a plugin reads): a path inside the patch's folder.
-        function propertyRow(node, name, value) {
+        /// A message parameter: a path is a menu of the patch folder's audio files (relative to it)
+        /// with the current one selected; another kind a field with a set button.
+        function propertyRow(node, property) {
+          const name = property.name;
           const row = document.createElement('div');
           row.className = 'param';
           const label = document.createElement('span');
           label.className = 'name';
           label.textContent = name;
-          const input = document.createElement('input');
-          input.type = 'text';
-          input.value = value;
-          input.spellcheck = false;
-          input.setAttribute('aria-label', `${node} ${name}`);
-          input.dataset.property = `${node} ${name}`;
-          input.setAttribute('list', 'audio-files');  // the audio files under the patch's folder
-          const set = document.createElement('button');
-          set.type = 'button';
-          set.textContent = 'load';
           const refusal = document.createElement('p');
           refusal.className = 'refusal';
           refusal.setAttribute('role', 'alert');
+          if (property.kind === 'path') {
+            const menu = document.createElement('select');
+            menu.setAttribute('aria-label', `${node} ${name}`);
+            menu.dataset.property = `${node} ${name}`;
+            menu.dataset.value = property.value ?? '';
+            showFile(menu, property.value);
+            menu.addEventListener('change', async () => {
+              if (!menu.value) return;
+              const reply = await command({ cmd: 'set', node, param: name, value: menu.value }, refusal);
+              if (!reply.ok) showFile(menu, menu.dataset.value || null);  // the plugin keeps what it had
+            });
+            row.append(label, menu, refusal);
+            return row;
+          }
+          const input = document.createElement('input');
+          input.type = 'text';
+          input.value = property.value ?? '';
+          input.spellcheck = false;
+          input.setAttribute('aria-label', `${node} ${name}`);
+          input.dataset.property = `${node} ${name}`;
+          const set = document.createElement('button');
+          set.type = 'button';
+          set.textContent = 'set';
+          set.setAttribute('aria-label', `set ${node} ${name}`);
           set.addEventListener('click', () => command({ cmd: 'set', node, param: name, value: input.value }, refusal));
           row.append(label, input, set, refusal);
           return row;
+        }
+
+        /// Fills a file menu and selects `value` (an absolute path, as the session reports it): by its
+        /// name relative to the patch's folder, or as itself when it lies outside; a placeholder when unset.
+        function showFile(menu, value) {
+          const prefix = audioFiles.folder.replace(/\/+$/, '') + '/';
+          const relative = value && value.startsWith(prefix) ? value.slice(prefix.length) : value;
+          const files = [...audioFiles.files];
+          if (relative && !files.includes(relative)) files.unshift(relative);
+          menu.replaceChildren(new Option('choose a file…', ''), ...files.map((file) => new Option(file, file)));
+          menu.value = relative ?? '';
+          menu.dataset.value = value ?? '';
         }
 
         function drawSession() {
@@ -581,8 +613,11 @@ extension WebPage {
               break;
             }
             case 'property': {
+              const property = nodeOf(event.node)?.messageParameters?.find((p) => p.name === event.param);
+              if (property) property.value = event.value;
               const input = document.querySelector(`[data-property="${CSS.escape(event.node + ' ' + event.param)}"]`);
-              if (input && document.activeElement !== input) input.value = event.value;
+              if (input?.tagName === 'SELECT') showFile(input, event.value);
+              else if (input && document.activeElement !== input) input.value = event.value;
               break;
             }
             case 'tempo':
@@ -614,9 +649,7 @@ extension WebPage {
                 const fresh = await getJSON('/api/v1/state');
                 const listing = await getJSON('/api/v1/files');
                 state = fresh;
-                const files = document.getElementById('audio-files') ?? document.body.appendChild(document.createElement('datalist'));
-                files.id = 'audio-files';
-                files.replaceChildren(...(listing.files ?? []).map((file) => new Option(file, file)));
+                audioFiles = { folder: listing.folder ?? '', files: listing.files ?? [] };
                 render();
                 const missed = heard;
                 heard = null;

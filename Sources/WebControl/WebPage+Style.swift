@@ -44,6 +44,7 @@ extension WebPage {
         .param .name { font-size: 14px; overflow-wrap: anywhere; }
         .param .value { font-size: 13px; color: var(--dim); text-align: right; font-variant-numeric: tabular-nums; }
         .param .learn { min-height: 44px; padding: 0 8px; font-size: 12px; }
+        .param .learn[aria-pressed=true] { background: var(--accent); color: #000; }
         .param .refusal, .panel .refusal { grid-column: 1 / -1; }
         .param .binding { grid-column: 1 / -1; margin: 0; font-size: 12px; color: var(--dim); overflow-wrap: anywhere; }
         .param .binding:empty { display: none; }

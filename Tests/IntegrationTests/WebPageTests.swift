@@ -225,4 +225,101 @@ final class WebPageTests: XCTestCase {
                        + result.stderr + result.stdout)
         return WebRunTests.lines(result.stdout)
     }
+
+    /// A message parameter's file menu and learn's waiting state, in two
+    /// pages. x42's convolver with no IR: the state lists `ir` (a path,
+    /// null) and the page a menu of exactly the .wav files written here,
+    /// "choose a file" selected. Choosing `ir.wav` (0.5 at frame 0, 0.25 at
+    /// frame 100) sets it: the state and both pages show it, and the
+    /// constant 0.5 through the convolver becomes its running sum by
+    /// arithmetic, 0.5 × 0.5 = 0.25 for exactly 100 frames, then
+    /// 0.5 × (0.5 + 0.25) = 0.375 (unit wet gain, dry at -60 off: the
+    /// convention MessageParameterRunTests relies on). A text file named
+    /// `.wav` chosen from the menu is refused under it in the sentence the
+    /// console prints for the same `set`, the menu goes back to `ir.wav`
+    /// and 0.375 plays on. Learn pressed in one page shows "waiting…",
+    /// `aria-pressed="true"` in both, until a CC from Python's JACK-Client
+    /// maps it, which the console's `map` then lists.
+    func testFileMenuSetsAnImpulseResponseAndLearnWaitsInEveryPage() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder(#function)
+        let takes = try Tools.temporaryFolder(#function + "-takes")
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        try Audio.constant([0.5], frames: 48_000 * 120).write(path("dc.wav"))
+        var impulse = [Float](repeating: 0, count: 164)
+        impulse[0] = 0.5
+        impulse[100] = 0.25
+        try Audio(channels: [impulse]).write(path("ir.wav"))
+        try "not a sound file\n".write(toFile: path("text.wav"), atomically: true, encoding: .utf8)
+        let take = takes.appendingPathComponent("take.wav").path
+        try """
+        fxhost: 1
+        nodes:
+          dc: { file: dc.wav }
+          amp: { plugin: http://lv2plug.in/plugins/eg-amp, params: { gain: 0 } }
+          cab: { plugin: "http://gareus.org/oss/lv2/zeroconvolv#CfgMono" }
+          main: { output: 1 }
+        chain: [dc, amp, cab, main]
+        taps:
+          - { at: cab, file: \(take) }
+        midi-control:
+          map: []
+        """.write(toFile: path("cab.yaml"), atomically: true, encoding: .utf8)
+        let seen = try Self.browse("page_files.py", [Tools.fxhost, path("cab.yaml"), server.name, "ir.wav", "text.wav", take])
+        func report(_ kind: String) -> [String: Any] { seen.first { $0["kind"] as? String == kind } ?? [:] }
+
+        let unset = report("unset")
+        let listed = unset["messageParameters"] as? [[String: Any]] ?? []
+        XCTAssertEqual(listed.count, 1, "\(seen)")
+        XCTAssertEqual(listed.first?["name"] as? String, "ir")
+        XCTAssertEqual(listed.first?["kind"] as? String, "path")
+        XCTAssertTrue(listed.first?["value"] is NSNull, "null until set: \(listed)")
+        XCTAssertEqual((unset["properties"] as? [String: String]) ?? ["?": "?"], [:])
+        XCTAssertEqual(unset["tag"] as? String, "select")
+        XCTAssertEqual(unset["options"] as? [String], ["", "dc.wav", "ir.wav", "text.wav"], "the placeholder, then the files written here")
+        XCTAssertEqual(unset["selected"] as? String, "")
+        XCTAssertTrue((unset["placeholder"] as? String ?? "").contains("choose a file"), "\(unset)")
+
+        XCTAssertEqual(report("chosen")["state"] as? String, path("ir.wav"))
+        XCTAssertEqual((report("chosen")["listed"] as? [[String: Any]])?.first?["value"] as? String, path("ir.wav"))
+        XCTAssertEqual(report("chosen")["first"] as? String, "ir.wav")
+        XCTAssertEqual(report("chosen")["second"] as? String, "ir.wav")
+
+        let refusedOnPage = report("refused")["page"] as? String ?? ""
+        XCTAssertTrue(refusedOnPage.contains("could not apply `ir`"), refusedOnPage)
+        XCTAssertEqual([refusedOnPage], report("refused")["console"] as? [String], "the console's sentence")
+        XCTAssertEqual(report("refused")["selected"] as? String, "ir.wav", "back to the file the plugin kept")
+        XCTAssertEqual(report("refused")["state"] as? String, path("ir.wav"))
+
+        let learn = report("learn")
+        func button(_ phase: String, _ page: String) -> [String: String] {
+            (learn[phase] as? [String: Any])?[page] as? [String: String] ?? [:]
+        }
+        for page in ["first", "second"] {
+            XCTAssertEqual(button("before", page), ["text": "learn", "pressed": "false"], page)
+            XCTAssertEqual(button("waiting", page)["pressed"], "true", page)
+            XCTAssertTrue(button("waiting", page)["text"]?.hasPrefix("waiting") == true, "\(learn)")
+            XCTAssertEqual(button("done", page), ["text": "learn", "pressed": "false"], page)
+        }
+        XCTAssertEqual((learn["waiting"] as? [String: Any])?["learning"] as? String, "amp:gain")
+        XCTAssertTrue((learn["done"] as? [String: Any])?["learning"] is NSNull, "\(learn)")
+        XCTAssertEqual((learn["done"] as? [String: Any])?["mappings"] as? [String], ["{ cc: 20, to: amp:gain, channel: 1 }"])
+        XCTAssertTrue((learn["console"] as? [String])?.first?.contains("{ cc: 20, to: amp:gain") == true, "\(learn)")
+        XCTAssertEqual(report("exit")["status"] as? Int, 0)
+
+        // The take: silence with no IR, then the IR's running sum on the constant 0.5.
+        let samples = try Audio.read(take).channels[0]
+        var runs: [(value: Float, count: Int)] = []
+        for sample in samples {
+            if let last = runs.last, abs(last.value - sample) < 1e-6 { runs[runs.count - 1].count += 1 } else { runs.append((sample, 1)) }
+        }
+        let long = runs.filter { $0.count >= 4_800 }.map(\.value)
+        XCTAssertEqual(long.count, 2, "\(runs.prefix(20))")
+        XCTAssertEqual(long.first ?? .nan, 0, accuracy: 1e-6, "no IR: silence")
+        XCTAssertEqual(long.last ?? .nan, 0.375, accuracy: 1e-6, "0.5 × (0.5 + 0.25)")
+        XCTAssertEqual(samples.last ?? .nan, 0.375, accuracy: 1e-6, "the refused file changed nothing")
+        let rampIndex = runs.firstIndex { abs($0.value - 0.25) < 1e-6 }
+        XCTAssertEqual(rampIndex.map { runs[$0].count }, 100, "0.5 × 0.5 until the second tap: \(runs.prefix(20))")
+        XCTAssertEqual(rampIndex.map { runs[$0 + 1].value } ?? .nan, 0.375, accuracy: 1e-6)
+    }
 }

@@ -12,6 +12,20 @@ import XCTest
 final class MessageParameterTests: XCTestCase {
     private let format = RenderFormat(sampleRate: 48_000, maxBlockFrames: 256, mode: .offline)
 
+    /// Listed before any is set, with the kind a surface draws: each
+    /// writable property of eg-params' .ttl by its `rdfs:range` (its
+    /// readable-only `lfo` left out), the convolver's `ir` a path.
+    func testEveryWritableParameterIsListedWithItsKindBeforeAnyIsSet() throws {
+        let params = try Installed.unit("http://lv2plug.in/plugins/eg-params")
+        XCTAssertEqual(Dictionary(uniqueKeysWithValues: params.writableMessageParameters.map { ($0.name, $0.kind) }),
+                       ["int": .number, "long": .number, "float": .number, "double": .number, "bool": .other,
+                        "string": .text, "path": .path, "spring": .number])
+        XCTAssertEqual(params.messageParameterValues(), [:], "none set yet")
+        let convolver = try Installed.unit("http://gareus.org/oss/lv2/zeroconvolv#CfgMono")
+        XCTAssertEqual(convolver.writableMessageParameters, [WritableMessageParameter(name: "ir", kind: .path)])
+        XCTAssertEqual(try Installed.unit("http://lv2plug.in/plugins/eg-amp").writableMessageParameters, [], "ports only")
+    }
+
     func testEgParamsReportsBackEveryTypeItWasSet() throws {
         let folder = try makeScratchFolder(prefix: "messages-params")
         let file = folder.appendingPathComponent("notes.txt").path

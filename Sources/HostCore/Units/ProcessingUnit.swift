@@ -78,6 +78,9 @@ public protocol ProcessingUnit: AnyObject {
     /// Every message parameter's latest value (as set, or as the plugin last
     /// reported it) by short name, as text.
     func messageParameterValues() -> [String: String]
+    /// Every message parameter the host may set, in the plugin's order,
+    /// whether set yet or not (the `state` lists them all).
+    var writableMessageParameters: [WritableMessageParameter] { get }
     /// True when setting this message parameter must not overlap the
     /// unit's run (it goes through plugin state): a live host sets it
     /// while the unit is silent.
@@ -115,6 +118,8 @@ extension ProcessingUnit {
     }
 
     public func messageParameterValues() -> [String: String] { [:] }
+
+    public var writableMessageParameters: [WritableMessageParameter] { [] }
 
     public func messageParameterNeedsSilence(_ name: String) -> Bool { false }
 

@@ -27,6 +27,9 @@ package struct SessionState: Codable, Sendable {
         package var parameters: [Parameter]?
         /// Message parameters set so far (a file, a sample), by name.
         package var properties: [String: String]?
+        /// Every message parameter the host may set, set or not, in the
+        /// plugin's order: what a page draws a file menu or a field from.
+        package var messageParameters: [MessageParameter]?
         package var presets: [String]?
     }
 
@@ -49,6 +52,31 @@ package struct SessionState: Codable, Sendable {
         package var toggle: Bool
         /// An enumeration's options (the only values it takes).
         package var options: [Option]?
+    }
+
+    /// A plugin's writable message parameter: its short name, kind
+    /// (`path`, `number`, `text` or `other`) and value as text, null in
+    /// JSON until it is set (or the plugin reports it).
+    package struct MessageParameter: Codable, Equatable, Sendable {
+        package var name: String
+        package var kind: String
+        package var value: String?
+
+        private enum CodingKeys: String, CodingKey { case name, kind, value }
+
+        package init(name: String, kind: String, value: String?) {
+            self.name = name
+            self.kind = kind
+            self.value = value
+        }
+
+        /// `value` written as null when unset (the synthesised form would leave it out).
+        package func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(kind, forKey: .kind)
+            try container.encode(value, forKey: .value)
+        }
     }
 
     package struct Connection: Codable, Equatable, Sendable {
@@ -144,6 +172,9 @@ package struct SessionState: Codable, Sendable {
                           options: info.enumeration.isEmpty ? nil : info.enumeration.map { Parameter.Option(label: $0.label, value: $0.value) })
             }
             result.properties = properties ?? [:]
+            result.messageParameters = unit.writableMessageParameters.map {
+                MessageParameter(name: $0.name, kind: $0.kind.rawValue, value: properties?[$0.name])
+            }
             result.presets = unit.presetLabels
         case .midiInput(let ports):
             result.kind = "midi-input"
