@@ -47,7 +47,6 @@ package final class WebFrontEnd: LiveFrontEnd, Sendable {
 
     private let host = Mutex<ControlInbox?>(nil)
     private let session = Mutex<LiveSession?>(nil)
-    private let wake = Mutex<(@Sendable () -> Void)?>(nil)
     private let refusedCount = Atomic<Int>(0)
     private let streams = Mutex(Streams())
     private let pending = Mutex(Pending())
@@ -82,7 +81,6 @@ package final class WebFrontEnd: LiveFrontEnd, Sendable {
     package func start(_ host: LiveHost) throws {
         self.host.withLock { $0 = host.inbox }
         session.withLock { $0 = host.session }
-        wake.withLock { $0 = host.wake }
         folder.withLock { $0 = host.dispatcher.remotePaths.folder }
         host.dispatcher.addListener { [self] change in broadcast(ControlProtocol.event(change).text) }
         host.dispatcher.addRefusalListener { [self] refusal in
@@ -175,7 +173,7 @@ package final class WebFrontEnd: LiveFrontEnd, Sendable {
             stream.continuation.finish()
             if let reader = stream.reader { streams.retiredReaders.append(reader) }
         }
-        wake.withLock { $0 }?()
+        host.withLock { $0 }?.wakeHost()
     }
 
     var openStreams: Int { streams.withLock { $0.open.count } }
@@ -189,7 +187,7 @@ package final class WebFrontEnd: LiveFrontEnd, Sendable {
             stream.meterHertz = hertz.flatMap { $0 > 0 ? min($0, WebLimits.maximumMeterHertz) : nil }
             streams.open[number] = stream
         }
-        wake.withLock { $0 }?()
+        host.withLock { $0 }?.wakeHost()
     }
 
     func send(_ text: String, on number: Int) {

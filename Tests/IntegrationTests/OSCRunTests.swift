@@ -65,6 +65,32 @@ final class OSCRunTests: XCTestCase {
         try assertFullLevelThenMinusSixDecibels(path("take.wav"))
     }
 
+    /// Sixty thousand packets that reach the OSC front end's handler
+    /// (`/fxhost/unsubscribe`, each waking the host), paced by a status
+    /// round trip every 200 (no more than the socket's buffer holds), then `quit`: the run ends with status 0
+    /// and its closing summary. A wake-up closure kept in a Mutex gained a
+    /// thunk at every packet, so an hour's soak (about 43,000) grew memory
+    /// and overflowed the stack when the chain was released at the end.
+    func testSixtyThousandPacketsThenQuitEndCleanly() throws {
+        let (server, _, port, run) = try Self.startAmpRun(seconds: 120)
+        defer { withExtendedLifetime(server) {} }
+        let client = try Tools.run("python3", ["-c", Self.clientStart + """
+            for hundreds in range(300):
+                for _ in range(200):
+                    send("/fxhost/unsubscribe")
+                send("/fxhost/status")
+                while True:
+                    address = OscMessage(sock.recvfrom(65536)[0]).address
+                    if address == "/fxhost/status":
+                        break
+            print("sent", flush=True)
+            """, "\(port)"])
+        XCTAssertEqual(client.status, 0, client.stderr)
+        XCTAssertEqual(client.stdout, "sent\n")
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 120), 0, run.stderr.suffix(2000).description)
+    }
+
     /// A subscriber that asks for 20 meters a second (python-osc) hears the
     /// output's peak in dBFS: the constant 0.5 at 20·log10(0.5) = -6.0206,
     /// then -6 dB lower after a set, then -inf once the file has ended; and

@@ -42,6 +42,15 @@ package final class ControlInbox: Sendable {
         return taken
     }
 
+    /// From any thread: wakes the host without a command (a front end's own
+    /// state changed, such as a meter subscription). Front ends keep the
+    /// inbox, not a wake-up closure: a closure kept in a `Mutex` gains a
+    /// reabstraction thunk at every `withLock` that reads it, a chain that
+    /// grew with each OSC packet until its release overflowed the stack.
+    package func wakeHost() {
+        notifier?.signal()
+    }
+
     /// On the session's thread: carries out what was posted so far, in
     /// order, and replies to each. True once one of them asked to quit
     /// (what was posted after it is not carried out: the run ends).

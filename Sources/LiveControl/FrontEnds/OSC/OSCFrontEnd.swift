@@ -21,8 +21,8 @@ import Synchronization
 package final class OSCFrontEnd: LiveFrontEnd, Sendable {
     package let endpoint: OSCEndpoint
     private let socket: Int32
-    /// The host's inbox and wake-up, from `start`.
-    private let host = Mutex<(inbox: ControlInbox, wake: @Sendable () -> Void)?>(nil)
+    /// The host's inbox (which also wakes it), from `start`.
+    private let host = Mutex<ControlInbox?>(nil)
     private let session = Mutex<LiveSession?>(nil)
     private let ignoredCount = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
@@ -82,7 +82,7 @@ package final class OSCFrontEnd: LiveFrontEnd, Sendable {
     package var ignored: Int { ignoredCount.load(ordering: .relaxed) }
 
     package func start(_ host: LiveHost) throws {
-        self.host.withLock { $0 = (host.inbox, host.wake) }
+        self.host.withLock { $0 = host.inbox }
         session.withLock { $0 = host.session }
         host.dispatcher.addListener { [self] in announce($0) }
         let earlier = host.dispatcher.amendStatus  // another front end's count stays
@@ -244,7 +244,7 @@ package final class OSCFrontEnd: LiveFrontEnd, Sendable {
     }
 
     private func handle(_ request: OSCRequest, from sender: OSCEndpoint) {
-        guard let (inbox, wake) = host.withLock({ $0 }) else { return }
+        guard let inbox = host.withLock({ $0 }) else { return }
         let source = ControlSource.osc(sender: sender.description)
         switch request {
         case .control(let command):
@@ -282,10 +282,10 @@ package final class OSCFrontEnd: LiveFrontEnd, Sendable {
             if !taken { send(OSCMessage("/fxhost/json", [.string(ControlProtocol.refusal(Self.busy).text)]), to: sender) }
         case .subscribe(let meterHertz):
             subscribe(sender, meterHertz: meterHertz)
-            wake()  // the host sets up the meters
+            inbox.wakeHost()  // the host sets up the meters
         case .unsubscribe:
             unsubscribe(sender)
-            wake()
+            inbox.wakeHost()
         }
     }
 
