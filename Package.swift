@@ -80,6 +80,8 @@ let package = Package(
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
+            // Its frame errors, for counting a connection closed by them.
+            .product(name: "NIOWebSocket", package: "swift-nio"),
         ]),
         .executableTarget(name: "fxhost", dependencies: [
             "HostCore", "LV2Bridge", "JackIO", "LiveControl", "WebControl",
@@ -105,6 +107,9 @@ let package = Package(
         // The dispatcher, the protocol, the patch file as a live document and the
         // front ends (console parsing, prompt, OSC), on live sessions of their own.
         .testTarget(name: "LiveControlTests", dependencies: ["LiveControl", "JackIO", "HostCore", "LV2Bridge", "TestSupport"]),
+        // The web front end's pure parts (who may use it, where it listens), by table;
+        // no server, no JACK, and not the sanitizer's runtime.
+        .testTarget(name: "WebControlTests", dependencies: ["WebControl", "LiveControl", "HostCore"]),
         // JackIO and CJack: freewheel tests run a private server and watch it with a client of their own.
         .testTarget(name: "IntegrationTests", dependencies: ["HostCore", "LV2Bridge", "JackIO", "LiveControl", "CJack", "CCoreShim",
                                                              "CLV2Shim", "fxhost", "WebControl", "TestSupport"]),

@@ -13,7 +13,8 @@ enum ParameterRules {
             symbol: port.symbol, name: port.name, minimum: minimum, maximum: maximum,
             defaultValue: defaultValue, isToggle: port.isToggle, isInteger: port.isInteger,
             enumeration: port.isEnumeration ? port.scalePoints.map { ($0.label, $0.value) } : [],
-            unit: port.unit, isLogarithmic: port.isLogarithmic)
+            unit: port.unit, isLogarithmic: port.isLogarithmic,
+            scalePoints: port.isEnumeration ? [] : port.scalePoints.map { ($0.label, $0.value) })
     }
 
     /// The number to write for `value`, or an error sentence saying why not.

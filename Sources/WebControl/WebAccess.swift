@@ -48,11 +48,11 @@ package struct WebAccess: Sendable {
 
     private func isAllowed(name: String, port: Int) -> Bool {
         guard port == endpoint.port else { return false }
-        if name == "localhost" || name == endpoint.host { return true }
+        if name == "localhost" || name == endpoint.urlHost { return true }
         if endpoint.isLoopback { return name == "127.0.0.1" || name == "[::1]" }
-        // Every interface: any of this machine's addresses, written as an IPv4
+        // Every interface: any of this machine's addresses, written as an IP
         // address (a rebinding page can only name a domain).
-        return endpoint.isWildcard && Self.isIPv4(name)
+        return endpoint.isWildcard && (Self.isIPv4(name) || name.hasPrefix("["))
     }
 
     /// `name[:port]` (port 80 when absent), lowercased; nil when unreadable.

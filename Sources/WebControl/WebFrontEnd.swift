@@ -69,7 +69,7 @@ package final class WebFrontEnd: LiveFrontEnd, Sendable {
 
     /// The page's address, with the token when there is one (`web: URL` is printed at start).
     package var url: String {
-        let host = access.endpoint.isWildcard ? "127.0.0.1" : access.endpoint.host
+        let host = access.endpoint.isWildcard ? (access.endpoint.host == "::" ? "[::1]" : "127.0.0.1") : access.endpoint.urlHost
         return "http://\(host):\(access.endpoint.port)/" + (access.token.map { "?token=\($0)" } ?? "")
     }
 

@@ -149,7 +149,33 @@ extension WebPage {
           element.addEventListener('pointerup', release);
           element.addEventListener('pointercancel', release);
           element.addEventListener('dblclick', () => control.change(parameter.defaultValue));
+          // Under the slider, before the row's refusal line (the row is a grid).
+          if (parameter.points) control.row.lastChild.before(pointsMenu(name, parameter, control));
           return control;
+        }
+
+        /// A port's scale points beside its slider: choosing one sets the parameter to it;
+        /// the menu then shows its title again (the slider shows the value).
+        function pointsMenu(name, parameter, control) {
+          const element = document.createElement('select');
+          element.className = 'points';
+          element.setAttribute('role', 'combobox');
+          element.setAttribute('aria-label', `${name} points`);
+          const title = document.createElement('option');
+          title.value = '';
+          title.textContent = 'points';
+          element.append(title);
+          for (const point of parameter.points) {
+            const item = document.createElement('option');
+            item.value = point.value;
+            item.textContent = `${point.label} (${format({ ...parameter, options: null }, point.value)})`;
+            element.append(item);
+          }
+          element.addEventListener('change', () => {
+            if (element.value !== '') control.change(Number(element.value));
+            element.value = '';
+          });
+          return element;
         }
 
         function toggle(node, parameter) {

@@ -49,6 +49,7 @@ extension WebPage {
         .param .binding { grid-column: 1 / -1; margin: 0; font-size: 12px; color: var(--dim); overflow-wrap: anywhere; }
         .param .binding:empty { display: none; }
         .param .learn[aria-pressed=true] { border-color: var(--warn); }
+        .param .points { grid-column: 2 / -1; justify-self: start; min-height: 44px; }
         .slider { position: relative; height: 44px; margin: 0 12px; touch-action: none; cursor: pointer; border-radius: 6px; }
         .slider .rail { position: absolute; left: 0; right: 0; top: 19px; height: 6px; background: #3a4048; border-radius: 3px; }
         .slider .level { position: absolute; left: 0; top: 19px; height: 6px; background: var(--accent); border-radius: 3px; }
@@ -66,8 +67,9 @@ extension WebPage {
           .param .value { grid-row: 1; grid-column: 2; }
           .param .learn { grid-row: 1; grid-column: 3; }
           .param > .slider, .param > select, .param > button[role=switch], .param > input { grid-row: 2; grid-column: 1 / -1; }
-          .param .binding { grid-row: 3; }
-          .param .refusal { grid-row: 4; }
+          .param > select.points { grid-row: 3; grid-column: 1 / -1; }
+          .param .binding { grid-row: 4; }
+          .param .refusal { grid-row: 5; }
         }
         #nodes { display: grid; grid-template-columns: minmax(0, 1fr); gap: 10px; }
         @media (min-width: 900px) { #nodes { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); } }

@@ -113,6 +113,8 @@ struct WebRoutes: Sendable {
             WebHandshakeRefusal.send(status: 503, sentence: Self.tooManyStreams, on: channel)
             return .dontUpgrade
         }
+        let broken = WebSocketBreakCounter { frontEnd.countRefusal() }
+        broken.watch(channel)
         return .upgrade([:]) { inbound, outbound, _ in
             guard let (number, messages) = frontEnd.openStream() else {
                 try await outbound.close(.policyViolation, reason: Self.tooManyStreams)
@@ -126,8 +128,17 @@ struct WebRoutes: Sendable {
                     try? await outbound.close(.goingAway, reason: "fxhost ended this stream")
                 }
                 group.addTask {
-                    for try await message in inbound.messages(maxSize: WebLimits.maximumFrameBytes) {
-                        Self.received(message, on: number, by: frontEnd)
+                    do {
+                        for try await message in inbound.messages(maxSize: WebLimits.maximumFrameBytes) {
+                            Self.received(message, on: number, by: frontEnd)
+                        }
+                    } catch {
+                        // A message Hummingbird refuses (over the limit in pieces, a
+                        // continuation with nothing to continue): it closes the
+                        // connection, counted once (with the frames NIO refuses).
+                        // Not this side ending the stream and cancelling the reading.
+                        if !Task.isCancelled { broken.count(error) }
+                        throw error
                     }
                 }
                 _ = try await group.next()

@@ -86,6 +86,7 @@ for index, patch in enumerate(patches):
                 unused.append([name, str(error)])
         for element in phone.find_elements(By.CSS_SELECTOR, '#nodes .param select'):
             node, symbol = element.get_attribute('aria-label').split(' ', 1)
+            symbol = symbol.removesuffix(' points')  # a slider's scale points set its parameter (symbols have no spaces)
             menu = Select(element)
             other = next(o for o in menu.options if not o.is_selected())
             menu.select_by_value(other.get_attribute('value'))

@@ -112,16 +112,32 @@ final class WebRunTests: XCTestCase {
         let (server, folder, url, run) = try Self.startAmpRun(arguments: [])
         defer { withExtendedLifetime(server) {} }
         let take = folder.appendingPathComponent("take.wav").path
-        let client = try Tools.run("python3", ["-c", Self.hostileClient, url])
+        // What the client does that the web front end refuses before the session, each counted once:
+        let refusals = ["a POST with a forged Origin", "a GET with Origin null", "a foreign Host", "a WebSocket with a forged Origin",
+                        "a body over the limit", "a broken frame (then random bytes)", "a frame over the limit",
+                        "a text message the events stream does not take"]
+        let client = try Tools.run("python3", ["-c", Self.hostileClient, url, String(refusals.count)])
         XCTAssertEqual(client.status, 0, client.stderr)
         let answers = Self.lines(client.stdout)
-        XCTAssertEqual(answers.map { $0["status"] as? Int ?? -1 }, [403, 403, 403, 403, 413, 0, 422, 200], client.stdout + client.stderr)
-        guard answers.count == 8 else { return }
+        XCTAssertEqual(answers.map { $0["status"] as? Int ?? -1 }, [403, 403, 403, 403, 413, 0, 0, 0, 422, 200, 200],
+                       client.stdout + client.stderr)
+        guard answers.count == 11 else { return }
         XCTAssertTrue((Self.object(answers[0]["body"])["error"] as? String ?? "").contains("another site"), "\(answers[0])")
         XCTAssertTrue((Self.object(answers[2]["body"])["error"] as? String ?? "").contains("Host header"), "\(answers[2])")
         XCTAssertTrue((Self.object(answers[3]["body"])["error"] as? String ?? "").contains("another site"), "the WebSocket's own sentence: \(answers[3])")
         XCTAssertEqual(answers[5]["closed"] as? Bool, true, "random bytes close the WebSocket")
-        XCTAssertTrue((Self.object(answers[6]["body"])["error"] as? String ?? "").contains("may not use `..`"), "\(answers[6])")
+        XCTAssertEqual(answers[6]["closed"] as? Bool, true, "a frame over the limit closes the WebSocket")
+        let notTaken = Self.object(answers[7]["body"])
+        XCTAssertEqual(notTaken["event"] as? String, "error", "\(answers[7])")
+        XCTAssertTrue((notTaken["error"] as? String ?? "").contains("{\"meters\": HZ}"), "\(answers[7])")
+        XCTAssertTrue((Self.object(answers[8]["body"])["error"] as? String ?? "").contains("may not use `..`"), "\(answers[8])")
+        // The status counts each refusal once (the tap refused by the session is not the web's).
+        let counted = try JSONDecoder().decode(LiveStatus.self, from: Data((answers[10]["body"] as? String ?? "").utf8))
+        XCTAssertEqual(counted.webRefused, refusals.count, "\(refusals)")
+        // GET /api/v1/status is the console's `status --json`, read right after it in the same run.
+        run.type("status --json")
+        XCTAssertTrue(eventually(within: 30) { LiveRun.prettyJSONDocuments(in: run.stdout).count == 1 }, run.stdout)
+        Self.assertSameStatus(web: answers[10]["body"] as? String ?? "", console: LiveRun.prettyJSONDocuments(in: run.stdout).first ?? "")
         XCTAssertTrue(run.waitForRuns(take, count: 2, lastAtLeast: 24_000), run.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.deletingLastPathComponent().appendingPathComponent("escape.wav").path))
 
@@ -219,6 +235,63 @@ final class WebRunTests: XCTestCase {
         XCTAssertEqual(saved.count, 1, "the preset's bundle: \(saved)")
     }
 
+    /// Scale points of a port that is not an enumeration (fil4's high- and
+    /// low-pass resonance) come as `points` beside its range, as lilv's own
+    /// `lv2info` reads them from the plugin's TTL; an enumeration's (nodelay's
+    /// `report_latency`) stay its `options` alone; a port without any has neither.
+    func testScalePointsComeAsPointsAndAnEnumerationStaysItsOptions() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        defer { withExtendedLifetime(server) {} }
+        let folder = try Tools.temporaryFolder(#function)
+        try Audio.constant([0.5], frames: 48_000 * 4).write(folder.appendingPathComponent("dc.wav").path)
+        let plugins = ["eq": "http://gareus.org/oss/lv2/fil4#mono", "nd": "http://gareus.org/oss/lv2/nodelay"]
+        try """
+        fxhost: 1
+        nodes:
+          dc: { file: dc.wav }
+          eq: { plugin: "\(plugins["eq"]!)" }
+          nd: { plugin: \(plugins["nd"]!) }
+          main: { output: 1 }
+        chain: [dc, eq, nd, main]
+        """.write(toFile: folder.appendingPathComponent("points.yaml").path, atomically: true, encoding: .utf8)
+        let run = try LiveRun(["run", folder.appendingPathComponent("points.yaml").path, "--server", server.name, "--quiet",
+                               "--no-connect", "--web", "0"], console: true)
+        XCTAssertTrue(eventually(within: 60) { Self.webURL(run.stderr) != nil }, run.stderr)
+        let base = Self.webURL(run.stderr) ?? "http://127.0.0.1:1/"
+        var checked = (points: 0, options: 0)
+        for (node, uri) in plugins.sorted(by: { $0.key < $1.key }) {
+            let reply = try Tools.run("python3", ["-c", "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1], timeout=30).read().decode())",
+                                                  base + "api/v1/nodes/" + node])
+            XCTAssertEqual(reply.status, 0, reply.stderr)
+            let parameters = ((Self.object(reply.stdout)["nodes"] as? [[String: Any]])?.first?["parameters"] as? [[String: Any]]) ?? []
+            XCTAssertFalse(parameters.isEmpty, reply.stdout)
+            let ttl = try Self.scalePoints(uri)
+            for parameter in parameters {
+                let symbol = parameter["symbol"] as? String ?? "?"
+                let read = { (key: String) in
+                    (parameter[key] as? [[String: Any]])?.map { Self.Point(label: $0["label"] as? String ?? "?", value: $0["value"] as? Double ?? .nan) }
+                }
+                let port = try XCTUnwrap(ttl[symbol], "\(node) \(symbol) is a port of \(uri)")
+                if port.enumeration {
+                    XCTAssertEqual(read("options"), port.points, "\(node) \(symbol): an enumeration's options")
+                    XCTAssertNil(parameter["points"], "\(node) \(symbol): an enumeration is a menu alone")
+                    checked.options += 1
+                } else if port.points.isEmpty {
+                    XCTAssertNil(parameter["points"], "\(node) \(symbol)")
+                    XCTAssertNil(parameter["options"], "\(node) \(symbol)")
+                } else {
+                    XCTAssertEqual(read("points"), port.points, "\(node) \(symbol): its scale points")
+                    XCTAssertNil(parameter["options"], "\(node) \(symbol): not an enumeration")
+                    checked.points += 1
+                }
+            }
+        }
+        XCTAssertEqual(checked.points, 2, "fil4's HPQ and LPQ")
+        XCTAssertEqual(checked.options, 1, "nodelay's report_latency")
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+    }
+
     /// A port already in use stops the run before any sound, with one sentence.
     func testAPortInUseIsRefusedAtStart() throws {
         let (holder, port) = try XCTUnwrap(Tools.occupiedLoopbackPort(SOCK_STREAM))
@@ -230,6 +303,68 @@ final class WebRunTests: XCTestCase {
     }
 
     // MARK: Support
+
+    struct Point: Equatable {
+        var label: String
+        var value: Double
+    }
+
+    /// Each input control port's scale points (by value) and whether it is an
+    /// enumeration, as `lv2info` (lilv's own tool) prints the plugin's TTL:
+    /// a port's block holds `Scale Points:` lines `VALUE = "LABEL"`, its
+    /// `Symbol:` and its `Properties:`.
+    static func scalePoints(_ uri: String) throws -> [String: (points: [Point], enumeration: Bool)] {
+        let info = try Tools.run("lv2info", [uri])
+        XCTAssertEqual(info.status, 0, info.stderr)
+        var ports: [String: (points: [Point], enumeration: Bool)] = [:]
+        for block in info.stdout.components(separatedBy: "\n\tPort ").dropFirst() {
+            guard block.contains("#InputPort"), block.contains("#ControlPort") else { continue }
+            let lines = block.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let symbol = lines.first(where: { $0.hasPrefix("Symbol:") })?.dropFirst("Symbol:".count)
+                .trimmingCharacters(in: .whitespaces) else { continue }
+            let points = lines.compactMap { line -> Point? in
+                guard let equals = line.range(of: " = \""), line.hasSuffix("\""), let value = Double(line[..<equals.lowerBound]) else { return nil }
+                return Point(label: String(line[equals.upperBound...].dropLast()), value: value)
+            }
+            ports[symbol] = (points.sorted { $0.value < $1.value }, block.contains("lv2core#enumeration"))
+        }
+        return ports
+    }
+
+    /// Status fields that move between two reads of a playing run: the run's
+    /// time, load and timings, xruns, the peaks (each read resets them), the
+    /// taps' and files' progress.
+    static let timeVaryingStatusFields: Set<String> = [
+        "seconds", "dspLoadPercent", "hostMicrosecondsPerCycle", "renderMicrosecondsPerCycle", "xruns",
+        "outputs[].peakDecibels", "taps[].seconds", "taps[].droppedFrames",
+        "files[].seconds", "files[].underrunFrames", "files[].finished",
+    ]
+
+    /// The same keys everywhere, and the same values but for `timeVaryingStatusFields`.
+    static func assertSameStatus(web: String, console: String, file: StaticString = #filePath, line: UInt = #line) {
+        let parse = { (text: String) in (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] }
+        guard let web = parse(web), let console = parse(console) else {
+            return XCTFail("two JSON objects: \(web) and \(console)", file: file, line: line)
+        }
+        compare(web, console, path: "", file: file, line: line)
+    }
+
+    private static func compare(_ web: Any, _ console: Any, path: String, file: StaticString, line: UInt) {
+        switch (web, console) {
+        case (let web as [String: Any], let console as [String: Any]):
+            XCTAssertEqual(web.keys.sorted(), console.keys.sorted(), "keys of \(path.isEmpty ? "the status" : path)", file: file, line: line)
+            for (key, value) in web {
+                let inner = path.isEmpty ? key : path + "." + key
+                guard let other = console[key], !timeVaryingStatusFields.contains(inner) else { continue }
+                compare(value, other, path: inner, file: file, line: line)
+            }
+        case (let web as [Any], let console as [Any]):
+            XCTAssertEqual(web.count, console.count, path, file: file, line: line)
+            for (value, other) in zip(web, console) { compare(value, other, path: path + "[]", file: file, line: line) }
+        default:
+            XCTAssertEqual(web as? NSObject, console as? NSObject, path, file: file, line: line)
+        }
+    }
 
     /// The amp patch (a constant 0.5 through eg-amp, tapped) run with `--web 0` (a free port).
     static func startAmpRun(seconds: Int = 8, arguments: [String], testName: String = #function) throws
@@ -364,7 +499,8 @@ final class WebRunTests: XCTestCase {
                    'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\\r\\nSec-WebSocket-Version: 13\\r\\n\\r\\n' % base.port).encode())
         handshake = s.recv(4096)
         assert handshake.startswith(b'HTTP/1.1 101'), handshake
-        s.sendall(os.urandom(4096))
+        # A close frame split in fragments (FIN clear on a control frame: no peer may send it), then random bytes.
+        s.sendall(b'\\x08\\x80' + os.urandom(4094))
         closed = False
         try:
             while True:
@@ -375,10 +511,38 @@ final class WebRunTests: XCTestCase {
         except (ConnectionResetError, socket.timeout) as error:
             closed = not isinstance(error, socket.timeout)
         say(0, '', closed=closed)
+        events = 'ws://%s:%d/api/v1/events' % (base.hostname, base.port)
+        # A single text frame over the 64 KiB a message may have: the connection is closed.
+        ws = websocket.create_connection(events, timeout=30)
+        assert json.loads(ws.recv())['event'] == 'hello'
+        closed = False
+        try:
+            ws.send('x' * (64 * 1024 + 1))
+            while not closed:
+                opcode, _ = ws.recv_data(control_frame=True)
+                closed = opcode == websocket.ABNF.OPCODE_CLOSE
+        except (websocket.WebSocketConnectionClosedException, ConnectionError):
+            closed = True
+        say(0, '', closed=closed)
+        # A text message the stream does not take: an error event, and the stream stays open.
+        ws = websocket.create_connection(events, timeout=30)
+        assert json.loads(ws.recv())['event'] == 'hello'
+        ws.send(json.dumps({'meters': 'fast'}))
+        say(0, ws.recv())
+        ws.close()
         # A tap outside the patch's folder.
         say(*request('POST', '/api/v1/commands', json.dumps({'v': 1, 'cmd': 'tap', 'at': 'amp', 'file': '../escape.wav'})))
         # And the run goes on.
         say(*request('POST', '/api/v1/commands', set6))
+        # The status once it counts as many refusals as the test expects (or after 30 s).
+        import time
+        deadline = time.monotonic() + 30
+        while True:
+            status, body = request('GET', '/api/v1/status')
+            if json.loads(body).get('webRefused', 0) >= int(sys.argv[2]) or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        say(status, body)
         """
 
     /// Python: without the token, with a wrong one, as ?token= and as a header; the events WebSocket without it and with it.

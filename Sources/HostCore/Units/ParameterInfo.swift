@@ -8,6 +8,9 @@ public struct ParameterInfo: Sendable, Equatable {
     public var isInteger: Bool
     /// Enumeration labels and their values (lv2:enumeration scale points).
     public var enumeration: [(label: String, value: Float)]
+    /// Named values of a port that is not an enumeration (lv2:scalePoint):
+    /// points worth reaching at once, while any value in the range is valid.
+    public var scalePoints: [(label: String, value: Float)]
     /// Unit label, such as "dB" or "ms", when the plugin says.
     public var unit: String?
     /// The plugin asks for a logarithmic scale (LV2 `pprops:logarithmic`):
@@ -16,7 +19,8 @@ public struct ParameterInfo: Sendable, Equatable {
 
     public init(symbol: String, name: String, minimum: Float, maximum: Float, defaultValue: Float,
                 isToggle: Bool = false, isInteger: Bool = false,
-                enumeration: [(label: String, value: Float)] = [], unit: String? = nil, isLogarithmic: Bool = false) {
+                enumeration: [(label: String, value: Float)] = [], unit: String? = nil, isLogarithmic: Bool = false,
+                scalePoints: [(label: String, value: Float)] = []) {
         self.symbol = symbol
         self.name = name
         self.minimum = minimum
@@ -27,6 +31,7 @@ public struct ParameterInfo: Sendable, Equatable {
         self.enumeration = enumeration
         self.unit = unit
         self.isLogarithmic = isLogarithmic
+        self.scalePoints = scalePoints
     }
 
     public static func == (lhs: ParameterInfo, rhs: ParameterInfo) -> Bool {
@@ -36,5 +41,7 @@ public struct ParameterInfo: Sendable, Equatable {
             && lhs.enumeration.map(\.label) == rhs.enumeration.map(\.label)
             && lhs.enumeration.map(\.value) == rhs.enumeration.map(\.value) && lhs.unit == rhs.unit
             && lhs.isLogarithmic == rhs.isLogarithmic
+            && lhs.scalePoints.map(\.label) == rhs.scalePoints.map(\.label)
+            && lhs.scalePoints.map(\.value) == rhs.scalePoints.map(\.value)
     }
 }

@@ -52,6 +52,9 @@ package struct SessionState: Codable, Sendable {
         package var toggle: Bool
         /// An enumeration's options (the only values it takes).
         package var options: [Option]?
+        /// A port's named values when it is not an enumeration (lv2:scalePoint):
+        /// shortcuts beside its slider; any value in the range stays valid.
+        package var points: [Option]?
     }
 
     /// A plugin's writable message parameter: its short name, kind
@@ -169,7 +172,8 @@ package struct SessionState: Codable, Sendable {
                 Parameter(symbol: info.symbol, name: info.name, value: values[info.symbol] ?? info.defaultValue,
                           minimum: info.minimum, maximum: info.maximum, defaultValue: info.defaultValue, unit: info.unit,
                           scale: info.isLogarithmic ? "log" : "linear", integer: info.isInteger, toggle: info.isToggle,
-                          options: info.enumeration.isEmpty ? nil : info.enumeration.map { Parameter.Option(label: $0.label, value: $0.value) })
+                          options: info.enumeration.isEmpty ? nil : info.enumeration.map { Parameter.Option(label: $0.label, value: $0.value) },
+                          points: info.scalePoints.isEmpty ? nil : info.scalePoints.map { Parameter.Option(label: $0.label, value: $0.value) })
             }
             result.properties = properties ?? [:]
             result.messageParameters = unit.writableMessageParameters.map {
