@@ -41,6 +41,27 @@ def wait(condition, within=30, what='a condition'):
         time.sleep(0.02)
 
 
+def settled(read, what, times=5):
+    """`read()`'s value once it is truthy and the same `times` reads in a row (polled 20 ms apart): what a
+    control, a meter or the server shows once the changes on their way have landed."""
+    readings = []
+
+    def same():
+        readings.append(read())
+        return len(readings) >= times and readings[-1] and all(r == readings[-1] for r in readings[-times:]) and readings[-1]
+    return wait(same, 30, what)
+
+
+def lv2_default(plugin, symbol):
+    """The default of `plugin`'s port `symbol`, as lv2info reads it from the plugin's .ttl (not from fxhost)."""
+    text = subprocess.run(['lv2info', plugin], capture_output=True, text=True, check=True).stdout
+    for block in text.split('\n\tPort ')[1:]:
+        fields = dict(line.strip().split(':', 1) for line in block.splitlines()[1:] if ':' in line)
+        if fields.get('Symbol', '').strip() == symbol:
+            return float(fields['Default'])
+    raise SystemExit(f'lv2info shows no port {symbol} of {plugin}')
+
+
 class Fxhost:
     """`fxhost run ARGS --web 0`: its console on a pipe, its URL from stderr."""
 
@@ -118,6 +139,55 @@ def touch(driver, x, y):
     """A finger down and up at (x, y) of the viewport, through the DevTools protocol."""
     driver.execute_cdp_cmd('Input.dispatchTouchEvent', {'type': 'touchStart', 'touchPoints': [{'x': x, 'y': y}]})
     driver.execute_cdp_cmd('Input.dispatchTouchEvent', {'type': 'touchEnd', 'touchPoints': []})
+
+
+def api(url, path):
+    """A GET of the API (`/api/v1/status`, `/api/v1/state`): the server's own account, the tests' oracle."""
+    parts = urllib.parse.urlparse(url)
+    token = urllib.parse.parse_qs(parts.query).get('token', [None])[0]
+    request = urllib.request.Request(f'{parts.scheme}://{parts.netloc}{path}',
+                                     headers={'X-Fxhost-Token': token} if token else {})
+    with urllib.request.urlopen(request, timeout=30) as reply:
+        return json.load(reply)
+
+
+def state(url):
+    return api(url, '/api/v1/state')
+
+
+def status(url):
+    return api(url, '/api/v1/status')
+
+
+def parameter(url, node, symbol):
+    """The server's value of `node`'s parameter `symbol`."""
+    return next(p['value'] for n in state(url)['nodes'] if n['name'] == node for p in n['parameters'] if p['symbol'] == symbol)
+
+
+def tap_state(url, file_name):
+    """The server's state of the tap writing `file_name` (recording, paused, finished), None when it has none."""
+    return next((t['state'] for t in status(url).get('taps', []) if t['file'].endswith('/' + file_name)), None)
+
+
+def centre(driver, element):
+    """`element` scrolled to the middle of the viewport: the viewport point at its centre."""
+    driver.execute_script('arguments[0].scrollIntoView({block: "center"})', element)
+    box = driver.execute_script('const r = arguments[0].getBoundingClientRect(); return [r.left, r.top, r.width, r.height]', element)
+    return box[0] + box[2] / 2, box[1] + box[3] / 2
+
+
+def touch_element(driver, element):
+    """A finger down and up on the middle of `element`."""
+    touch(driver, *centre(driver, element))
+
+
+def hold(driver, x, y, until, what):
+    """A finger held at (x, y) until `until()` is true (a long press), then lifted; `until()`'s value."""
+    driver.execute_cdp_cmd('Input.dispatchTouchEvent', {'type': 'touchStart', 'touchPoints': [{'x': x, 'y': y}]})
+    try:
+        return wait(until, 30, what)
+    finally:
+        driver.execute_cdp_cmd('Input.dispatchTouchEvent', {'type': 'touchEnd', 'touchPoints': []})
 
 
 def command(url, fields):

@@ -1,24 +1,29 @@
 """Every control of a patch on a phone (390 x 844, touch): the page is no
 wider than the screen, each control lies within it once scrolled to, and
 each is used by touch (a finger on the middle of a slider, on a switch;
-a menu's other option), the server's state agreeing with what the control
-shows. Arguments: fxhost, JACK server, then patch files."""
+a menu opened by a finger; a long press on a slider; the scene, tap, tempo,
+transport, save, bounce and preset controls), the server's state agreeing.
+Every element a keyboard or a screen reader reaches has a role and a name,
+as the browser's accessibility tree computes them. Each patch is copied
+into a folder of its own (the takes and the save land there) with a scene
+that bypasses its first plugin (the first copy also gets a plugin with a
+menu and one with presets). Arguments: fxhost, JACK server, a folder, then
+patch files."""
 
-import json
+import os
+import re
+import shutil
 import sys
-import urllib.request
+import time
 
+from selenium.webdriver import ActionChains
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select
+from selenium.webdriver.common.keys import Keys
 
-from fxhost_page import Fxhost, browser, open_page, report, touch, wait
+from fxhost_page import (Fxhost, browser, centre, control, hold, lv2_default, open_page, report, settled, state, status, tap_state,
+                         touch, touch_element, wait)
 
-fxhost_path, server, patches = sys.argv[1], sys.argv[2], sys.argv[3:]
-
-
-def state(url):
-    with urllib.request.urlopen(url.rstrip('/') + '/api/v1/state', timeout=30) as reply:
-        return json.load(reply)
+fxhost_path, server, folder, originals = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 
 
 def parameter(url, node, symbol):
@@ -27,16 +32,113 @@ def parameter(url, node, symbol):
             return next(p for p in each['parameters'] if p['symbol'] == symbol)
 
 
+def accessible(driver):
+    """Each element of the page a keyboard or a screen reader reaches ([tabindex], button, select, input,
+    [role]): its tag, the role and the name Chromium's accessibility tree gives it, and whether it shows."""
+    return [[e.tag_name, e.aria_role, e.accessible_name, e.is_displayed()]
+            for e in driver.find_elements(By.CSS_SELECTOR, '[tabindex], button, select, input, [role]')]
+
+
+def choose(driver, element):
+    """A menu opened by a finger, the option next to the chosen one taken in the picker it opened (headless
+    Chromium draws the native picker outside the page, where no touch event reaches: its own keys do)."""
+    last = element.get_property('selectedIndex') == len(element.find_elements(By.TAG_NAME, 'option')) - 1
+    touch_element(driver, element)
+    ActionChains(driver).send_keys(Keys.ARROW_UP if last else Keys.ARROW_DOWN).send_keys(Keys.ENTER).perform()
+
+
+def shows(driver, name):
+    return driver.find_elements(By.CSS_SELECTOR, f'[aria-label="{name}"]')
+
+
+def session(run, phone, patch, first):
+    """The session's controls and a node's preset menu and tap, each by touch; after each, the server's account."""
+    seen = {}
+    touch_element(phone, control(phone, 'scene phone'))
+    wait(lambda: control(phone, f'{first} bypass').get_attribute('aria-checked') == 'true', 30, 'the scene in the page')
+    seen['scene'] = bypassed(run.url, first)
+    take = f'{first}-take.wav'
+    states = []
+    for name, after in [(f'{first} record', f'pause tap {first}'), (f'pause tap {first}', f'resume tap {first}'),
+                        (f'resume tap {first}', f'pause tap {first}')]:
+        touch_element(phone, control(phone, name))
+        wait(lambda: shows(phone, after), 30, f'{after} shown')
+        states.append(tap_state(run.url, take))
+    touch_element(phone, control(phone, f'stop tap {first}'))
+    wait(lambda: not shows(phone, f'stop tap {first}'), 30, 'the tap stopped')
+    states.append(tap_state(run.url, take) or 'gone')
+    seen['tap'] = states
+    seen['take'] = os.path.exists(os.path.join(os.path.dirname(patch), take))
+    # Four taps of a finger about 400 ms apart: the server's tempo, and when the browser delivered each tap's
+    # click (noted by a listener of the script's own, not the page's clock).
+    before = state(run.url)['tempo']['beatsPerMinute']
+    button, times = phone.find_element(By.ID, 'tap-tempo'), []
+    phone.execute_script('''window.clicks = [];
+        arguments[0].addEventListener('click', () => window.clicks.push(performance.now()), true);''', button)
+    x, y = centre(phone, button)
+    for _ in range(4):
+        if times:
+            time.sleep(max(0, times[-1] + 0.4 - time.monotonic()))  # the rhythm played, not a wait for a result
+        times.append(time.monotonic())
+        touch(phone, x, y)
+    bpm = wait(lambda: state(run.url)['tempo']['beatsPerMinute'] != before and state(run.url)['tempo']['beatsPerMinute'], 30,
+               'the tapped tempo')
+    seen['tempo'] = dict(before=before, bpm=bpm, taps=phone.execute_script('return window.clicks'))
+    rolling = state(run.url)['tempo']['rolling']
+    transport = phone.find_element(By.ID, 'transport')
+    touch_element(phone, transport)
+    wait(lambda: transport.get_attribute('aria-checked') != ('true' if rolling else 'false'), 30, 'the transport in the page')
+    seen['transport'] = [rolling, state(run.url)['tempo']['rolling']]
+    # Save: the file is written anew with the scene's bypass in it.
+    text = open(patch).read()
+    touch_element(phone, phone.find_element(By.ID, 'save'))
+    saved = wait(lambda: open(patch).read() != text and open(patch).read(), 30, 'the save')
+    seen['save'] = dict(before=text, after=saved)
+    # Bounce: these patches play live inputs, no file: the bounce is the tail alone, silence (the inputs are
+    # not connected); its file is judged by the Swift test.
+    file = phone.find_element(By.ID, 'bounce-file').get_attribute('value')
+    touch_element(phone, phone.find_element(By.ID, 'bounce'))
+    wait(lambda: 'bounce.finished' in phone.find_element(By.ID, 'log').text, 60, 'the bounce to finish')
+    seen['bounce'] = os.path.join(os.path.dirname(patch), file)
+    # A node's preset menu, by touch: the server's values before and after.
+    menus = phone.find_elements(By.CSS_SELECTOR, '#nodes select[aria-label$=" preset"]')
+    if menus:
+        node = menus[0].get_attribute('aria-label')[:-len(' preset')]
+        values = lambda: {p['symbol']: p['value'] for n in state(run.url)['nodes'] if n['name'] == node for p in n['parameters']}
+        earlier = values()
+        choose(phone, menus[0])
+        seen['preset'] = dict(node=node, before=earlier, after=wait(lambda: values() != earlier and values(), 30, 'the preset'))
+    return seen
+
+
+def copy(index, original):
+    """The patch in a folder of its own, with a scene `phone` that bypasses its first plugin node. The bundled
+    presets have no enumeration and no plugin with presets: the first copy gets Calf Filter (its `mode` is a
+    menu) and mda Detune (it has presets), unconnected, so that a menu and a preset menu are used by touch."""
+    text = open(original).read()
+    first = re.search(r'^  ([A-Za-z0-9_-]+):\s*(?:\{\s*)?\n?\s*plugin:', text, re.M).group(1)
+    if index == 0:
+        text = re.sub(r'^nodes:\n', 'nodes:\n  menus: { plugin: http://calf.sourceforge.net/plugins/Filter }\n'
+                      '  presets: { plugin: mda/Detune }\n', text, count=1, flags=re.M)
+    place = os.path.join(folder, f'phone-{index}')
+    os.makedirs(place, exist_ok=True)
+    path = os.path.join(place, os.path.basename(original))
+    with open(path, 'w') as out:
+        out.write(text.rstrip('\n') + f'\nscenes:\n  phone: {{ {first}: {{ bypass: true }} }}\n')
+    return path, first
+
+
 def bypassed(url, node):
     return next(n['bypassed'] for n in state(url)['nodes'] if n['name'] == node)
 
 
-for index, patch in enumerate(patches):
+for index, original in enumerate(originals):
+    patch, first = copy(index, original)
     run = Fxhost(fxhost_path, ['run', patch, '--server', server, '--name', f'fxhost-phone-{index}', '--no-connect', '--quiet'])
     phone = browser(390, 844, phone=True)
     try:
         open_page(phone, run.url)
-        outside, used, unused = [], 0, []
+        outside, unused, used = [], [], {'slider': 0, 'switch': 0, 'bypass': 0, 'menu': 0}
         controls = phone.find_elements(By.CSS_SELECTOR,
                                        '#nodes [role=slider], #nodes [role=switch], #nodes select, #nodes button, #session button, #session input')
         for element in controls:
@@ -62,12 +164,14 @@ for index, patch in enumerate(patches):
                              10, f'{node} {symbol} to move')
                 wait(lambda: abs(parameter(run.url, node, symbol)['value'] - float(element.get_attribute('aria-valuenow')))
                      <= 1e-4 * max(1, abs(float(shown))), 30, f'the server to agree on {node} {symbol}')
-                used += 1
+                used['slider'] += 1
             except TimeoutError as error:
                 unused.append([node, symbol, str(error)])
         for element in phone.find_elements(By.CSS_SELECTOR, '#nodes [role=switch]'):
             name = element.get_attribute('aria-label')
             node, what = name.split(' ', 1)
+            # The node's own bypass is marked data-bypass (a plugin's parameter may be named bypass too).
+            what = 'bypass' if element.get_attribute('data-bypass') is not None else 'param ' + what
             phone.execute_script('arguments[0].scrollIntoView({block: "center"})', element)
             box = phone.execute_script('const r = arguments[0].getBoundingClientRect(); return [r.left, r.top, r.width, r.height]', element)
             before = element.get_attribute('aria-checked')
@@ -80,23 +184,51 @@ for index, patch in enumerate(patches):
                     touch(phone, box[0] + box[2] / 2, box[1] + box[3] / 2)  # and back: the rest play on
                     wait(lambda: bypassed(run.url, node) == (not on), 30, f'{name} back')
                 else:
-                    wait(lambda: (parameter(run.url, node, what)['value'] >= 0.5) == on, 30, f'the server to agree on {name}')
-                used += 1
+                    wait(lambda: (parameter(run.url, node, what[len('param '):])['value'] >= 0.5) == on, 30,
+                         f'the server to agree on {name}')
+                used['bypass' if what == 'bypass' else 'switch'] += 1
             except TimeoutError as error:
                 unused.append([name, str(error)])
         for element in phone.find_elements(By.CSS_SELECTOR, '#nodes .param select'):
             node, symbol = element.get_attribute('aria-label').split(' ', 1)
             symbol = symbol.removesuffix(' points')  # a slider's scale points set its parameter (symbols have no spaces)
-            menu = Select(element)
-            other = next(o for o in menu.options if not o.is_selected())
-            menu.select_by_value(other.get_attribute('value'))
+            before = parameter(run.url, node, symbol)['value']
+            options = [float(o.get_attribute('value')) for o in element.find_elements(By.TAG_NAME, 'option')]
+            choose(phone, element)
             try:
-                wait(lambda: parameter(run.url, node, symbol)['value'] == float(other.get_attribute('value')), 30,
-                     f'the server to agree on {node} {symbol}')
-                used += 1
+                wait(lambda: parameter(run.url, node, symbol)['value'] != before, 30, f'the server to take {node} {symbol}')
+                after = parameter(run.url, node, symbol)['value']
+                if after in options and float(element.get_attribute('value')) == after:
+                    used['menu'] += 1
+                else:
+                    unused.append([node, symbol, f'{after} is not an option shown or not the one the menu shows'])
             except TimeoutError as error:
                 unused.append([node, symbol, str(error)])
-        report('patch', patch=patch, width=phone.execute_script('return document.documentElement.scrollWidth'),
+        # A long press (700 ms) on the first slider, far from its default: the default, as lv2info reads it.
+        element = phone.find_elements(By.CSS_SELECTOR, '#nodes [role=slider]')[0]
+        name = element.get_attribute('aria-label')
+        node, symbol = name.split(' ', 1)
+        default = lv2_default(next(n['plugin'] for n in state(run.url)['nodes'] if n['name'] == node), symbol)
+        low, high = float(element.get_attribute('aria-valuemin')), float(element.get_attribute('aria-valuemax'))
+        x, y = centre(phone, element)
+        box = phone.execute_script('const r = arguments[0].getBoundingClientRect(); return [r.left, r.width]', element)
+        x = box[0] + box[1] * (0.9 if (default - low) / (high - low) < 0.5 else 0.1)
+        start, moves = element.get_attribute('aria-valuenow'), []
+        def moved_twice():
+            now = element.get_attribute('aria-valuenow')
+            if not moves and now != start:
+                moves.append(now)
+            return moves and now != moves[0] and now
+        hold(phone, x, y, moved_twice, f'a long press on {name}')
+        held = settled(lambda: (element.get_attribute('aria-valuenow'), parameter(run.url, node, symbol)['value']),
+                       f'{name} after the long press')
+        longpress = dict(name=name, default=default, pressed=float(moves[0]), page=float(held[0]), server=held[1])
+        kinds = dict(slider=len(phone.find_elements(By.CSS_SELECTOR, '#nodes [role=slider]')),
+                     switch=len(phone.find_elements(By.CSS_SELECTOR, '#nodes .param [role=switch]')),
+                     bypass=len(phone.find_elements(By.CSS_SELECTOR, '#nodes [data-bypass]')),
+                     menu=len(phone.find_elements(By.CSS_SELECTOR, '#nodes .param select')))
+        report('patch', patch=original, kinds=kinds, longpress=longpress, accessible=accessible(phone),
+               session=session(run, phone, patch, first), width=phone.execute_script('return document.documentElement.scrollWidth'),
                controls=len(controls), outside=outside, used=used, unused=unused,
                sliders=len(phone.find_elements(By.CSS_SELECTOR, '#nodes [role=slider]')))
         report('exit', status=run.quit())

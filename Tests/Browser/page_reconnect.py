@@ -2,39 +2,40 @@
 the new state; a refusal is shown where it happened, in the console's
 sentence. Arguments: fxhost, patch, JACK server."""
 
-import json
 import os
+import subprocess
 import sys
 import urllib.parse
-import urllib.request
 
 from selenium.webdriver import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from fxhost_page import Fxhost, browser, control, open_page, press, report, value, wait
+from fxhost_page import (Fxhost, browser, control, lv2_default, open_page, parameter, press, report, settled, state, value,
+                         wait)
 
 fxhost_path, patch, server = sys.argv[1:4]
-
-
-def state(url):
-    with urllib.request.urlopen(url.rstrip('/') + '/api/v1/state', timeout=30) as reply:
-        return json.load(reply)
 
 
 run = Fxhost(fxhost_path, ['run', patch, '--server', server, '--quiet', '--no-connect'])
 page = browser()
 try:
     open_page(page, run.url)
-    # The keyboard's other keys: Home and End are the ends of the range, Page Down ten steps.
+    # The keyboard's other keys: Home and End are the ends of the range; one Left Arrow is the page's step,
+    # Page Down moves by ten of them; the server holds what the slider reports.
     gain = control(page, 'amp gain')
     page.execute_script('arguments[0].focus()', gain)
     keys = {}
-    for key, name in [(Keys.HOME, 'home'), (Keys.END, 'end'), (Keys.PAGE_DOWN, 'pagedown')]:
+    for key, name in [(Keys.HOME, 'home'), (Keys.END, 'end'), (Keys.ARROW_LEFT, 'arrow'), (Keys.PAGE_DOWN, 'pagedown')]:
         before = value(page, 'amp gain')
         ActionChains(page).send_keys(key).perform()
         keys[name] = float(wait(lambda: value(page, 'amp gain') != before and value(page, 'amp gain'), 30, name))
-    keys['server'] = wait(lambda: next(p['value'] for n in state(run.url)['nodes'] if n['name'] == 'amp' for p in n['parameters']
-                                       if p['symbol'] == 'gain') == keys['pagedown'] and keys['pagedown'], 30, 'the server to agree')
+    wait(lambda: parameter(run.url, 'amp', 'gain') == keys['pagedown'], 30, 'the server to take Page Down')
+    keys['server'] = parameter(run.url, 'amp', 'gain')
+    # A double-click puts the slider back to the plugin's default, as its .ttl gives it (lv2info).
+    ActionChains(page).double_click(gain).perform()
+    default = lv2_default('http://lv2plug.in/plugins/eg-amp', 'gain')
+    doubled = settled(lambda: (value(page, 'amp gain'), parameter(run.url, 'amp', 'gain')), 'the double-click to settle')
+    keys.update(default=default, doubled=float(doubled[0]), doubledServer=doubled[1])
     report('keys', **keys)
     run.type('set amp gain 0')
     wait(lambda: value(page, 'amp gain') == '0', 30, 'back to 0')
@@ -93,15 +94,35 @@ try:
     page.find_element('css selector', '#graph .node[data-node="amp"]').click()
     selected = wait(lambda: 'selected' in page.find_element('css selector', '#nodes .panel[data-node="amp"]').get_attribute('class')
                     and page.execute_script('return document.activeElement.getAttribute("aria-label")'), 30, 'amp opened')
+    # From the keyboard: focus elsewhere, then on amp's node in the graph; Enter opens its controls, focused.
+    control(page, 'tempo').click()
+    page.execute_script("document.querySelector('#graph .node[data-node=\"amp\"]').focus()")
+    focused = page.execute_script('return document.activeElement.dataset.node')
+    ActionChains(page).send_keys(Keys.ENTER).perform()
+    entered = wait(lambda: page.execute_script('return document.activeElement.getAttribute("aria-label")') != 'tempo'
+                   and page.execute_script('return document.activeElement.closest("#nodes .panel")?.dataset.node'), 30,
+                   'Enter to open amp')
+    report('enter', focused=focused, panel=entered,
+           control=page.execute_script('return document.activeElement.getAttribute("aria-label")'))
+    earlier = state(run.url)['tempo']['beatsPerMinute']
     tempo = control(page, 'tempo')
     tempo.clear()
     tempo.send_keys('150\n')
-    bpm = wait(lambda: state(run.url)['tempo']['beatsPerMinute'] == 150 and 150, 30, 'the tempo')
+    bpm = wait(lambda: state(run.url)['tempo']['beatsPerMinute'] != earlier and state(run.url)['tempo']['beatsPerMinute'], 30,
+               'the tempo')
     bounce = control(page, 'bounce file')
     bounce.clear()
     bounce.send_keys('page-bounce.wav')
+    # Every value the progress bar takes while shown, noted as the page sets it.
+    page.execute_script('''
+        const bar = document.getElementById('bounce-progress');
+        window.progress = [];
+        new MutationObserver(() => { if (!bar.hidden) window.progress.push(bar.value); })
+          .observe(bar, { attributes: true, attributeFilter: ['value', 'hidden'] });''')
     page.find_element('id', 'bounce').click()
     wait(lambda: 'bounce.finished' in page.find_element('id', 'log').text, 60, 'the bounce to finish')
+    wait(lambda: not page.find_element('id', 'bounce-progress').is_displayed(), 30, 'the progress bar to go')
+    report('bounce', progress=page.execute_script('return window.progress'))
     run.type('set amp gain -4')
     wait(lambda: value(page, 'amp gain') == '-4', 30, 'amp at -4')
     page.find_element('id', 'save').click()

@@ -2,23 +2,23 @@
 page. Arguments: fxhost, patch, JACK server, the preset's .ttl file and its
 label."""
 
-import json
 import re
 import sys
-import urllib.request
 
-from fxhost_page import Fxhost, browser, control, open_page, report, value, wait
+from selenium.webdriver import ActionChains
+from selenium.webdriver.common.keys import Keys
+
+from fxhost_page import Fxhost, browser, control, open_page, parameter, report, settled, state, value, wait
 
 fxhost_path, patch, server, ttl, label = sys.argv[1:6]
 
 
-def state(url):
-    with urllib.request.urlopen(url.rstrip('/') + '/api/v1/state', timeout=30) as reply:
-        return json.load(reply)
-
-
-def parameter(url, node, symbol):
-    return next(p['value'] for n in state(url)['nodes'] if n['name'] == node for p in n['parameters'] if p['symbol'] == symbol)
+def press_at(driver, element, fraction):
+    """A mouse press and release at `fraction` of `element`'s width (exact, not rounded to a pixel), at mid-height."""
+    box = driver.execute_script('const r = arguments[0].getBoundingClientRect(); return [r.left, r.top, r.width, r.height]', element)
+    x, y = box[0] + box[2] * fraction, box[1] + box[3] / 2
+    for kind in ('mousePressed', 'mouseReleased'):
+        driver.execute_cdp_cmd('Input.dispatchMouseEvent', {'type': kind, 'x': x, 'y': y, 'button': 'left', 'clickCount': 1})
 
 
 def preset_values(path, name):
@@ -64,13 +64,48 @@ try:
            server={s: parameter(run.url, 'det', s) for s in expected},
            page={s: float(value(page, f'det {s}')) for s in expected})
 
-    # --watch: the patch file edited, the open page shows the new value.
+    # Calf Filter's freq (logarithmic, Hz) pressed at the middle of its slider; inertia (ms); Calf Phaser's
+    # stages (an integer) pressed where a linear value would be 1 + 11 x 0.37 = 5.07; the server holds each.
+    scales = {}
+    for name, fraction in [('filt freq', 0.5), ('ph stages', 0.37)]:
+        element = control(page, name)
+        page.execute_script('arguments[0].scrollIntoView({block: "center"})', element)
+        before = value(page, name)
+        press_at(page, element, fraction)
+        node, symbol = name.split(' ')
+        shown = settled(lambda: value(page, name) != before and (value(page, name), parameter(run.url, node, symbol)),
+                        f'{name} pressed')
+        scales[symbol] = dict(page=float(shown[0]), server=shown[1], text=control(page, name).get_attribute('aria-valuetext'),
+                              minimum=control(page, name).get_attribute('aria-valuemin'),
+                              maximum=control(page, name).get_attribute('aria-valuemax'))
+    scales['inertia'] = dict(text=control(page, 'filt inertia').get_attribute('aria-valuetext'),
+                             page=float(value(page, 'filt inertia')))
+    report('scales', **scales)
+
+    # The keyboard on a switch (Space) and on a menu (Down Arrow): the server's value changes.
+    keyboard = {}
+    switch = control(page, 'ph lfo')
+    before = parameter(run.url, 'ph', 'lfo')
+    page.execute_script('arguments[0].focus()', switch)
+    ActionChains(page).send_keys(Keys.SPACE).perform()
+    keyboard['switch'] = [before, wait(lambda: parameter(run.url, 'ph', 'lfo') != before and [parameter(run.url, 'ph', 'lfo')], 30,
+                                       'Space on ph lfo')[0], switch.get_attribute('aria-checked')]
+    menu = control(page, 'filt mode')
+    before = parameter(run.url, 'filt', 'mode')
+    page.execute_script('arguments[0].focus()', menu)
+    ActionChains(page).send_keys(Keys.ARROW_DOWN).perform()
+    keyboard['menu'] = [before, wait(lambda: parameter(run.url, 'filt', 'mode') != before and [parameter(run.url, 'filt', 'mode')], 30,
+                                     'Down Arrow on filt mode')[0], menu.get_attribute('value')]
+    report('keyboard', **keyboard)
+
+    # --watch: the patch file edited, the open page shows the new value (and the server holds it).
+    earlier = value(page, 'amp gain')
     with open(patch) as text:
         changed = text.read().replace('gain: 0 }', 'gain: -9 }')
     with open(patch, 'w') as text:
         text.write(changed)
-    watched = wait(lambda: value(page, 'amp gain') == '-9' and value(page, 'amp gain'), 30, 'the edited patch')
-    report('watch', value=float(watched))
+    watched = wait(lambda: value(page, 'amp gain') != earlier and value(page, 'amp gain'), 30, 'the edited patch')
+    report('watch', value=float(watched), server=parameter(run.url, 'amp', 'gain'))
     report('exit', status=run.quit())
 finally:
     page.quit()

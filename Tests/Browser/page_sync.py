@@ -4,6 +4,7 @@ each followed in both pages; the tapped nodes' meters, a tap from the
 console coming and going with its meter.
 Arguments: fxhost, patch (with midi-control:), JACK server, OSC port, the patch's folder."""
 
+import math
 import os
 import subprocess
 import sys
@@ -11,7 +12,8 @@ import sys
 from selenium.webdriver import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from fxhost_page import Fxhost, browser, command, control, controller, open_page, press, report, send_midi, value, wait
+from fxhost_page import (Fxhost, browser, command, control, controller, open_page, press, report, send_midi, status, tap_state,
+                         value, wait)
 
 fxhost_path, patch, server, osc, folder = sys.argv[1:6]
 take = os.path.join(folder, 'take.wav')
@@ -42,10 +44,17 @@ def both(name, expected):
 try:
     open_page(a, run.url)
     open_page(b, run.url)
-    meter = wait(lambda: a.find_element('id', 'meter-main-0').get_attribute('data-peak'), 30, 'the meter')
-    wait(lambda: a.find_element('id', 'meter-main-0').get_attribute('aria-valuetext') == '-6.02 dBFS', 30, 'the meter at -6.02')
-    report('meter', peak=float(a.find_element('id', 'meter-main-0').get_attribute('data-peak')),
-           text=a.find_element('id', 'meter-main-0').get_attribute('aria-valuetext'))
+    # The meter once it shows a level and has shown the same text for five reads in a row (several updates).
+    def meter():
+        element = a.find_element('id', 'meter-main-0')
+        return element.get_attribute('data-peak'), element.get_attribute('aria-valuetext')
+    wait(lambda: meter()[0] not in (None, '-inf'), 30, 'the meter to show a level')
+    readings = []
+    def stable():
+        readings.append(meter())
+        return len(readings) >= 5 and len(set(readings[-5:])) == 1 and readings[-1]
+    shown, text = wait(stable, 30, 'the meter to settle')
+    report('meter', peak=float(shown), text=text)
     grown()
 
     # The keyboard: six steps down from 0 dB.
@@ -130,20 +139,56 @@ try:
     report('scene', value=float(value(a, 'amp gain')))
     grown()
 
-    # A tap from the page: record, pause, resume, stop.
+    # A tap from the page: record, pause, resume, stop; after each, the server's state of that tap. While it is
+    # paused the gain goes to -30 dB (heard on the output meter), back to -20 before resuming, then -10: the
+    # takes must hold -20 and -10, never -30.
+    def server_tap():
+        return tap_state(run.url, 'amp-take.wav')
+    states = []
     press(a, 'amp record')
     wait(lambda: control(b, 'pause tap amp'), 30, 'the tap in page b')
-    states = ['recording']
+    states.append(server_tap())
+    # The take's time, as the page shows it between two reads of the server's: it grows as the server's does.
+    def seconds_shown():
+        text = a.find_element('css selector', '[data-tap-time="amp"]').text
+        return float(text.split(' s ')[0].split()[-1])
+    times = []
+    for _ in range(2):
+        earlier = next(t['seconds'] for t in status(run.url)['taps'] if t['file'].endswith('/amp-take.wav'))
+        wait(lambda: seconds_shown() > earlier + 0.2, 30, "the take's time to grow")
+        shown = seconds_shown()
+        later = next(t['seconds'] for t in status(run.url)['taps'] if t['file'].endswith('/amp-take.wav'))
+        times.append([earlier, shown, later])
+    # DSP load and xruns, as the page shows them between two reads of the server's status.
+    before = status(run.url)
+    dsp, xruns = a.find_element('id', 'dsp').text, a.find_element('id', 'xruns').text
+    after = status(run.url)
+    report('activity', dsp=dsp, xruns=xruns, before=[before['dspLoadPercent'], before['xruns']],
+           after=[after['dspLoadPercent'], after['xruns']])
     press(a, 'pause tap amp')
     wait(lambda: control(b, 'resume tap amp'), 30, 'the tap paused in page b')
-    states.append('paused')
+    states.append(server_tap())
+    # Every tap of amp is paused (the patch's too): the output meter shows the -30 dB played meanwhile.
+    def output_at(decibels):
+        expected = 20 * math.log10(0.5) + decibels
+        wait(lambda: abs(float(a.find_element('id', 'meter-main-0').get_attribute('data-peak')) - expected) < 0.01, 30,
+             f'the output at {expected:.2f} dBFS')
+    run.type('set amp gain -30')
+    both('amp gain', '-30')
+    output_at(-30)
+    run.type('set amp gain -20')
+    both('amp gain', '-20')
+    output_at(-20)
     press(a, 'resume tap amp')
     wait(lambda: control(b, 'pause tap amp'), 30, 'the tap resumed in page b')
-    states.append('recording')
+    states.append(server_tap())
+    run.type('set amp gain -10')
+    both('amp gain', '-10')
+    grown()
     press(a, 'stop tap amp')
     wait(lambda: not a.find_elements('css selector', '[aria-label="stop tap amp"]'), 30, 'the tap stopped')
-    states.append('stopped')
-    report('tap', states=states, file=os.path.exists(os.path.join(folder, 'amp-take.wav')))
+    states.append(server_tap() or 'gone')
+    report('tap', states=states, times=times, file=os.path.exists(os.path.join(folder, 'amp-take.wav')))
     report('exit', status=run.quit())
 finally:
     a.quit()

@@ -22,7 +22,11 @@ final class WebPageTests: XCTestCase {
     /// both; a CC from a JACK client of PyPI's JACK-Client makes the mapping
     /// the console prints, shown under the control in both pages; CC 20 at 50
     /// then puts the gain at -90 + 114 × 50/127 dB in both pages, on the
-    /// tap's meter and in the take.
+    /// tap's meter and in the take. The tap made in the page is recording,
+    /// paused, recording and finished in the server's status after each
+    /// button, and the -30 dB played while paused is in neither take; the
+    /// take's time and DSP load and xruns in the page match the status read
+    /// around them.
     func testPagesFollowEveryFaceAndMoveTheSoundByArithmetic() throws {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
         let folder = try Tools.temporaryFolder(#function)
@@ -75,8 +79,30 @@ final class WebPageTests: XCTestCase {
         XCTAssertEqual(report("controller")["text"] as? String, String(format: "%.1f dB", controlled))
         XCTAssertEqual(report("controller")["meter"] as? Double ?? 0, 20 * log10(0.5) + controlled, accuracy: 0.05)
         XCTAssertEqual(report("scene")["value"] as? Double, -20)
-        XCTAssertEqual(report("tap")["states"] as? [String], ["recording", "paused", "recording", "stopped"])
+        // The tap made in the page, as the server's status tells it after each button.
+        XCTAssertEqual(report("tap")["states"] as? [String], ["recording", "paused", "recording", "finished"], "\(seen)")
         XCTAssertEqual(report("tap")["file"] as? Bool, true)
+        // The take's time in the page lies between the server's before and after it was read, and grows.
+        let times = report("tap")["times"] as? [[Double]] ?? []
+        XCTAssertEqual(times.count, 2, "\(seen)")
+        for time in times where time.count == 3 {
+            XCTAssertGreaterThan(time[1], time[0], "\(times)")
+            XCTAssertLessThanOrEqual(time[1], time[2] + 0.05, "shown to 0.1 s: \(times)")
+        }
+        XCTAssertGreaterThan(times.last?[1] ?? 0, times.first?[1] ?? 0, "\(times)")
+        // DSP load and xruns, as the page shows them, between two reads of the status.
+        let activity = report("activity")
+        let before = activity["before"] as? [Double] ?? [], after = activity["after"] as? [Double] ?? []
+        let xruns = Double(activity["xruns"] as? String ?? "") ?? .nan
+        XCTAssertGreaterThanOrEqual(xruns, before.last ?? .nan, "\(activity)")
+        XCTAssertLessThanOrEqual(xruns, after.last ?? .nan, "\(activity)")
+        let dsp = Double((activity["dsp"] as? String ?? "").replacingOccurrences(of: " %", with: "")) ?? .nan
+        if before.count == 2, after.count == 2 {
+            // The load moves between reads; the page shows one of the stream's values, to 0.1.
+            let slack = max(abs(before[0] - after[0]), 1.0) + 0.05
+            XCTAssertGreaterThanOrEqual(dsp, min(before[0], after[0]) - slack, "\(activity)")
+            XCTAssertLessThanOrEqual(dsp, max(before[0], after[0]) + slack, "\(activity)")
+        }
         XCTAssertEqual(report("exit")["status"] as? Int, 0)
 
         // The take: each value held at least a quarter second (the keyboard's and
@@ -85,47 +111,110 @@ final class WebPageTests: XCTestCase {
         let runs = LiveRunTests.runs(of: try Audio.read(folder.appendingPathComponent("take.wav").path).channels[0])
             .filter { $0.count >= 12_000 && abs($0.value - level(pressed)) > 1e-6 }.map(\.value)
         let expected = [level(0), level(keyboard), level(-12), level(-3), level(dragged), level(-40), level(0), level(-40),
-                        level(controlled), level(-20)]
+                        level(controlled), level(-20), level(-10)]
         XCTAssertEqual(runs.count, expected.count, "\(runs)")
         for (run, value) in zip(runs, expected) { XCTAssertEqual(run, value, accuracy: 1e-6, "\(runs)") }
         XCTAssertEqual(level(keyboard) / level(0), 0.501187, accuracy: 1e-6, "-6 dB is ×0.501187")
-        let take = try Audio.read(folder.appendingPathComponent("amp-take.wav").path).channels[0]
-        XCTAssertGreaterThan(take.count, 0)
-        XCTAssertEqual(take.last ?? 0, level(-20), accuracy: 1e-6, "the page's take records the scene's level")
+        // The page's take: the scene's level, then -10 dB after the resume; the -30 dB played while it was
+        // paused is in neither take.
+        let take = LiveRunTests.runs(of: try Audio.read(folder.appendingPathComponent("amp-take.wav").path).channels[0])
+        XCTAssertEqual(take.count, 2, "\(take)")
+        for (run, value) in zip(take, [level(-20), level(-10)]) { XCTAssertEqual(run.value, value, accuracy: 1e-6, "\(take)") }
+        let patchTake = try Audio.read(folder.appendingPathComponent("take.wav").path).channels[0]
+        XCTAssertFalse(patchTake.contains { abs($0 - level(-30)) < 1e-6 }, "nothing recorded while paused")
     }
 
-    /// Each bundled preset on a phone's screen (390×844, touch): the page is
-    /// no wider than the screen, every control lies within it, and every
-    /// slider, switch and menu is used by touch, the server agreeing.
+    /// Each bundled preset on a phone's screen (390×844, touch), copied with
+    /// a scene that bypasses its first plugin: the page is no wider than the
+    /// screen, every control lies within it, and every slider, switch,
+    /// bypass and menu is used by touch, the server agreeing; a long press
+    /// puts a slider back to the default lv2info reads from the plugin's
+    /// .ttl; the scene button, a tap's record/pause/resume/stop, tap tempo,
+    /// the transport, save, bounce and a preset menu, touched, act on the
+    /// server. Every element a keyboard or screen reader reaches has a role
+    /// and a name in Chromium's accessibility tree.
     func testEveryControlOfThePresetsIsReachedAndUsedByTouchAt390By844() throws {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder(#function)
         let presets = ["guitar-crunch", "mastering", "vocal-chain"].map {
             Self.sourceRoot.appendingPathComponent("Presets/\($0).yaml").path
         }
-        let seen = try Self.browse("page_phone.py", [Tools.fxhost, server.name] + presets)
+        let seen = try Self.browse("page_phone.py", [Tools.fxhost, server.name, folder.path] + presets)
         let patches = seen.filter { $0["kind"] as? String == "patch" }
         XCTAssertEqual(patches.count, 3, "\(seen)")
+        let interactive: Set = ["slider", "switch", "combobox", "button", "textbox", "spinbutton"]
+        let readouts: Set = ["meter", "image", "alert", "status", "progressbar"]
+        var presetMenus = 0, menus = 0
         for patch in patches {
             let name = patch["patch"] as? String ?? "?"
             XCTAssertEqual(patch["width"] as? Int, 390, name)
             XCTAssertEqual((patch["outside"] as? [Any])?.count, 0, "\(name): \(patch["outside"] ?? "")")
             XCTAssertEqual((patch["unused"] as? [Any])?.count, 0, "\(name): \(patch["unused"] ?? "")")
-            XCTAssertGreaterThan(patch["sliders"] as? Int ?? 0, 20, name)
-            XCTAssertGreaterThan(patch["used"] as? Int ?? 0, patch["sliders"] as? Int ?? 0, "sliders, switches and menus: \(name)")
+            let kinds = patch["kinds"] as? [String: Int] ?? [:]
+            XCTAssertGreaterThan(kinds["slider"] ?? 0, 20, name)
+            XCTAssertGreaterThan(kinds["bypass"] ?? 0, 0, name)
+            XCTAssertEqual(patch["used"] as? [String: Int], kinds, "each kind, every one of it, by touch: \(name)")
+            menus += kinds["menu"] ?? 0
+            // The accessibility tree: a role for each, and a name for each control.
+            let elements = patch["accessible"] as? [[Any]] ?? []
+            XCTAssertGreaterThan(elements.count, kinds.values.reduce(0, +), name)
+            // Shown elements: the hidden (an empty refusal, cancel bounce with no bounce) are in no tree.
+            for element in elements where element.last as? Bool == true {
+                let role = element.count > 1 ? element[1] as? String ?? "" : "", label = element.count > 2 ? element[2] as? String ?? "" : ""
+                XCTAssertTrue(interactive.contains(role) || readouts.contains(role), "\(name): \(element)")
+                if interactive.contains(role) { XCTAssertFalse(label.isEmpty, "\(name): \(element)") }
+            }
+            // A long press: the plugin's default.
+            let press = patch["longpress"] as? [String: Any] ?? [:]
+            let fallback = press["default"] as? Double ?? .nan
+            XCTAssertNotEqual(press["pressed"] as? Double, fallback, "\(name): \(press)")
+            XCTAssertEqual(press["page"] as? Double ?? .nan, fallback, accuracy: 1e-4, "\(name): \(press)")
+            XCTAssertEqual(press["server"] as? Double ?? .nan, fallback, accuracy: 1e-4, "\(name): \(press)")
+            // The session's controls by touch, as the server tells them.
+            let session = patch["session"] as? [String: Any] ?? [:]
+            XCTAssertEqual(session["scene"] as? Bool, true, "the scene bypassed the first plugin: \(name)")
+            XCTAssertEqual(session["tap"] as? [String], ["recording", "paused", "recording", "finished"], "\(name): \(session)")
+            XCTAssertEqual(session["take"] as? Bool, true, name)
+            let tempo = session["tempo"] as? [String: Any] ?? [:], taps = tempo["taps"] as? [Double] ?? []
+            XCTAssertEqual(taps.count, 4, name)
+            // 60000 / the mean interval between the clicks the touches made, in the browser's clock (ms),
+            // within the page's rounding to 0.1 and its listener reading the clock a little later.
+            let nominal = 60_000 / (((taps.last ?? 0) - (taps.first ?? 0)) / 3)
+            XCTAssertNotEqual(tempo["bpm"] as? Double, tempo["before"] as? Double, name)
+            XCTAssertEqual(tempo["bpm"] as? Double ?? 0, nominal, accuracy: 0.5, "the touches' rhythm: \(name) \(tempo)")
+            let transport = session["transport"] as? [Bool] ?? []
+            XCTAssertEqual(transport.count, 2, name)
+            XCTAssertNotEqual(transport.first, transport.last, "\(name): \(transport)")
+            let save = session["save"] as? [String: String] ?? [:]
+            XCTAssertNotEqual(save["after"], save["before"], name)
+            XCTAssertTrue(save["after"]?.contains("bypass: true") == true, "the scene's bypass saved: \(name)")
+            // A bounce of live inputs (unconnected): the tail alone, silence, at least half a second, at most 10 s.
+            let bounced = try Audio.read(session["bounce"] as? String ?? "").channels
+            XCTAssertGreaterThanOrEqual(bounced.first?.count ?? 0, 24_000, name)
+            XCTAssertLessThanOrEqual(bounced.first?.count ?? .max, 480_000, name)
+            XCTAssertLessThan(bounced.flatMap { $0 }.map(abs).max() ?? 1, Float(pow(10, -90.0 / 20)), name)
+            if let preset = session["preset"] as? [String: Any] {
+                presetMenus += 1
+                XCTAssertNotEqual(preset["after"] as? [String: Double], preset["before"] as? [String: Double], "\(name): \(preset)")
+            }
         }
+        XCTAssertGreaterThan(presetMenus, 0, "a preset menu (the first copy's mda Detune): \(seen)")
+        XCTAssertGreaterThan(menus, 0, "a menu (the first copy's Calf Filter mode): \(seen)")
         XCTAssertEqual(seen.filter { $0["kind"] as? String == "exit" }.map { $0["status"] as? Int }, [0, 0, 0])
     }
 
-    /// Home, End and Page Down move a slider to its ends and by ten steps,
-    /// the server agreeing. A refusal is shown where it happened (under the learn button, under
+    /// Home, End and Page Down move a slider to its ends and by ten of an
+    /// arrow's steps, the server agreeing; a double-click gives the default
+    /// lv2info reads from eg-amp's .ttl; Enter on a graph node focused from
+    /// the keyboard opens its controls. A refusal is shown where it happened (under the learn button, under
     /// the tempo) in the very sentence the console prints for the same
     /// command; and a page whose server goes away says so, and once another
     /// fxhost listens on the same port it reconnects and shows the new state
     /// (the patch's gain changed to -9 in between). A `set` announced while
     /// the page reads the state anew (the read held in the page until the set
     /// is heard) still shows once the older answer is drawn. A node clicked in the
-    /// graph opens its controls; the tempo field, bounce and save act as
-    /// their console commands do.
+    /// graph opens its controls; the tempo field, bounce (its progress shown,
+    /// the file by arithmetic) and save act as their console commands do.
     func testRefusalsShowWhereTheyHappenAndAPageCatchesUpAfterARestart() throws {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
         let folder = try Tools.temporaryFolder(#function)
@@ -141,20 +230,37 @@ final class WebPageTests: XCTestCase {
         XCTAssertTrue(page.last?.contains("5000") == true, "\(page)")
         XCTAssertEqual(report("keys")["home"] as? Double, -90, "Home: eg-amp's minimum")
         XCTAssertEqual(report("keys")["end"] as? Double, 24, "End: its maximum")
-        XCTAssertEqual(report("keys")["pagedown"] as? Double, 14, "Page Down: ten 1 dB steps")
-        XCTAssertEqual(report("keys")["server"] as? Double, 14)
+        let keys = report("keys")
+        let end = keys["end"] as? Double ?? .nan, arrow = keys["arrow"] as? Double ?? .nan
+        let pageDown = keys["pagedown"] as? Double ?? .nan, step = end - arrow
+        XCTAssertGreaterThan(step, 0, "a Left Arrow steps down: \(keys)")
+        XCTAssertEqual(pageDown, arrow - 10 * step, accuracy: 1e-9, "Page Down: ten of the page's steps: \(keys)")
+        XCTAssertEqual(keys["server"] as? Double, pageDown, "the server holds what the slider reports")
+        XCTAssertEqual(keys["default"] as? Double, 0, "eg-amp's default gain, as lv2info reads it")
+        XCTAssertEqual(keys["doubled"] as? Double, keys["default"] as? Double, "a double-click: the default: \(keys)")
+        XCTAssertEqual(keys["doubledServer"] as? Double, keys["default"] as? Double, "\(keys)")
+        XCTAssertEqual(report("enter")["focused"] as? String, "amp", "amp's node focused in the graph")
+        XCTAssertEqual(report("enter")["panel"] as? String, "amp", "Enter: its controls, focused: \(seen)")
         XCTAssertEqual(report("held read")["value"] as? Double, -7, "a set heard during a read is not undone by its older answer: \(seen)")
         XCTAssertEqual(report("before")["value"] as? Double, 0)
         XCTAssertEqual(report("first exit")["status"] as? Int, 0)
         XCTAssertEqual(report("after")["value"] as? Double, -9)
         XCTAssertEqual(report("after")["connection"] as? String, "live")
         XCTAssertEqual(report("session")["selected"] as? String, "amp bypass", "a node clicked in the graph: its panel, focused")
-        XCTAssertEqual(report("session")["bpm"] as? Int, 150)
+        XCTAssertEqual(report("session")["bpm"] as? Double, 150, "the server's tempo after the page's 150")
         XCTAssertEqual(report("exit")["status"] as? Int, 0)
         // The page's bounce: the patch's 60 s file at the gain then set (-9 dB, ×0.354813).
         let bounced = try Audio.read(folder.appendingPathComponent("page-bounce.wav").path).channels[0]
-        XCTAssertGreaterThanOrEqual(bounced.count, 48_000 * 60)
-        XCTAssertEqual(bounced.first ?? 0, 0.5 * 0.354813, accuracy: 1e-6)
+        // Then the tail, up to 10 s, ending after half a second below -90 dBFS (silence here).
+        XCTAssertGreaterThanOrEqual(bounced.count, 48_000 * 60 + 24_000)
+        XCTAssertLessThanOrEqual(bounced.count, 48_000 * 70)
+        XCTAssertEqual(bounced.prefix(48_000 * 60).min() ?? 0, Float(0.5 * 0.354813), accuracy: 1e-6)
+        XCTAssertEqual(bounced.prefix(48_000 * 60).max() ?? 0, Float(0.5 * 0.354813), accuracy: 1e-6)
+        XCTAssertLessThan(bounced.dropFirst(48_000 * 60).map(abs).max() ?? 1, Float(pow(10, -90.0 / 20)))
+        // Its progress, shown in the page while it ran: between 0 and 1, never going back.
+        let progress = report("bounce")["progress"] as? [Double] ?? []
+        XCTAssertTrue(progress.contains { $0 > 0 && $0 < 1 }, "\(progress)")
+        XCTAssertEqual(progress, progress.sorted(), "\(progress)")
         // The page's save: over the patch, with the value set last.
         let saved = try String(contentsOfFile: patch, encoding: .utf8)
         XCTAssertTrue(saved.contains("gain: -4"), saved)
@@ -169,7 +275,10 @@ final class WebPageTests: XCTestCase {
     /// the span), and within 1 of the nominal 150 (a few ms of jitter
     /// over the 1.2 s span). Choosing mda Detune's "Out Of Tune" in the menu
     /// gives the values of its .ttl, read by the script from the file. An edit
-    /// of the patch file shows in the open page.
+    /// of the patch file shows in the open page and the server. Calf
+    /// Filter's logarithmic freq at its slider's middle is the geometric mean
+    /// of its range, in Hz; Calf Phaser's stages take integers; Space on a
+    /// switch and Down Arrow on a menu change the server's value.
     func testTapTempoPresetMenuAndWatchReachThePage() throws {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
         let folder = try Tools.temporaryFolder(#function)
@@ -182,7 +291,10 @@ final class WebPageTests: XCTestCase {
           amp: { plugin: http://lv2plug.in/plugins/eg-amp, params: { gain: 0 } }
           det: { plugin: mda/Detune }
           main: { output: 2 }
-        chain: [dc, amp, det, main]
+          filt: { plugin: http://calf.sourceforge.net/plugins/Filter }
+          ph: { plugin: http://calf.sourceforge.net/plugins/Phaser }
+          side: { output: 2 }
+        chain: [[dc, amp, det, main], [dc, filt, side], [dc, ph, side]]
         midi-control:
           map: []
         """.write(toFile: patch, atomically: true, encoding: .utf8)
@@ -206,7 +318,35 @@ final class WebPageTests: XCTestCase {
         XCTAssertEqual(report("preset")["server"] as? [String: Double], expected)
         XCTAssertEqual(report("preset")["page"] as? [String: Double], expected)
 
-        XCTAssertEqual(report("watch")["value"] as? Double, -9)
+        // Calf Filter's freq: logarithmic, 10 to 20000 Hz: the slider's middle is the geometric mean
+        // √(10 × 20000) = 447.21 Hz (a linear slider would give 10005); Calf Phaser's stages are integers.
+        let scales = report("scales")
+        let frequency = scales["freq"] as? [String: Any] ?? [:], stages = scales["stages"] as? [String: Any] ?? [:]
+        XCTAssertEqual(frequency["minimum"] as? String, "10", "\(scales)")
+        XCTAssertEqual(frequency["maximum"] as? String, "20000")
+        let middle = frequency["page"] as? Double ?? .nan
+        XCTAssertEqual(middle, (10 * 20_000.0).squareRoot(), accuracy: 447.21 * 0.005, "\(scales)")
+        XCTAssertEqual(frequency["server"] as? Double ?? .nan, middle, accuracy: 1e-3)
+        XCTAssertTrue((frequency["text"] as? String ?? "").hasSuffix(" Hz"), "\(scales)")
+        let stage = stages["page"] as? Double ?? .nan
+        XCTAssertEqual(stage, stage.rounded(), "an integer port takes integers only: \(scales)")
+        XCTAssertEqual(stages["server"] as? Double, stage)
+        XCTAssertTrue((1...12).contains(stage), "\(scales)")
+        let inertia = scales["inertia"] as? [String: Any] ?? [:]
+        XCTAssertTrue((inertia["text"] as? String ?? "").hasSuffix(" ms"), "\(scales)")
+        // The keyboard: Space on a switch flips the server's value; Down Arrow on a menu takes the next
+        // scale point of the .ttl (Calf Filter's mode: 0, 1, …).
+        let keys = report("keyboard")
+        let flip = keys["switch"] as? [Any] ?? [], next = keys["menu"] as? [Any] ?? []
+        XCTAssertEqual(flip.count, 3, "\(seen)")
+        XCTAssertEqual((flip.first as? Double).map { 1 - $0 }, flip.dropFirst().first as? Double, "\(keys)")
+        XCTAssertEqual(flip.last as? String, (flip.dropFirst().first as? Double) == 1 ? "true" : "false")
+        XCTAssertEqual(next.count, 3, "\(seen)")
+        XCTAssertEqual((next.first as? Double).map { $0 + 1 }, next.dropFirst().first as? Double, "\(keys)")
+        XCTAssertEqual((next.last as? String).flatMap(Double.init), next.dropFirst().first as? Double)
+
+        XCTAssertEqual(report("watch")["value"] as? Double, -9, "the value the script wrote into the patch")
+        XCTAssertEqual(report("watch")["server"] as? Double, -9)
         XCTAssertEqual(report("exit")["status"] as? Int, 0)
     }
 
