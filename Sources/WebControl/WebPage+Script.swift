@@ -220,7 +220,8 @@ extension WebPage {
           learn.type = 'button';
           learn.className = 'learn';
           // Waiting for a controller is the session's state (`learning`), so every open page shows it.
-          const waiting = state?.learning === `${node}:${parameter.symbol}`;
+          const destination = `${node}:${parameter.symbol}`;
+          const waiting = state?.learning === destination;
           learn.textContent = waiting ? 'waiting…' : 'learn';
           learn.setAttribute('aria-pressed', waiting ? 'true' : 'false');
           learn.setAttribute('aria-label', `learn ${node} ${parameter.symbol}`);
@@ -228,15 +229,12 @@ extension WebPage {
           refusal.className = 'refusal';
           refusal.setAttribute('role', 'alert');
           // What the console prints for it: a learn waiting, or the controllers mapped to it.
-          const destination = `${node}:${parameter.symbol}`;
-          const waiting = state.learning === destination;
-          learn.setAttribute('aria-pressed', waiting ? 'true' : 'false');
           const binding = document.createElement('p');
           binding.className = 'binding';
           binding.dataset.binding = `${node} ${parameter.symbol}`;
           binding.setAttribute('aria-label', `${node} ${parameter.symbol} mapping`);
           binding.textContent = waiting ? `learning ${destination}: move a MIDI controller to map it`
-            : state.mappings.filter((m) => mappingDestination(m) === destination).map((m) => `mapped ${m}`).join('; ');
+            : (state?.mappings ?? []).filter((m) => mappingDestination(m) === destination).map((m) => `mapped ${m}`).join('; ');
           row.append(label, element, value, learn, binding, refusal);
           learn.addEventListener('click', () => command({ cmd: 'learn', node, param: parameter.symbol }, refusal));
           const control = {
