@@ -191,14 +191,25 @@ for index, original in enumerate(originals):
                 unused.append([name, str(error)])
         for element in phone.find_elements(By.CSS_SELECTOR, '#nodes .param select'):
             node, symbol = element.get_attribute('aria-label').split(' ', 1)
-            symbol = symbol.removesuffix(' points')  # a slider's scale points set its parameter (symbols have no spaces)
+            # A slider's scale points (symbols have no spaces): the menu sets the slider's parameter and
+            # shows its title again; the slider shows the value.
+            points = symbol.endswith(' points')
+            symbol = symbol.removesuffix(' points')
             before = parameter(run.url, node, symbol)['value']
-            options = [float(o.get_attribute('value')) for o in element.find_elements(By.TAG_NAME, 'option')]
-            choose(phone, element)
+            options = [float(o.get_attribute('value')) for o in element.find_elements(By.TAG_NAME, 'option')
+                       if o.get_attribute('value') != '']
+            if points:  # from the title, the first point, or the second when the first is the value now
+                touch_element(phone, element)
+                steps = [Keys.ARROW_DOWN] * (2 if abs(options[0] - before) <= 1e-6 * max(1, abs(before)) else 1)
+                ActionChains(phone).send_keys(*steps).send_keys(Keys.ENTER).perform()
+            else:
+                choose(phone, element)
             try:
                 wait(lambda: parameter(run.url, node, symbol)['value'] != before, 30, f'the server to take {node} {symbol}')
                 after = parameter(run.url, node, symbol)['value']
-                if after in options and float(element.get_attribute('value')) == after:
+                shown = float(control(phone, f'{node} {symbol}').get_attribute('aria-valuenow') if points
+                              else element.get_attribute('value'))
+                if any(abs(after - o) <= 1e-6 * max(1, abs(o)) for o in options) and abs(shown - after) <= 1e-6 * max(1, abs(after)):
                     used['menu'] += 1
                 else:
                     unused.append([node, symbol, f'{after} is not an option shown or not the one the menu shows'])
