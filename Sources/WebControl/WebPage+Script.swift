@@ -721,9 +721,26 @@ extension WebPage {
           if (taps.length > 4) taps.shift();
           if (taps.length >= 2) {
             const bpm = 60000 / ((taps[taps.length - 1] - taps[0]) / (taps.length - 1));
-            command({ cmd: 'tempo', bpm: Math.round(bpm * 10) / 10 }, $('session-refusal'));
+            tappedTempo = Math.round(bpm * 10) / 10;
+            sendTappedTempo();
           }
         });
+        // One tempo request at a time, the latest tapped sent when the one in flight is answered:
+        // requests sent together may be carried out in any order, and an earlier tap's tempo must not land last.
+        let tappedTempo = null, tempoInFlight = false;
+        async function sendTappedTempo() {
+          if (tempoInFlight) return;
+          tempoInFlight = true;
+          try {
+            while (tappedTempo !== null) {
+              const bpm = tappedTempo;
+              tappedTempo = null;
+              await command({ cmd: 'tempo', bpm }, $('session-refusal'));
+            }
+          } finally {
+            tempoInFlight = false;
+          }
+        }
         $('tempo').addEventListener('change', () => {
           if ($('tempo').value !== '') command({ cmd: 'tempo', bpm: Number($('tempo').value) }, $('session-refusal'));
         });
