@@ -234,8 +234,8 @@ package final class WebFrontEnd: LiveFrontEnd, Sendable {
         let taps = session.taps
         let shared = "{\"v\":1,\"event\":\"meters\",\"dspLoad\":\(Self.number(activity.dspLoadPercent))"
             + ",\"xruns\":\(activity.xruns)"
-            + ",\"taps\":" + (taps.isEmpty ? "[]" : Self.json(taps))
-            + ",\"bounce\":" + (activity.bounce.map { Self.json($0) } ?? "null")
+            + ",\"taps\":" + (taps.isEmpty ? "[]" : JSONValue.text(of: taps))
+            + ",\"bounce\":" + (activity.bounce.map { JSONValue.text(of: $0) } ?? "null")
         for (continuation, reader) in due {
             var text = shared
             text.reserveCapacity(shared.utf8.count + 256)
@@ -253,27 +253,13 @@ package final class WebFrontEnd: LiveFrontEnd, Sendable {
         value.isFinite ? "\(value)" : "null"
     }
 
-    /// A value's JSON in one encoding, keys sorted as `JSONValue.text` sorts them.
-    private static func json<T: Encodable>(_ value: T) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
-    }
-
-    /// A string as JSON: quoted as it is when nothing in it needs escaping
-    /// (a node's name, always here), else through the encoder.
-    private static func quoted(_ text: String) -> String {
-        text.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
-            ? "\"" + text + "\"" : JSONValue.string(text).text
-    }
-
     /// `"node":[dB,…]` for each meter, in hundredths of a dB (a meter needs no
     /// more, and the shorter text is cheaper to build and send); JSON has no
     /// -infinity, so silence is null.
     private static func append(_ meters: [(node: String, decibels: [Double])], to text: inout String) {
         for (index, meter) in meters.enumerated() {
             if index > 0 { text += "," }
-            text += Self.quoted(meter.node)
+            text += JSONValue.quoted(meter.node)
             text += ":["
             for (channel, decibels) in meter.decibels.enumerated() {
                 if channel > 0 { text += "," }

@@ -56,9 +56,20 @@ package enum JSONValue: Equatable, Sendable, Codable {
     }
 
     /// One line of JSON, keys sorted, as a script reads it.
-    package var text: String {
+    package var text: String { Self.text(of: self) }
+
+    /// Any `Encodable` as one line of JSON, keys sorted as `text` sorts them,
+    /// in one encoding (not through a `JSONValue`).
+    package static func text<T: Encodable>(of value: T) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+    }
+
+    /// A string as JSON text: quoted as it is when nothing in it needs
+    /// escaping (a node's name), else through the encoder.
+    package static func quoted(_ string: String) -> String {
+        string.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+            ? "\"" + string + "\"" : JSONValue.string(string).text
     }
 }
