@@ -7,45 +7,13 @@ import Foundation
 public enum ProbePlugin {
     public static let uri = "urn:fxhost:test:probe"
 
-    public struct BuildError: Error, CustomStringConvertible {
-        public let description: String
-    }
-
-    /// Compiles Tests/TestPlugin/probe.c into `folder/libprobe.so` with the C
-    /// compiler on PATH (the Swift toolchain's clang, else cc). The tests
-    /// build it themselves because SwiftPM makes a shared library only for a
-    /// product, and a test fixture is no product of fxhost. `unloadable`
+    /// Compiles Tests/TestPlugin/probe.c into `folder/libprobe.so` (see
+    /// `TestPluginCompiler`). `unloadable`
     /// makes a library that needs a symbol no library defines, so loading
     /// it fails the way a plugin with a missing dependency does.
     public static func buildLibrary(in folder: URL, unloadable: Bool = false) throws -> URL {
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("TestPlugin")
-        let library = folder.appendingPathComponent("libprobe.so")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let searchPath = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
-        let compilers = ["clang", "cc"].flatMap { name in searchPath.map { "\($0)/\(name)" } }
-        guard let compiler = compilers.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw BuildError(description: "no clang or cc on PATH to compile the probe plugin")
-        }
-        let log = folder.appendingPathComponent("probe-build.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: compiler)
-        process.arguments = ["-shared", "-fPIC", "-O1", "-Wall", "-Werror"] + (unloadable ? ["-DFXHOST_PROBE_UNLOADABLE"] : [])
-            + ["-I", source.appendingPathComponent("include").path,
-               source.appendingPathComponent("probe.c").path, source.appendingPathComponent("probe_blocks.c").path,
-               "-o", library.path]
-        let output = try FileHandle(forWritingTo: log)
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        process.waitUntilExit()
-        try? output.close()
-        guard process.terminationStatus == 0 else {
-            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            throw BuildError(description: "\(compiler) could not compile the probe plugin:\n\(text)")
-        }
-        return library
+        try TestPluginCompiler.compile(["probe.c", "probe_blocks.c"], into: folder.appendingPathComponent("libprobe.so"),
+                                       defines: unloadable ? ["FXHOST_PROBE_UNLOADABLE"] : [])
     }
 
     /// Writes `probe.lv2` into `folder` and returns the folder, for LV2_PATH.

@@ -1,0 +1,63 @@
+import Foundation
+
+/// The plugins of Tests/TestPlugin/crashy.c, which fail on purpose: each
+/// passes its input through until it fails in one LV2 call. `after` (a
+/// control port, default 10) is the number of whole blocks run before the
+/// failure. `install(in:)` compiles the library and writes one bundle for
+/// all four, for an LV2_PATH of its own.
+public enum CrashingPlugins {
+    /// Segfaults in run() after `after` blocks.
+    public static let crashInRun = "urn:fxhost:test:crash-run"
+    /// Calls abort() in instantiate().
+    public static let abortInInstantiate = "urn:fxhost:test:abort-instantiate"
+    /// Loops forever in run() after `after` blocks.
+    public static let spinInRun = "urn:fxhost:test:spin-run"
+    /// Segfaults in its worker's work(), asked from run() after `after` blocks.
+    public static let crashInWork = "urn:fxhost:test:crash-work"
+
+    /// Each plugin's URI and `doap:name`.
+    public static let names = [
+        crashInRun: "Crashy Effect",
+        abortInInstantiate: "Aborting Effect",
+        spinInRun: "Spinning Effect",
+        crashInWork: "Crashy Worker",
+    ]
+
+    /// Compiles the library into `folder/build` and writes `crashy.lv2` into
+    /// `folder`; returns `folder`, for LV2_PATH.
+    public static func install(in folder: URL) throws -> URL {
+        let library = try TestPluginCompiler.compile(["crashy.c"],
+                                                     into: folder.appendingPathComponent("build/libcrashy.so"))
+        let bundle = folder.appendingPathComponent("crashy.lv2")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        let prefixes = """
+            @prefix doap: <http://usefulinc.com/ns/doap#> .
+            @prefix lv2: <http://lv2plug.in/ns/lv2core#> .
+            @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+            @prefix work: <http://lv2plug.in/ns/ext/worker#> .
+
+
+            """
+        let uris = [crashInRun, abortInInstantiate, spinInRun, crashInWork]
+        try (prefixes + uris.map { uri in
+            "<\(uri)> a lv2:Plugin ;\n    lv2:binary <\(library.absoluteString)> ;\n    rdfs:seeAlso <crashy.ttl> .\n"
+        }.joined(separator: "\n")).write(to: bundle.appendingPathComponent("manifest.ttl"), atomically: true, encoding: .utf8)
+        try (prefixes + uris.map { uri in
+            let worker = uri == crashInWork ? "    lv2:requiredFeature work:schedule ;\n    lv2:extensionData work:interface ;\n" : ""
+            return """
+                <\(uri)> a lv2:Plugin, lv2:UtilityPlugin ;
+                    doap:name "\(names[uri]!)" ;
+                \(worker)    lv2:port [
+                        a lv2:InputPort, lv2:AudioPort ; lv2:index 0 ; lv2:symbol "in" ; lv2:name "In"
+                    ] , [
+                        a lv2:OutputPort, lv2:AudioPort ; lv2:index 1 ; lv2:symbol "out" ; lv2:name "Out"
+                    ] , [
+                        a lv2:InputPort, lv2:ControlPort ; lv2:index 2 ; lv2:symbol "after" ; lv2:name "After" ;
+                        lv2:portProperty lv2:integer ; lv2:default 10 ; lv2:minimum 0 ; lv2:maximum 1000000
+                    ] .
+
+                """
+        }.joined(separator: "\n")).write(to: bundle.appendingPathComponent("crashy.ttl"), atomically: true, encoding: .utf8)
+        return folder
+    }
+}
