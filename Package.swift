@@ -84,7 +84,7 @@ let package = Package(
             .product(name: "NIOWebSocket", package: "swift-nio"),
         ]),
         .executableTarget(name: "fxhost", dependencies: [
-            "HostCore", "LV2Bridge", "JackIO", "LiveControl", "WebControl",
+            "HostCore", "LV2Bridge", "JackIO", "LiveControl", "WebControl", "CCoreShim",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CCoreShim
 import Foundation
 import HostCore
 import JackIO
@@ -81,6 +82,10 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Print the summary as JSON on stdout.")
     var json = false
 
+    /// Set on the child that renders for `--engine jack` (`runFreewheelInChild`).
+    @Flag(help: .private)
+    var freewheelWorker = false
+
     /// `tail` in seconds, parsed once by `validate`.
     private var tailSeconds: Double = 0
 
@@ -106,6 +111,8 @@ struct RenderCommand: ParsableCommand {
         if jobs != nil {
             throw CommandLineError("--jobs renders several files at once: name the outputs with a template, e.g. -i 'takes/*.wav' -o 'out/{name}.wav'")
         }
+        if engine == .jack && !freewheelWorker { return try runFreewheelInChild() }
+        if freewheelWorker { fxhost_stop_process_on_crash() }
         let inputAssignments = inputs.map(FileAssignment.init)
         let (graph, firstInput) = try loadGraph(inputs: inputAssignments)
         StartupTimings.mark("graph")

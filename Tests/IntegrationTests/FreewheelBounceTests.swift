@@ -134,6 +134,41 @@ final class FreewheelBounceTests: XCTestCase {
         XCTAssertEqual(try outputLeftovers(), [], "no output, complete-looking or partial")
     }
 
+    /// A plugin that segfaults mid-bounce (after 20 blocks of a second of
+    /// noise): one sentence, no file, freewheel off, and the server whole:
+    /// it plays at the realtime rate, takes a new client, and freewheels the
+    /// next bounce, whose output is the embedded render's. jackd2 left alone
+    /// plays no cycle again once a freewheeling client died.
+    func testAPluginCrashMidBounceLeavesTheServerPlayingAndBouncingAgain() throws {
+        let plugins = try CrashingPlugins.install(in: folder.appendingPathComponent("plugins"))
+        let environment = ["LV2_PATH": plugins.path]
+        try Audio.noise(channels: 1, frames: 48_000, amplitude: 0.5, seed: 3).write(path("in.wav"))
+        let observer = try ServerObserver(server: server.name)
+        func bounce(after blocks: Int, to output: String) throws -> Tools.Result {
+            try Tools.run(Tools.fxhost, ["render", "--chain", "\(CrashingPlugins.crashInRun) after=\(blocks)",
+                                         "-i", path("in.wav"), "-o", path(output), "--engine", "jack",
+                                         "--server", server.name, "--tail", "0"], environment: environment)
+        }
+        let crashed = try bounce(after: 20, to: "crash.wav")
+        XCTAssertEqual(crashed.status, 1)
+        XCTAssertEqual(crashed.stderr.split(separator: "\n").filter { $0.hasPrefix("fxhost: error:") }.count, 1, crashed.stderr)
+        XCTAssertTrue(crashed.stderr.contains("crashed") && crashed.stderr.contains("SIGSEGV"), crashed.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("crash.wav") }, [],
+                       "no output, complete-looking or partial")
+        XCTAssertEqual(observer.freewheelStarts, 1)
+        guard observer.wait(timeout: 60, until: { observer.freewheelStops == 1 }) else {
+            return XCTFail("freewheel was never switched off: the server is stuck")
+        }
+        XCTAssertTrue(observer.waitForCycleRate { abs($0 - nominalCycleRate) <= nominalCycleRate * 0.5 },
+                      "cycles at the realtime rate again")
+        let newcomer = try ServerObserver(server: server.name)
+        XCTAssertTrue(newcomer.waitForCycleRate { $0 > 0 }, "a new client plays")
+        XCTAssertEqual(try bounce(after: 1_000_000, to: "again.wav").status, 0, "the server freewheels again")
+        try Tools.run(Tools.fxhost, ["render", "--chain", "\(CrashingPlugins.crashInRun) after=1000000", "-i", path("in.wav"),
+                                     "-o", path("embedded.wav"), "--block", "\(Self.buffer)", "--tail", "0"], environment: environment)
+        XCTAssertIdentical(try Audio.read(path("again.wav")), try Audio.read(path("embedded.wav")), "freewheel vs embedded")
+    }
+
     func testThreeStemsWithOffsetsGainsAndPanMixByArithmetic() throws {
         let frames = 6000
         let drums = Audio.noise(channels: 2, frames: frames, amplitude: 0.3, seed: 11)

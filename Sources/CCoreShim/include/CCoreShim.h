@@ -27,6 +27,14 @@ static inline void fxhost_spin_pause(void) {
     __builtin_ia32_pause();
 #elif defined(__aarch64__)
     __asm__ __volatile__("yield");
+/// For a process that renders while a JACK server freewheels (a child of
+/// `fxhost render --engine jack`): a crash (SIGSEGV, SIGBUS, SIGILL,
+/// SIGFPE, SIGABRT) prints one line on stderr and stops the process
+/// (SIGSTOP) instead of ending it, so that its parent can take the server
+/// out of freewheel while this client still exists, then kill it. jackd2
+/// cannot drop a client that dies while it freewheels.
+void fxhost_stop_process_on_crash(void);
+
 #endif
 }
 
@@ -34,5 +42,13 @@ static inline void fxhost_spin_pause(void) {
 /// atomically: renameat2's RENAME_NOREPLACE, or link and unlink where the
 /// file system lacks it. 0 on success, -1 with errno otherwise.
 int fxhost_rename_noreplace(const char *from, const char *to);
+
+/// For a process that renders while a JACK server freewheels (a child of
+/// `fxhost render --engine jack`): a crash (SIGSEGV, SIGBUS, SIGILL,
+/// SIGFPE, SIGABRT) prints one line on stderr and stops the process
+/// (SIGSTOP) instead of ending it, so that its parent can take the server
+/// out of freewheel while this client still exists, then kill it. jackd2
+/// cannot drop a client that dies while it freewheels.
+void fxhost_stop_process_on_crash(void);
 
 #endif
