@@ -50,6 +50,11 @@ struct RunCommand: ParsableCommand {
             keeping its comments where values changed in place; `save FILE` writes it elsewhere. \
             --watch applies edits saved to the patch file while it plays (docs/live.md).
 
+            Under systemd (Type=notify, contrib/fxhost.service) it sends READY=1 once the patch \
+            plays and its ports are connected, WATCHDOG=1 every half of WatchdogSec, STOPPING=1 \
+            as it stops, and warnings as STATUS=; without $NOTIFY_SOCKET it sends nothing \
+            (docs/live.md, "Running as a service").
+
             `bounce FILE` exports as a DAW does: the live outputs go silent, the server freewheels \
             while the patch's file sources are rendered to FILE (the same samples as `fxhost render \
             --block <buffer size>`; live inputs play silence, taps are not written), then the server \
@@ -198,6 +203,11 @@ struct RunCommand: ParsableCommand {
         if let osc { host.attach(osc) }
         if let web { host.attach(web) }
         if let watcher { host.attach(watcher) }
+        // Last: front ends start in the order attached, after the session
+        // plays and its ports are connected, so READY=1 comes when all is up.
+        let server = sessionOptions.server.map { "the JACK server \($0)" } ?? "the default JACK server"
+        let patchName = source.patch.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "a --chain"
+        host.attach(SystemdNotifier(playing: "\(patchName) on \(server)"))
 
         let (reason, closing) = try host.run()
         var status = closing
