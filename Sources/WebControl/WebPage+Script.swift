@@ -384,7 +384,7 @@ extension WebPage {
             const bypass = document.createElement('button');
             bypass.type = 'button';
             bypass.setAttribute('role', 'switch');
-            bypass.setAttribute('aria-label', `${node.name} bypass`);
+            bypass.setAttribute('aria-label', `bypass ${node.name}`);
             bypass.setAttribute('aria-checked', node.bypassed ? 'true' : 'false');
             bypass.textContent = 'bypass';
             bypass.dataset.bypass = node.name;

@@ -55,7 +55,7 @@ def session(run, phone, patch, first):
     """The session's controls and a node's preset menu and tap, each by touch; after each, the server's account."""
     seen = {}
     touch_element(phone, control(phone, 'scene phone'))
-    wait(lambda: control(phone, f'{first} bypass').get_attribute('aria-checked') == 'true', 30, 'the scene in the page')
+    wait(lambda: control(phone, f'bypass {first}').get_attribute('aria-checked') == 'true', 30, 'the scene in the page')
     seen['scene'] = bypassed(run.url, first)
     take = f'{first}-take.wav'
     states = []
@@ -169,9 +169,13 @@ for index, original in enumerate(originals):
                 unused.append([node, symbol, str(error)])
         for element in phone.find_elements(By.CSS_SELECTOR, '#nodes [role=switch]'):
             name = element.get_attribute('aria-label')
-            node, what = name.split(' ', 1)
-            # The node's own bypass is marked data-bypass (a plugin's parameter may be named bypass too).
-            what = 'bypass' if element.get_attribute('data-bypass') is not None else 'param ' + what
+            # The node's own bypass is `bypass NODE` and marked data-bypass; a parameter's switch is
+            # `NODE SYMBOL` (a plugin's parameter may be named bypass too).
+            if element.get_attribute('data-bypass') is not None:
+                node, what = element.get_attribute('data-bypass'), 'bypass'
+            else:
+                node, what = name.split(' ', 1)
+                what = 'param ' + what
             phone.execute_script('arguments[0].scrollIntoView({block: "center"})', element)
             box = phone.execute_script('const r = arguments[0].getBoundingClientRect(); return [r.left, r.top, r.width, r.height]', element)
             before = element.get_attribute('aria-checked')

@@ -111,13 +111,13 @@ try:
     grown()
 
     # Bypass on and off, then a scene.
-    press(a, 'amp bypass')
-    wait(lambda: control(b, 'amp bypass').get_attribute('aria-checked') == 'true', 30, 'bypass in page b')
-    report('bypass', on=control(a, 'amp bypass').get_attribute('aria-checked'),
+    press(a, 'bypass amp')
+    wait(lambda: control(b, 'bypass amp').get_attribute('aria-checked') == 'true', 30, 'bypass in page b')
+    report('bypass', on=control(a, 'bypass amp').get_attribute('aria-checked'),
            greyed='bypassed' in a.find_element('css selector', '#graph .node[data-node="amp"]').get_attribute('class'))
     grown()
-    press(a, 'amp bypass')
-    wait(lambda: control(b, 'amp bypass').get_attribute('aria-checked') == 'false', 30, 'bypass off in page b')
+    press(a, 'bypass amp')
+    wait(lambda: control(b, 'bypass amp').get_attribute('aria-checked') == 'false', 30, 'bypass off in page b')
     grown()
     # Learn from page a, then a controller moved by a JACK client of PyPI's JACK-Client into the port fxhost names.
     port = command(run.url, {'cmd': 'map'})['port']

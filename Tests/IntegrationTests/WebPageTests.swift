@@ -246,7 +246,7 @@ final class WebPageTests: XCTestCase {
         XCTAssertEqual(report("first exit")["status"] as? Int, 0)
         XCTAssertEqual(report("after")["value"] as? Double, -9)
         XCTAssertEqual(report("after")["connection"] as? String, "live")
-        XCTAssertEqual(report("session")["selected"] as? String, "amp bypass", "a node clicked in the graph: its panel, focused")
+        XCTAssertEqual(report("session")["selected"] as? String, "bypass amp", "a node clicked in the graph: its panel, focused")
         XCTAssertEqual(report("session")["bpm"] as? Double, 150, "the server's tempo after the page's 150")
         XCTAssertEqual(report("exit")["status"] as? Int, 0)
         // The page's bounce: the patch's 60 s file at the gain then set (-9 dB, ×0.354813).

@@ -75,7 +75,14 @@ enum ConsoleShow {
             }
             lines.append(text + "  " + parameter.name)
         }
-        for (name, value) in (node.properties ?? [:]).sorted(by: { $0.key < $1.key }) {
+        // Every message parameter the host may set, set or not (as the web
+        // page shows them), then any other the plugin reported.
+        let messages = node.messageParameters ?? []
+        for message in messages {
+            lines.append("  \(message.name) = " + (message.value ?? "(not set; a \(message.kind))"))
+        }
+        for (name, value) in (node.properties ?? [:]).sorted(by: { $0.key < $1.key })
+        where !messages.contains(where: { $0.name == name }) {
             lines.append("  \(name) = \(value)")
         }
         if let presets = node.presets, !presets.isEmpty { lines.append("  presets: " + presets.joined(separator: ", ")) }
