@@ -106,6 +106,9 @@ struct RenderCommand: ParsableCommand {
         if jobs != nil {
             throw CommandLineError("--jobs renders several files at once: name the outputs with a template, e.g. -i 'takes/*.wav' -o 'out/{name}.wav'")
         }
+        // From here a crash (a plugin's, most likely) is one sentence naming
+        // the node, with the partial files removed and the backtrace in a log.
+        CrashReport.installForRender()
         let inputAssignments = inputs.map(FileAssignment.init)
         let (graph, firstInput) = try loadGraph(inputs: inputAssignments)
         StartupTimings.mark("graph")

@@ -23,12 +23,12 @@ public enum CrashingPlugins {
         crashInWork: "Crashy Worker",
     ]
 
-    /// Compiles the library into `folder/build` and writes `crashy.lv2` into
-    /// `folder`; returns `folder`, for LV2_PATH.
+    /// Writes the bundle `crashy.lv2`, the library compiled into it, into
+    /// `folder`; returns `folder`, for LV2_PATH. (lilv reads every folder on
+    /// LV2_PATH as a bundle: one holding only the library is an error.)
     public static func install(in folder: URL) throws -> URL {
-        let library = try TestPluginCompiler.compile(["crashy.c"],
-                                                     into: folder.appendingPathComponent("build/libcrashy.so"))
         let bundle = folder.appendingPathComponent("crashy.lv2")
+        let library = try TestPluginCompiler.compile(["crashy.c"], into: bundle.appendingPathComponent("libcrashy.so"))
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
         let prefixes = """
             @prefix doap: <http://usefulinc.com/ns/doap#> .

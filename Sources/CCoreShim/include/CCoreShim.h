@@ -27,6 +27,8 @@ static inline void fxhost_spin_pause(void) {
     __builtin_ia32_pause();
 #elif defined(__aarch64__)
     __asm__ __volatile__("yield");
+#include "CrashReport.h"
+
 #endif
 }
 
@@ -34,5 +36,7 @@ static inline void fxhost_spin_pause(void) {
 /// atomically: renameat2's RENAME_NOREPLACE, or link and unlink where the
 /// file system lacks it. 0 on success, -1 with errno otherwise.
 int fxhost_rename_noreplace(const char *from, const char *to);
+
+#include "CrashReport.h"
 
 #endif
