@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 __thread fxhost_culprit_cell fxhost_culprit __attribute__((tls_model("initial-exec"))) = {FXHOST_NODE_NONE, FXHOST_CALL_NONE};
@@ -274,6 +275,14 @@ static void crash_handler(int signal, siginfo_t *info, void *context) {
 
     if (log >= 0) {
         write_all(log, sentence.bytes, sentence.length);
+        /* The thread's name ("fxhost render 1", "fxhost worker"): which one crashed. */
+        char thread_name[17] = {0};
+        if (prctl(PR_GET_NAME, thread_name, 0, 0, 0) == 0) {
+            static const char label[] = "Thread: ";
+            write_all(log, label, sizeof label - 1);
+            write_all(log, thread_name, strnlen(thread_name, 16));
+            write_all(log, "\n", 1);
+        }
         static const char heading[] = "\nBacktrace of the thread that crashed (FILE(+OFFSET)[ADDRESS]; "
                                       "`addr2line -Cfe FILE OFFSET` names the function):\n";
         write_all(log, heading, sizeof heading - 1);
