@@ -129,11 +129,14 @@ final class CrashRenderTests: XCTestCase {
         try expectNothingWritten(setup, besides: ["work.yaml"])
     }
 
-    /// Two branches on two threads, and a tap: the crash on either thread
-    /// names the node that crashed, and the tap's partial goes too.
+    /// Two branches on two threads, and a tap: the crash names the node that
+    /// crashed whichever thread ran it (rendered until one run's log shows
+    /// the render worker), and the tap's partial goes too.
     func testWithTwoThreadsTheBranchThatCrashedIsNamed() throws {
         let setup = try makeSetup()
-        for (bad, good) in [("left", "right"), ("right", "left")] {
+        var threads: [String] = []
+        while threads.count < 20 && (threads.count < 2 || !threads.contains("fxhost render 1")) {
+            let (bad, good) = threads.count % 2 == 0 ? ("left", "right") : ("right", "left")
             try """
             fxhost: 1
             nodes:
@@ -152,7 +155,59 @@ final class CrashRenderTests: XCTestCase {
                           line)
             XCTAssertFalse(line.contains("`\(good)`"), line)
             try expectNothingWritten(setup, besides: ["branches.yaml"])
+            guard let thread = try crashedThread(line) else { break }
+            threads.append(thread)
         }
+        XCTAssertTrue(threads.contains("fxhost render 1"), "never on the worker thread: \(threads)")
+    }
+
+    /// The thread the log names as the one that crashed.
+    private func crashedThread(_ sentence: String) throws -> String? {
+        guard let log = sentence.components(separatedBy: "the backtrace is in ").last, sentence.contains("the backtrace is in ")
+        else { return nil }
+        let text = try String(contentsOfFile: log, encoding: .utf8)
+        return text.split(separator: "\n").first { $0.hasPrefix("Thread: ") }.map { String($0.dropFirst("Thread: ".count)) }
+    }
+
+    /// A stack overflow in run(), on the main thread and on a render worker:
+    /// the handler runs on the thread's alternate signal stack (without one,
+    /// the kernel cannot deliver the signal and the process dies raw).
+    func testAStackOverflowInRunIsCaughtOnEitherThread() throws {
+        let setup = try makeSetup()
+        try """
+        fxhost: 1
+        nodes:
+          in: { input: 1 }
+          deep: { plugin: "\(CrashingPlugins.overflowInRun)", params: { after: 10 } }
+          out: { output: 1 }
+        chain: [in, deep, out]
+        """.write(toFile: setup.path("deep.yaml"), atomically: true, encoding: .utf8)
+        let result = try render(setup, [setup.path("deep.yaml"), "-i", setup.path("in.wav"), "-o", setup.path("out.wav")])
+        XCTAssertTrue(sentence(result).contains("node `deep` (Deep Effect) crashed in run() (SIGSEGV) at \(time(frames: 10 * 512))"),
+                      result.stderr)
+        // Two branches on two threads: which thread runs a branch depends on
+        // which gets to it first, so render until the log (which names the
+        // thread) shows the overflow on the render worker, each run reported.
+        try """
+        fxhost: 1
+        nodes:
+          in: { input: 1 }
+          left: { plugin: "\(CrashingPlugins.crashInRun)", params: { after: 1000000 } }
+          right: { plugin: "\(CrashingPlugins.overflowInRun)", params: { after: 200 } }
+          out: { output: 1 }
+        connect: [in -> left, in -> right, left -> out, right -> out]
+        """.write(toFile: setup.path("deep.yaml"), atomically: true, encoding: .utf8)
+        var threads: [String] = []
+        while threads.count < 20 && !threads.contains("fxhost render 1") {
+            let result = try render(setup, [setup.path("deep.yaml"), "-i", setup.path("in.wav"), "-o", setup.path("out.wav"),
+                                            "--threads", "2"])
+            let line = sentence(result)
+            XCTAssertTrue(line.contains("node `right` (Deep Effect) crashed in run() (SIGSEGV)"), result.stderr)
+            guard let thread = try crashedThread(line) else { break }
+            threads.append(thread)
+        }
+        XCTAssertTrue(threads.contains("fxhost render 1"), "never on the worker thread: \(threads)")
+        try expectNothingWritten(setup, besides: ["deep.yaml"])
     }
 
     /// A plugin's name comes from its bundle, which anyone may write: its

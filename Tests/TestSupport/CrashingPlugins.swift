@@ -14,6 +14,8 @@ public enum CrashingPlugins {
     public static let spinInRun = "urn:fxhost:test:spin-run"
     /// Segfaults in its worker's work(), asked from run() after `after` blocks.
     public static let crashInWork = "urn:fxhost:test:crash-work"
+    /// Overflows its stack in run() after `after` blocks.
+    public static let overflowInRun = "urn:fxhost:test:overflow-run"
 
     /// Each plugin's URI and `doap:name`.
     public static let names = [
@@ -21,6 +23,7 @@ public enum CrashingPlugins {
         abortInInstantiate: "Aborting Effect",
         spinInRun: "Spinning Effect",
         crashInWork: "Crashy Worker",
+        overflowInRun: "Deep Effect",
     ]
 
     /// Writes the bundle `crashy.lv2`, the library compiled into it, into
@@ -38,7 +41,7 @@ public enum CrashingPlugins {
 
 
             """
-        let uris = [crashInRun, abortInInstantiate, spinInRun, crashInWork]
+        let uris = [crashInRun, abortInInstantiate, spinInRun, crashInWork, overflowInRun]
         try (prefixes + uris.map { uri in
             "<\(uri)> a lv2:Plugin ;\n    lv2:binary <\(library.absoluteString)> ;\n    rdfs:seeAlso <crashy.ttl> .\n"
         }.joined(separator: "\n")).write(to: bundle.appendingPathComponent("manifest.ttl"), atomically: true, encoding: .utf8)
