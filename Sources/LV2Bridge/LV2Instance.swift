@@ -1,3 +1,4 @@
+import CCoreShim
 import CLilv
 import Foundation
 import HostCore
@@ -55,7 +56,9 @@ final class LV2Instance {
         let features = Self.makeFeatures(context, arena: arena, map: map, unmap: unmap, worker: worker,
                                          sequenceBytes: sequenceBytes, blockLengths: blockLengthOptions)
 
-        guard let instance = lilv_plugin_instantiate(context.plugin, context.format.sampleRate, features) else {
+        guard let instance = PluginCall.marked(FXHOST_CALL_INSTANTIATE, {
+            lilv_plugin_instantiate(context.plugin, context.format.sampleRate, features)
+        }) else {
             throw UnitError("`\(description.name)` (\(description.uri)) failed to instantiate at "
                 + "\(Int(context.format.sampleRate)) Hz: \(Self.instantiationFailureReason(context.plugin))")
         }
@@ -149,7 +152,7 @@ final class LV2Instance {
         let workerInterface = lilv_instance_get_extension_data(instance, LV2URI.workerInterface)?
             .assumingMemoryBound(to: LV2_Worker_Interface.self)
         worker?.attach(interface: workerInterface, plugin: handle)
-        lilv_instance_activate(instance)
+        PluginCall.marked(FXHOST_CALL_ACTIVATE) { lilv_instance_activate(instance) }
         isActive = true
     }
 
@@ -158,8 +161,10 @@ final class LV2Instance {
         // before deactivate (no instantiation-class call may overlap another).
         worker?.stop()
         PluginSetupGate.process.alone {
-            if isActive { lilv_instance_deactivate(instance) }
-            lilv_instance_free(instance)
+            PluginCall.marked(FXHOST_CALL_CLEANUP) {
+                if isActive { lilv_instance_deactivate(instance) }
+                lilv_instance_free(instance)
+            }
         }
     }
 
@@ -175,9 +180,9 @@ final class LV2Instance {
     /// Deactivates and activates the instance, which LV2 defines as a reset,
     /// dropping worker requests from before. Only before `startWorker`.
     func reset() {
-        lilv_instance_deactivate(instance)
+        PluginCall.marked(FXHOST_CALL_ACTIVATE) { lilv_instance_deactivate(instance) }
         worker?.discardPending()
-        lilv_instance_activate(instance)
+        PluginCall.marked(FXHOST_CALL_ACTIVATE) { lilv_instance_activate(instance) }
     }
 
     /// The latency the plugin last wrote to its latency port, in frames.
@@ -190,7 +195,7 @@ final class LV2Instance {
 
     /// Restores a state's properties into this instance (port values are the unit's job).
     func restore(_ state: OpaquePointer) {
-        lilv_state_restore(state, instance, nil, nil, 0, stateFeatures)
+        PluginCall.marked(FXHOST_CALL_STATE_RESTORE) { lilv_state_restore(state, instance, nil, nil, 0, stateFeatures) }
     }
 
     /// Restores the plugin's default state when it asks for it

@@ -1,3 +1,4 @@
+import CCoreShim
 import CLilv
 import Foundation
 import HostCore
@@ -63,7 +64,7 @@ extension LV2Unit {
         let floatType = world.urids.map(LV2URI.atomFloat)
         values.floatType = floatType
         let state = withUnsafeMutablePointer(to: &values) { context in
-            lilv_state_new_from_instance(
+            PluginCall.marked(FXHOST_CALL_STATE_SAVE) { lilv_state_new_from_instance(
                 lilvPlugin, instance.instance, world.uridFeatures.map, scratchFolder, bundle.path, bundle.path, bundle.path,
                 { symbol, context, size, type in
                     guard let symbol, let context else { return nil }
@@ -73,7 +74,7 @@ extension LV2Unit {
                     type?.pointee = values.pointee.floatType
                     return UnsafeRawPointer(pointer)
                 },
-                context, UInt32(LV2_STATE_IS_POD.rawValue | LV2_STATE_IS_PORTABLE.rawValue), instance.stateFeatures)
+                context, UInt32(LV2_STATE_IS_POD.rawValue | LV2_STATE_IS_PORTABLE.rawValue), instance.stateFeatures) }
         }
         defer { values.free() }
         guard let state else { throw UnitError("`\(displayName)` gave no state to save") }

@@ -1,3 +1,4 @@
+import CCoreShim
 import CLilv
 import CLV2Shim
 import Foundation
@@ -275,8 +276,8 @@ package final class LV2Unit: ProcessingUnit {
     func measureLatency(_ instance: LV2Instance, frames: Int, reset: Bool = true) {
         let kernel = instance.kernel
         for reset in kernel.beforeRun { reset.destination.copyMemory(from: reset.source, byteCount: reset.byteCount) }
-        kernel.run(kernel.handle, UInt32(max(frames, 1)))
-        if let hook = kernel.afterRun { hook.function(hook.context) }
+        PluginCall.marked(FXHOST_CALL_RUN) { kernel.run(kernel.handle, UInt32(max(frames, 1))) }
+        if let hook = kernel.afterRun { PluginCall.marked(FXHOST_CALL_WORK_RESPONSE) { hook.function(hook.context) } }
         if reset { instance.reset() }
     }
 
@@ -301,8 +302,8 @@ package final class LV2Unit: ProcessingUnit {
             for _ in 0..<2 {
                 for reset in kernel.beforeRun { reset.destination.copyMemory(from: reset.source, byteCount: reset.byteCount) }
                 for hook in kernel.fillBeforeRun { hook.function(hook.context) }
-                kernel.run(kernel.handle, UInt32(max(frames, 1)))
-                if let hook = kernel.afterRun { hook.function(hook.context) }
+                PluginCall.marked(FXHOST_CALL_RUN) { kernel.run(kernel.handle, UInt32(max(frames, 1))) }
+                if let hook = kernel.afterRun { PluginCall.marked(FXHOST_CALL_WORK_RESPONSE) { hook.function(hook.context) } }
             }
         }
     }

@@ -1,3 +1,4 @@
+import CCoreShim
 import CLilv
 import Foundation
 import HostCore
@@ -164,9 +165,12 @@ final class LV2Worker {
     @discardableResult
     private static func work(_ state: UnsafeMutablePointer<State>, _ work: WorkFunction,
                              size: UInt32, data: UnsafeRawPointer?) -> LV2_Worker_Status {
-        let status = work(state.pointee.plugin, { context, size, data in
-            LV2Worker.respond(context!.assumingMemoryBound(to: State.self), size: size, data: data)
-        }, UnsafeMutableRawPointer(state), size, data)
+        // Offline this runs inside run(): marked `work()`, then `run()` again.
+        let status = PluginCall.marked(FXHOST_CALL_WORK) {
+            work(state.pointee.plugin, { context, size, data in
+                LV2Worker.respond(context!.assumingMemoryBound(to: State.self), size: size, data: data)
+            }, UnsafeMutableRawPointer(state), size, data)
+        }
         state.pointee.counters.pointee.countWorked(succeeded: status == LV2_WORKER_SUCCESS)
         return status
     }

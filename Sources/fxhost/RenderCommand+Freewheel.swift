@@ -11,7 +11,7 @@ extension RenderCommand {
     /// again, with `--freewheel-worker`) while this one holds a client of
     /// its own on the server (`FreewheelKeeper`). jackd2 cannot drop a
     /// client that dies while the server freewheels: it stops playing for
-    /// good. So a crash in the child stops it (`fxhost_stop_process_on_crash`)
+    /// good. So a crash in the child stops it (`CrashReport`, told to stop)
     /// instead of ending it; this process then switches freewheel off, which
     /// the server does once its timeouts pass, and only then kills the
     /// child, which the server, back in realtime, drops cleanly. The child

@@ -112,7 +112,11 @@ struct RenderCommand: ParsableCommand {
             throw CommandLineError("--jobs renders several files at once: name the outputs with a template, e.g. -i 'takes/*.wav' -o 'out/{name}.wav'")
         }
         if engine == .jack && !freewheelWorker { return try runFreewheelInChild() }
-        if freewheelWorker { fxhost_stop_process_on_crash() }
+
+        // From here a crash (a plugin's, most likely) is one sentence naming
+        // the node, with the partial files removed and the backtrace in a log.
+        // (In the child that renders for --engine jack, it stops rather than ends: see runFreewheelInChild.)
+        CrashReport.installForRender(stopsInsteadOfExiting: freewheelWorker)
         let inputAssignments = inputs.map(FileAssignment.init)
         let (graph, firstInput) = try loadGraph(inputs: inputAssignments)
         StartupTimings.mark("graph")

@@ -152,7 +152,9 @@ final class FreewheelBounceTests: XCTestCase {
         let crashed = try bounce(after: 20, to: "crash.wav")
         XCTAssertEqual(crashed.status, 1)
         XCTAssertEqual(crashed.stderr.split(separator: "\n").filter { $0.hasPrefix("fxhost: error:") }.count, 1, crashed.stderr)
-        XCTAssertTrue(crashed.stderr.contains("crashed") && crashed.stderr.contains("SIGSEGV"), crashed.stderr)
+        // 20 blocks of the server's 256 frames passed: 5120 / 48000 s.
+        XCTAssertTrue(crashed.stderr.contains("(Crashy Effect) crashed in run() (SIGSEGV) at 0:00.107 of the input"),
+                      crashed.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("crash.wav") }, [],
                        "no output, complete-looking or partial")
         XCTAssertEqual(observer.freewheelStarts, 1)

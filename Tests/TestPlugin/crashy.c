@@ -7,6 +7,7 @@
  *   spin-run           loops forever in run() after `after` blocks
  *   crash-work         segfaults in its worker's work(), asked from run()
  *                      after `after` blocks
+ *   overflow-run       overflows its stack in run() after `after` blocks
  * Their bundle is written next to the built library by the tests (see
  * TestSupport's CrashingPlugins). */
 #include <lv2/core/lv2.h>
@@ -82,6 +83,21 @@ static void run_spin(LV2_Handle instance, uint32_t frames) {
     pass(crashy, frames);
 }
 
+/* Recursion with a page of stack per call: the stack runs out long before
+ * the bound, which only keeps the compiler from calling it infinite. */
+static int recurse(volatile const char *caller, unsigned long depth) {
+    volatile char frame[4096];
+    frame[0] = caller ? caller[0] : 1;
+    if (depth > 100000000UL) return frame[0];
+    return recurse(frame, depth + 1) + frame[0];
+}
+
+static void run_overflow(LV2_Handle instance, uint32_t frames) {
+    Crashy *crashy = instance;
+    if (due(crashy)) crashy->output[0] = (float)recurse(NULL, 0);
+    pass(crashy, frames);
+}
+
 static void run_work(LV2_Handle instance, uint32_t frames) {
     Crashy *crashy = instance;
     if (due(crashy) && crashy->blocks == (unsigned long)*crashy->after) {
@@ -117,6 +133,7 @@ static const LV2_Descriptor descriptors[] = {
     {FXHOST_ABORT_INSTANTIATE_URI, instantiate, connect_port, activate, run_crash, NULL, cleanup, no_extension},
     {FXHOST_SPIN_RUN_URI, instantiate, connect_port, activate, run_spin, NULL, cleanup, no_extension},
     {FXHOST_CRASH_WORK_URI, instantiate, connect_port, activate, run_work, NULL, cleanup, worker_extension},
+    {FXHOST_OVERFLOW_RUN_URI, instantiate, connect_port, activate, run_overflow, NULL, cleanup, no_extension},
 };
 
 LV2_SYMBOL_EXPORT const LV2_Descriptor *lv2_descriptor(uint32_t index) {

@@ -14,6 +14,8 @@ public enum CrashingPlugins {
     public static let spinInRun = "urn:fxhost:test:spin-run"
     /// Segfaults in its worker's work(), asked from run() after `after` blocks.
     public static let crashInWork = "urn:fxhost:test:crash-work"
+    /// Overflows its stack in run() after `after` blocks.
+    public static let overflowInRun = "urn:fxhost:test:overflow-run"
 
     /// Each plugin's URI and `doap:name`.
     public static let names = [
@@ -21,14 +23,15 @@ public enum CrashingPlugins {
         abortInInstantiate: "Aborting Effect",
         spinInRun: "Spinning Effect",
         crashInWork: "Crashy Worker",
+        overflowInRun: "Deep Effect",
     ]
 
-    /// Compiles the library into `folder/build` and writes `crashy.lv2` into
-    /// `folder`; returns `folder`, for LV2_PATH.
+    /// Writes the bundle `crashy.lv2`, the library compiled into it, into
+    /// `folder`; returns `folder`, for LV2_PATH. (lilv reads every folder on
+    /// LV2_PATH as a bundle: one holding only the library is an error.)
     public static func install(in folder: URL) throws -> URL {
-        let library = try TestPluginCompiler.compile(["crashy.c"],
-                                                     into: folder.appendingPathComponent("build/libcrashy.so"))
         let bundle = folder.appendingPathComponent("crashy.lv2")
+        let library = try TestPluginCompiler.compile(["crashy.c"], into: bundle.appendingPathComponent("libcrashy.so"))
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
         let prefixes = """
             @prefix doap: <http://usefulinc.com/ns/doap#> .
@@ -38,7 +41,7 @@ public enum CrashingPlugins {
 
 
             """
-        let uris = [crashInRun, abortInInstantiate, spinInRun, crashInWork]
+        let uris = [crashInRun, abortInInstantiate, spinInRun, crashInWork, overflowInRun]
         try (prefixes + uris.map { uri in
             "<\(uri)> a lv2:Plugin ;\n    lv2:binary <\(library.absoluteString)> ;\n    rdfs:seeAlso <crashy.ttl> .\n"
         }.joined(separator: "\n")).write(to: bundle.appendingPathComponent("manifest.ttl"), atomically: true, encoding: .utf8)

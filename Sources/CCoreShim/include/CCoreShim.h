@@ -27,14 +27,6 @@ static inline void fxhost_spin_pause(void) {
     __builtin_ia32_pause();
 #elif defined(__aarch64__)
     __asm__ __volatile__("yield");
-/// For a process that renders while a JACK server freewheels (a child of
-/// `fxhost render --engine jack`): a crash (SIGSEGV, SIGBUS, SIGILL,
-/// SIGFPE, SIGABRT) prints one line on stderr and stops the process
-/// (SIGSTOP) instead of ending it, so that its parent can take the server
-/// out of freewheel while this client still exists, then kill it. jackd2
-/// cannot drop a client that dies while it freewheels.
-void fxhost_stop_process_on_crash(void);
-
 #endif
 }
 
@@ -43,12 +35,6 @@ void fxhost_stop_process_on_crash(void);
 /// file system lacks it. 0 on success, -1 with errno otherwise.
 int fxhost_rename_noreplace(const char *from, const char *to);
 
-/// For a process that renders while a JACK server freewheels (a child of
-/// `fxhost render --engine jack`): a crash (SIGSEGV, SIGBUS, SIGILL,
-/// SIGFPE, SIGABRT) prints one line on stderr and stops the process
-/// (SIGSTOP) instead of ending it, so that its parent can take the server
-/// out of freewheel while this client still exists, then kill it. jackd2
-/// cannot drop a client that dies while it freewheels.
-void fxhost_stop_process_on_crash(void);
+#include "CrashReport.h"
 
 #endif

@@ -1,3 +1,4 @@
+import CCoreShim
 import CSndFile
 import Foundation
 import Glibc
@@ -49,6 +50,8 @@ package final class AudioFileWriter {
     /// in 32 bits as sf_writef_int expects.
     private let integerScratch: UnsafeMutablePointer<Int32>?
     private let scratchFrames: Int
+    /// The partial file's slot among those a crash removes (`CrashReport`); -1: none.
+    private var crashSlot: Int32 = -1
 
     /// Creates the file (the temporary one in atomic mode), replacing any
     /// regular file already there. Throws for a format that cannot take the
@@ -106,10 +109,12 @@ package final class AudioFileWriter {
         scratchFrames = max(blockFrames, 1)
         scratch = .allocate(capacity: scratchFrames * channels)
         integerScratch = format.bitDepth == nil ? nil : .allocate(capacity: scratchFrames * channels)
+        if mode == .atomic { crashSlot = fxhost_crash_register_file(writingPath) }
     }
 
     deinit {
         if file != nil { abort() }
+        dropCrashSlot()
         scratch.deallocate()
         integerScratch?.deallocate()
     }
@@ -253,6 +258,7 @@ package final class AudioFileWriter {
     package func commit() throws(AudioFileError) {
         guard awaitingCommit else { return }
         awaitingCommit = false
+        dropCrashSlot()
         if !replacing {
             let code = RegularFile.renameWithoutReplacing(writingPath, to: path)
             guard code != 0 else { return }
@@ -298,6 +304,13 @@ package final class AudioFileWriter {
         self.file = nil
         closeFile(file)
         if mode == .atomic { unlink(writingPath) }
+        dropCrashSlot()
+    }
+
+    /// The partial file is renamed or removed: a crash leaves it alone.
+    private func dropCrashSlot() {
+        fxhost_crash_drop_file(crashSlot)
+        crashSlot = -1
     }
 
     /// `sf_close`, then the descriptor it wrote; returns `sf_close`'s status.

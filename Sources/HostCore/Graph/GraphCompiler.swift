@@ -83,7 +83,14 @@ struct GraphCompiler {
             name: node.name, summary: summary, inputWidth: layout.inputWidth, outputWidth: layout.outputWidth,
             instances: layout.instances, inputs: inputDescriptions(of: nodeIndex),
             latencyFrames: latency, outputLatencyFrames: emission.nodeLatency[nodeIndex],
-            midiInputs: midiInputDescriptions(of: nodeIndex)))
+            midiInputs: midiInputDescriptions(of: nodeIndex),
+            plugin: Self.pluginName(node.kind)))
+    }
+
+    /// A unit node's plugin name, for the crash report's names table.
+    private static func pluginName(_ kind: GraphNodeKind) -> String? {
+        if case .unit(let unit, _) = kind { return unit.displayName }
+        return nil
     }
 
     /// Sums what feeds each input channel, every feed delayed to the latest
@@ -144,8 +151,10 @@ struct GraphCompiler {
             let prepared = units[nodeIndex]
             let slot = emission.builder.newFlag(bypass ? 1 : 0)
             emission.bypassSlots[node.name] = slot
+            // The node's index in the plan's nodes, which the driver registers as
+            // the culprit cell's names table (this node is appended next).
             emission.nodeOutputs[nodeIndex] = emission.builder.unitStage(
-                node: node.name, kernels: prepared.kernels, inputs: inputs, outputWidth: layout.outputWidth,
+                node: node.name, index: Int32(emission.planNodes.count), kernels: prepared.kernels, inputs: inputs, outputWidth: layout.outputWidth,
                 bypassFlag: slot, latencyFrames: prepared.latencyFrames, enabledControl: unit.enabledControl,
                 midiInputs: midiInputs, midiOutputs: emission.midiOutputs[nodeIndex])
             emission.units.append(unit)

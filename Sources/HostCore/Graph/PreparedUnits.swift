@@ -13,6 +13,9 @@ struct PreparedUnits {
             let node = resolved.graph.nodes[nodeIndex]
             guard case .unit(let unit, _) = node.kind else { continue }
             let count = resolved.layouts[nodeIndex].instances
+            // A plugin that crashes while it is set up is named by this node.
+            CrashReport.settingUp(node: node.name, plugin: unit.displayName)
+            defer { CrashReport.leave() }
             do {
                 var prepared = try unit.prepareInstances(count: count, format: format)
                 prepared.kernels = Array(prepared.kernels.prefix(count))

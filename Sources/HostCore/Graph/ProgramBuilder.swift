@@ -1,3 +1,4 @@
+import CCoreShim
 import Foundation
 
 /// A buffer before real memory is assigned. `silence` is the shared
@@ -17,8 +18,9 @@ struct ProgramBuilder {
         case copy(VirtualBuffer, VirtualBuffer, gain: Int?)
         case add(VirtualBuffer, VirtualBuffer, gain: Int?)
         case reset(MemoryReset)
-        case run(UnsafeMutableRawPointer?, KernelRunFunction, reads: [VirtualBuffer], writes: [VirtualBuffer])
-        case hook(KernelHook)
+        /// `node`: the plan's node index, for the culprit cell (`CrashReport`).
+        case run(UnsafeMutableRawPointer?, KernelRunFunction, reads: [VirtualBuffer], writes: [VirtualBuffer], node: Int32)
+        case hook(KernelHook, node: Int32, call: Int32)
         case skipIfSet(flag: Int, count: Int)
         case skipIfClear(flag: Int, count: Int)
         case enableUnlessSet(flag: Int, control: UnsafeMutablePointer<Float>)
@@ -28,16 +30,16 @@ struct ProgramBuilder {
         /// a plugin's MIDI port reading one (input) or writing one (output).
         case midiClear(VirtualBuffer)
         case midiMerge(VirtualBuffer, into: VirtualBuffer)
-        case midiPort(KernelMIDIPort, VirtualBuffer, isOutput: Bool)
+        case midiPort(KernelMIDIPort, VirtualBuffer, isOutput: Bool, node: Int32)
 
         var reads: [VirtualBuffer] {
             switch self {
             case .copy(let source, _, _): return [source]
             case .add(let source, let destination, _): return [source, destination]
-            case .run(_, _, let reads, _): return reads
+            case .run(_, _, let reads, _, _): return reads
             case .delay(let buffer, _): return [buffer]
             case .midiMerge(let source, let destination): return [source, destination]
-            case .midiPort(_, let buffer, let isOutput): return isOutput ? [] : [buffer]
+            case .midiPort(_, let buffer, let isOutput, _): return isOutput ? [] : [buffer]
             default: return []
             }
         }
@@ -46,10 +48,10 @@ struct ProgramBuilder {
             switch self {
             case .clear(let buffer): return [buffer]
             case .copy(_, let destination, _), .add(_, let destination, _): return [destination]
-            case .run(_, _, _, let writes): return writes
+            case .run(_, _, _, let writes, _): return writes
             case .delay(let buffer, _): return [buffer]
             case .midiClear(let buffer), .midiMerge(_, let buffer): return [buffer]
-            case .midiPort(_, let buffer, let isOutput): return isOutput ? [buffer] : []
+            case .midiPort(_, let buffer, let isOutput, _): return isOutput ? [buffer] : []
             default: return []
             }
         }
@@ -196,7 +198,7 @@ struct ProgramBuilder {
     /// frame-0 events; `midiOutputs` (new MIDI buffers, per MIDI output port)
     /// are read from the first instance after its run. Bypassed, a MIDI
     /// output passes the first MIDI input on (or stays empty).
-    mutating func unitStage(node: String, kernels: [ProcessorKernel], inputs: [VirtualBuffer], outputWidth: Int,
+    mutating func unitStage(node: String, index nodeIndex: Int32 = -1, kernels: [ProcessorKernel], inputs: [VirtualBuffer], outputWidth: Int,
                             bypassFlag: Int, latencyFrames: Int = 0,
                             enabledControl: UnsafeMutablePointer<Float>? = nil,
                             midiInputs: [VirtualBuffer?] = [], midiOutputs: [VirtualBuffer] = []) -> [VirtualBuffer] {
@@ -218,15 +220,17 @@ struct ProgramBuilder {
                 connections.append((connection.handle, connection.connect, connection.port, .transport))
             }
             runOps += kernel.beforeRun.map { .reset($0) }
-            runOps += kernel.fillBeforeRun.map { .hook($0) }
+            runOps += kernel.fillBeforeRun.map { .hook($0, node: nodeIndex, call: FXHOST_CALL_EVENTS) }
             for (port, buffer) in zip(kernel.midiInputs, midiInputs) {
-                if let buffer { runOps.append(.midiPort(port, buffer, isOutput: false)) }
+                if let buffer { runOps.append(.midiPort(port, buffer, isOutput: false, node: nodeIndex)) }
             }
-            runOps.append(.run(kernel.handle, kernel.run, reads: kernelInputs, writes: kernelOutputs))
+            runOps.append(.run(kernel.handle, kernel.run, reads: kernelInputs, writes: kernelOutputs, node: nodeIndex))
             if instance == 0 {
-                for (port, buffer) in zip(kernel.midiOutputs, midiOutputs) { runOps.append(.midiPort(port, buffer, isOutput: true)) }
+                for (port, buffer) in zip(kernel.midiOutputs, midiOutputs) {
+                    runOps.append(.midiPort(port, buffer, isOutput: true, node: nodeIndex))
+                }
             }
-            if let hook = kernel.afterRun { runOps.append(.hook(hook)) }
+            if let hook = kernel.afterRun { runOps.append(.hook(hook, node: nodeIndex, call: FXHOST_CALL_WORK_RESPONSE)) }
         }
         if let enabledControl {
             ops.append(.enableUnlessSet(flag: bypassFlag, control: enabledControl))
@@ -353,10 +357,10 @@ struct ProgramBuilder {
                     ?? .add(from: lowered.pointer(source), to: lowered.pointer(destination))
             case .reset(let reset):
                 real = .reset(reset)
-            case .run(let handle, let function, _, _):
-                real = .run(handle: handle, function: function)
-            case .hook(let hook):
-                real = .hook(hook)
+            case .run(let handle, let function, _, _, let node):
+                real = .run(handle: handle, function: function, node: node)
+            case .hook(let hook, let node, let call):
+                real = .hook(hook, node: node, call: call)
             case .skipIfSet(let flag, let count):
                 real = .skipIfSet(flag: flagBase! + flag, count: count)
             case .skipIfClear(let flag, let count):
@@ -369,8 +373,8 @@ struct ProgramBuilder {
                 real = .midiClear(lowered.midiPointer(buffer))
             case .midiMerge(let source, let destination):
                 real = .midiMerge(from: UnsafePointer(lowered.midiPointer(source)), to: lowered.midiPointer(destination))
-            case .midiPort(let port, let buffer, _):
-                real = .midiPort(port, list: lowered.midiPointer(buffer))
+            case .midiPort(let port, let buffer, _, let node):
+                real = .midiPort(port, list: lowered.midiPointer(buffer), node: node)
             }
             (memory.ops.baseAddress! + index).initialize(to: real)
         }

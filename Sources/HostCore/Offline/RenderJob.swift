@@ -1,3 +1,4 @@
+import CCoreShim
 import Foundation
 
 /// One render to files, block by block: fills the sources, renders the
@@ -55,6 +56,9 @@ package final class RenderJob {
     /// branches allow more than one.
     private var workerPool: RenderWorkerPool?
     private var started: DispatchTime?
+    /// Whether this process reports crashes (`CrashReport`): then the job
+    /// registers its nodes and says where each block starts.
+    private var reportsCrashes = false
     private var lastReport = DispatchTime.now()
 
     /// Opens every input and output; nothing is rendered yet.
@@ -245,6 +249,11 @@ package final class RenderJob {
                 throw RenderError.threads("\(error)")
             }
         }
+        if CrashReport.isInstalled {
+            reportsCrashes = true
+            CrashReport.register(nodes: plan.nodes)
+            CrashReport.beginRender(sampleRate: plan.format.sampleRate)
+        }
         started = DispatchTime.now()
         lastReport = started!
     }
@@ -269,6 +278,7 @@ package final class RenderJob {
                                                    frames: frames)
         }
         plan.program.transport?.pointee = transport.position(advancingBy: frames)
+        if reportsCrashes { fxhost_crash_set_frame(Int64(startFrame + renderedFrames)) }
         if let workerPool {
             // While the workers render, the reading and writing the next
             // blocks would wait for: the file I/O overlaps the render.
@@ -395,6 +405,7 @@ package final class RenderJob {
     /// Finishes every file (after the last block) and sums the render up.
     package func finish() throws(RenderError) -> RenderSummary {
         stopWorkers()
+        endCrashReport()
         // Close everything first and rename only when every file closed, so a
         // failure leaves no file that looks complete beside ones that are.
         do {
@@ -423,8 +434,16 @@ package final class RenderJob {
     package func abort() {
         isFinished = true
         stopWorkers()
+        endCrashReport()
         for writer in writers { writer.writer.abort() }
         for recorder in recorders { recorder.recorder.abort() }
+    }
+
+    /// A crash from here on is outside the render: no time to say.
+    private func endCrashReport() {
+        guard reportsCrashes else { return }
+        reportsCrashes = false
+        CrashReport.endRender()
     }
 
     /// Joins the worker threads; the plan renders on one thread from here.

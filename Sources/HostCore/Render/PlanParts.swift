@@ -41,6 +41,8 @@ package struct PlanNode {
     package let outputLatencyFrames: Int
     /// Per MIDI input port that something feeds: its name and what feeds it ("keys", "filter:midiout").
     package var midiInputs: [(port: String, feeds: [String])] = []
+    /// A plugin node's plugin, as the plugin names itself ("mda Overdrive").
+    package var plugin: String? = nil
 }
 
 /// A MIDI source node's list, which the driver fills before each block.

@@ -13,10 +13,13 @@ package enum RenderOp {
     case addScaled(from: UnsafePointer<Float>, to: UnsafeMutablePointer<Float>, gain: UnsafePointer<Float>)
     /// A memory reset a kernel needs before its run.
     case reset(MemoryReset)
-    /// A kernel's run() for the block.
-    case run(handle: UnsafeMutableRawPointer?, function: KernelRunFunction)
-    /// A kernel's after-run hook.
-    case hook(KernelHook)
+    /// A kernel's run() for the block. `node` is the plan's node index (a
+    /// row of the names table `CrashReport` registers; -1 for none), stored
+    /// in the thread's culprit cell around the call.
+    case run(handle: UnsafeMutableRawPointer?, function: KernelRunFunction, node: Int32 = -1)
+    /// A kernel's hook (filling its event inputs, delivering its worker's
+    /// responses); `call` is the culprit cell's call kind (`FXHOST_CALL_…`).
+    case hook(KernelHook, node: Int32 = -1, call: Int32 = 0)
     /// Skip the next `count` ops when the flag is non-zero (bypass).
     case skipIfSet(flag: UnsafePointer<UInt8>, count: Int)
     /// Skip the next `count` ops when the flag is zero.
@@ -31,7 +34,7 @@ package enum RenderOp {
     /// Merges one MIDI list into another in time order (several MIDI feeds into one input).
     case midiMerge(from: UnsafePointer<MIDIEventList>, to: UnsafeMutablePointer<MIDIEventList>)
     /// A plugin's MIDI port: the list into its atom input, or its atom output into the list.
-    case midiPort(KernelMIDIPort, list: UnsafeMutablePointer<MIDIEventList>)
+    case midiPort(KernelMIDIPort, list: UnsafeMutablePointer<MIDIEventList>, node: Int32 = -1)
 }
 
 /// A port connection the plan makes once, on the thread that runs it, before

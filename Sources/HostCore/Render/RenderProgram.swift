@@ -1,3 +1,5 @@
+import CCoreShim
+
 /// Called by: the thread that renders (the realtime thread live, the render
 /// thread offline); made by the compiler on the control thread.
 ///
@@ -85,10 +87,19 @@ package struct RenderProgram {
                 for frame in 0..<frames { destination[frame] += source[frame] * factor }
             case .reset(let reset):
                 _unsafePerformance { reset.destination.copyMemory(from: reset.source, byteCount: reset.byteCount) }
-            case .run(let handle, let function):
-                _unsafePerformance { function(handle, UInt32(frames)) }
-            case .hook(let hook):
-                _unsafePerformance { hook.function(hook.context) }
+            case .run(let handle, let function, let node):
+                // The culprit cell: one store before and after (see CrashReport).
+                _unsafePerformance {
+                    fxhost_culprit_enter(node, FXHOST_CALL_RUN)
+                    function(handle, UInt32(frames))
+                    fxhost_culprit_leave()
+                }
+            case .hook(let hook, let node, let call):
+                _unsafePerformance {
+                    fxhost_culprit_enter(node, call)
+                    hook.function(hook.context)
+                    fxhost_culprit_leave()
+                }
             case .skipIfSet(let flag, let skipped):
                 if flag.pointee != 0 { index += skipped }
             case .skipIfClear(let flag, let skipped):
@@ -101,8 +112,12 @@ package struct RenderProgram {
                 list.pointee.removeAll()
             case .midiMerge(let source, let destination):
                 destination.pointee.merge(source)
-            case .midiPort(let port, let list):
-                _unsafePerformance { port.function(port.context, UnsafeMutableRawPointer(list), UInt32(frames)) }
+            case .midiPort(let port, let list, let node):
+                _unsafePerformance {
+                    fxhost_culprit_enter(node, FXHOST_CALL_EVENTS)
+                    port.function(port.context, UnsafeMutableRawPointer(list), UInt32(frames))
+                    fxhost_culprit_leave()
+                }
             }
             index += 1
         }

@@ -48,7 +48,11 @@ package enum ThreadEntry {
     package static let routine: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { context in
         let body = Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue()
         fxhost_name_this_thread(body.name)
+        // Its own alternate signal stack, so the crash handler (CrashReport)
+        // runs even when this thread overflows its stack.
+        let signalStack = fxhost_crash_thread_begin()
         body.run()
+        fxhost_crash_thread_end(signalStack)
         return nil
     }
 

@@ -7,5 +7,6 @@
 #define FXHOST_ABORT_INSTANTIATE_URI "urn:fxhost:test:abort-instantiate"
 #define FXHOST_SPIN_RUN_URI "urn:fxhost:test:spin-run"
 #define FXHOST_CRASH_WORK_URI "urn:fxhost:test:crash-work"
+#define FXHOST_OVERFLOW_RUN_URI "urn:fxhost:test:overflow-run"
 
 #endif
