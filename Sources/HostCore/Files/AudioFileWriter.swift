@@ -142,7 +142,7 @@ package final class AudioFileWriter {
     }
 
     /// `dir/.name.partial` for `dir/name`.
-    static func partialPath(for path: String) -> String {
+    package static func partialPath(for path: String) -> String {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         return directory + "/." + url.lastPathComponent + ".partial"
