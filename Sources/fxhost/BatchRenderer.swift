@@ -163,6 +163,9 @@ final class BatchRenderer {
         }
         finished(index, file)
         worker.file = nil
+        // An error line held back as a possible crash sentence, from a worker that lived on: the user's after all.
+        if let held = worker.lastError { progress.printAbove("fxhost: error: " + held) }
+        worker.lastError = nil
     }
 
     /// A worker whose reports cannot be trusted is treated as crashed.
