@@ -113,6 +113,44 @@ final class BatchCrashTests: XCTestCase {
         XCTAssertEqual(workers(on: folder), [], "no worker outlives the batch")
     }
 
+    /// x42's convolver prints its configuration on stdout as it loads an IR:
+    /// in a worker that must reach the user's stderr, not the parent's report
+    /// pipe (where it would be a malformed report, or lost).
+    func testAPluginPrintingOnStdoutLeavesTheWorkersReportsAlone() throws {
+        let folder = try Tools.temporaryFolder()
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        try MessageParameterRenderTests.writeImpulse(path("ir.wav"), at: 480, value: 0.5)
+        for folderName in ["takes", "out"] {
+            try FileManager.default.createDirectory(atPath: path(folderName), withIntermediateDirectories: true)
+        }
+        for (seed, name) in ["a", "b", "c"].enumerated() {
+            try Audio.noise(channels: 1, frames: 4_800, amplitude: 0.5, seed: UInt64(seed + 1)).write(path("takes/\(name).wav"))
+        }
+        try """
+        fxhost: 1
+        nodes:
+          in:  { input: 1 }
+          cab: { plugin: "http://gareus.org/oss/lv2/zeroconvolv#CfgMono", params: { ir: ir.wav } }
+          out: { output: 1 }
+        chain: [in, cab, out]
+        """.write(toFile: path("cab.yaml"), atomically: true, encoding: .utf8)
+        let result = try Tools.run(Tools.fxhost, ["render", path("cab.yaml"), "-i", path("takes/*.wav"),
+                                                  "-o", path("out/{name}.wav"), "--jobs", "2", "--tail", "0", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let summary = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
+                                    result.stdout)
+        XCTAssertEqual(summary["rendered"] as? Int, 3, result.stdout)
+        XCTAssertEqual(summary["crashed"] as? Int, 0, result.stdout)
+        XCTAssertTrue(result.stderr.contains("SF rate"), "the plugin's own words reach stderr: \(result.stderr)")
+        // The IR is 0.5 at 480 frames: each output is its input, delayed and halved.
+        for name in ["a", "b", "c"] {
+            let input = try Audio.read(path("takes/\(name).wav")).channels[0]
+            let output = try Audio.read(path("out/\(name).wav")).channels[0]
+            XCTAssertEqual(output.count, input.count, name)
+            XCTAssertEqual(output[1000], input[1000 - 480] * 0.5, accuracy: 1e-6, name)
+        }
+    }
+
     /// SIGTERM to the batch alone reaches its workers: the files in hand are
     /// removed and the batch says it was interrupted. A worker spinning in a
     /// plugin never sees its stop and is killed.
