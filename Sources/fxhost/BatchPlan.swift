@@ -13,7 +13,7 @@ import Glibc
 /// `-i` means what it always did (one file per live input).
 struct BatchPlan {
     /// One file of the batch: it renders as `fxhost render PATCH -i [NODE=]INPUT -o OUTPUT...` would.
-    struct Item {
+    struct Item: Codable {
         /// From 1, in path order.
         var number: Int
         var input: String

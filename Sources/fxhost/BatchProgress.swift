@@ -6,7 +6,7 @@ import Synchronization
 /// One progress display over a whole batch, on stderr: a bar with the
 /// files done and an ETA on a terminal, a plain line per finished file
 /// otherwise (logs and CI). Each file counts by its length, so a long take
-/// moves the bar more than a short one. Called from every job's thread.
+/// moves the bar more than a short one. Called from the batch's one thread.
 final class BatchProgress {
     private struct State {
         /// How far each file has come, 0…1.
@@ -32,15 +32,13 @@ final class BatchProgress {
         state = Mutex(State(fractions: [Double](repeating: 0, count: lengths.count)))
     }
 
-    /// A job's progress through file `index`.
-    func report(_ index: Int, _ progress: RenderProgress) {
-        guard enabled, interactive, !progress.finished else { return }
-        let fraction = progress.framesExpected > 0
-            ? min(1, Double(progress.framesDone) / Double(progress.framesExpected)) : 1
+    /// A worker's progress through file `index`, 0…1.
+    func report(_ index: Int, fraction: Double) {
+        guard enabled, interactive else { return }
         state.withLock { state in
             state.fractions[index] = fraction
             let now = DispatchTime.now().uptimeNanoseconds
-            // Every job reports ten times a second: draw at that pace, not at theirs combined.
+            // Every worker reports ten times a second: draw at that pace, not at theirs combined.
             guard now - state.lastDraw > 100_000_000 else { return }
             state.lastDraw = now
             draw(state)
@@ -62,6 +60,14 @@ final class BatchProgress {
                 Terminal.status("batch: \(state.finished) of \(weights.count) files done" + failures(state)
                     + ", \(percent(state))%" + (eta(state).map { ", ETA \($0)" } ?? ""))
             }
+        }
+    }
+
+    /// A line of a worker's stderr, above the bar (drawn again at the next report).
+    func printAbove(_ line: String) {
+        state.withLock { state in
+            if state.drewBar { Terminal.statusLine("") }
+            Terminal.status(line)
         }
     }
 

@@ -14,12 +14,16 @@ struct BatchSummary: Encodable {
         var render: RenderSummary?
         /// Why it did not render: one sentence.
         var error: String?
+        /// The worker rendering it died (a plugin's crash): true, or left out.
+        var crashed: Bool?
     }
 
     var jobs: Int
     var elapsedSeconds: Double
     var rendered: Int
     var failed: Int
+    /// Of the failed files, those whose worker died.
+    var crashed: Int
     /// SIGINT or SIGTERM stopped the batch: the files it had not finished were not kept.
     var interruptedBy: Int32?
     var files: [File]
@@ -31,5 +35,6 @@ struct BatchSummary: Encodable {
         self.files = files
         rendered = files.filter { $0.error == nil }.count
         failed = files.count - rendered
+        crashed = files.filter { $0.crashed == true }.count
     }
 }

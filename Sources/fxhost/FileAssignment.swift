@@ -6,7 +6,7 @@ import LV2Bridge
 
 /// `-i`/`-o` values: `FILE` for the patch's inputs or outputs in order, or
 /// `NODE=FILE` for a named one.
-struct FileAssignment {
+struct FileAssignment: Codable {
     var node: String?
     var path: String
 

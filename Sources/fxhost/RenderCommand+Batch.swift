@@ -3,9 +3,9 @@ import HostCore
 import LiveControl
 
 extension RenderCommand {
-    /// Renders every file of `batch` on its own, `--jobs` at once, each set up
-    /// exactly as a single render of that file, then sums them up. Exits
-    /// non-zero when any file failed (after the others rendered).
+    /// Renders every file of `batch` on its own, `--jobs` worker processes at
+    /// once, each file set up exactly as a single render of it, then sums them
+    /// up. Exits non-zero when any file failed or crashed (after the others rendered).
     func runBatch(_ batch: BatchPlan, jsonOutput: JSONStandardOutput?) throws {
         guard engine == .embedded else {
             throw CommandLineError("a batch renders with the embedded engine (JACK freewheels one render at a time): leave out --engine jack")
@@ -22,24 +22,26 @@ extension RenderCommand {
         let cores = RenderWorkerPool.availableCores
         let jobs = self.jobs ?? max(1, cores / (threads ?? 1))
         let threadsPerFile = threads ?? max(1, cores / jobs)
-        let renderer = BatchRenderer(batch: batch, jobs: jobs, showsProgress: !quiet && !json) { item in
-            let inputs = [FileAssignment(node: item.node, path: item.input)]
-            let (graph, firstInput) = try loadGraph(inputs: inputs)
-            var setup = try setUp(graph: graph, firstInput: firstInput, inputs: inputs, outputs: item.outputs, freewheel: nil)
-            setup.options.threads = threadsPerFile
-            return setup
-        }
-        let summary = renderer.run()
+        // Each worker is this command again, with the files left out (it is handed them one by one).
+        var workerArguments = CommandLine.arguments
+        let extra = ["--batch-worker", "--threads", String(threadsPerFile)]
+        workerArguments.insert(contentsOf: extra, at: workerArguments.firstIndex(of: "--") ?? workerArguments.endIndex)
+        let renderer = BatchRenderer(batch: batch, jobs: jobs, showsProgress: !quiet && !json, workerArguments: workerArguments)
+        let (summary, startFailure) = renderer.run()
         if let jsonOutput {
             try jsonOutput.print(summary)
         } else if !quiet {
             SummaryPrinter.print(summary)
         }
+        if let startFailure {
+            throw CommandLineError("\(startFailure); \(summary.rendered) of \(summary.files.count) files were rendered")
+        }
         if let signal = summary.interruptedBy {
             throw CommandLineError("interrupted by \(signalName(signal)): \(summary.rendered) of \(summary.files.count) files were rendered and kept, the others not")
         }
         if summary.failed > 0 {
-            throw CommandLineError("\(summary.failed) of \(summary.files.count) files failed to render; the others were rendered")
+            let crashed = summary.crashed > 0 ? " (\(summary.crashed) crashed)" : ""
+            throw CommandLineError("\(summary.failed) of \(summary.files.count) files failed to render\(crashed); the others were rendered")
         }
     }
 }

@@ -5,12 +5,13 @@ import LiveControl
 extension SummaryPrinter {
     /// The closing summary of a batch: a line per output of each file, or the file's error.
     static func print(_ summary: BatchSummary) {
-        let failures = summary.failed > 0 ? " (\(summary.failed) failed)" : ""
+        let crashes = summary.crashed > 0 ? ", \(summary.crashed) of them crashed" : ""
+        let failures = summary.failed > 0 ? " (\(summary.failed) failed\(crashes))" : ""
         Terminal.status(String(format: "rendered %d of %d files in %.2f s, up to %d at once", summary.rendered,
                                summary.files.count, summary.elapsedSeconds, summary.jobs) + failures)
         for file in summary.files {
             guard let render = file.render else {
-                Terminal.status("  \(file.number) \(file.input): failed: \(file.error ?? "")")
+                Terminal.status("  \(file.number) \(file.input): \(file.crashed == true ? "CRASHED" : "failed"): \(file.error ?? "")")
                 continue
             }
             for output in render.outputs {

@@ -1,0 +1,38 @@
+import Foundation
+import LiveControl
+import Synchronization
+
+/// A batch worker's reports to its parent: JSON lines on a copy of the
+/// stdout it was started with. Descriptor 1 then points at stderr, so what
+/// a plugin prints on stdout cannot break into the protocol (as
+/// `Terminal.separateResultsFromPluginOutput` does for `--json`).
+final class BatchWorkerChannel: Sendable {
+    private let descriptor: Int32
+    /// Progress comes from the render's thread, results from the worker's; a line is written whole.
+    private let writing = Mutex(())
+
+    init() throws {
+        fflush(stdout)
+        let copy = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
+        guard copy >= 0, dup2(STDERR_FILENO, STDOUT_FILENO) >= 0 else {
+            throw CommandLineError("a batch worker could not set its report pipe apart (\(String(cString: strerror(errno))))")
+        }
+        descriptor = copy
+    }
+
+    /// One line; a summary JSON cannot encode becomes the file's error, so the parent always hears of the file.
+    func send(_ message: BatchWorkerMessage) {
+        let encoder = JSONEncoder()
+        var line: Data
+        if let data = try? encoder.encode(message) {
+            line = data
+        } else {
+            let fallback = BatchWorkerMessage(index: message.index, error: "the render's summary could not be written as JSON")
+            guard let data = try? encoder.encode(fallback) else { return }
+            line = data
+        }
+        line.append(0x0A)
+        let text = String(decoding: line, as: UTF8.self)
+        writing.withLock { _ in Terminal.writeAll(text, to: descriptor) }
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import Glibc
+import HostCore
+
+/// One worker process of a batch, seen from the parent: started with
+/// `posix_spawn` on this same executable, its stdin a pipe for files, its
+/// protocol channel and its stderr pipes the parent reads without blocking.
+final class BatchWorkerProcess {
+    /// How it ended, from `waitpid`.
+    enum Ending {
+        case exited(Int32)
+        case signalled(Int32)
+    }
+
+    let pid: pid_t
+    /// Where files are handed over (-1 once closed: no more files).
+    private(set) var input: Int32
+    /// Its reports (-1 at end of file).
+    private(set) var reports: Int32
+    /// Its stderr (-1 at end of file).
+    private(set) var errors: Int32
+    /// A report line is the parent's input: one longer than this (a summary is a few kilobytes) is malformed.
+    var reportLines = LineBuffer(limit: 1 << 20)
+    /// Longer stderr lines are cut, not refused: plugins print what they like.
+    var errorLines = LineBuffer(limit: 1 << 16)
+    /// It reported that it waits for files.
+    var isReady = false
+    /// The file it renders (index in the batch), if any.
+    var file: Int?
+    /// The identity of each output of `file` before it was handed over: an output already there
+    /// (from an earlier run) is left alone when the worker dies, one written since is removed.
+    var outputsBefore: [String: FileIdentity] = [:]
+    /// The last `fxhost: error:` line on its stderr since it took `file`: a crash's own sentence.
+    var lastError: String?
+    /// Why the parent stopped it, if it did (a malformed report).
+    var stoppedBecause: String?
+    private(set) var ending: Ending?
+    var hasEnded: Bool { ending != nil }
+
+    /// Starts `executable` with `arguments` (argv[0] included) and the parent's environment.
+    init(executable: String, arguments: [String]) throws {
+        var inputPipe: [Int32] = [-1, -1], reportPipe: [Int32] = [-1, -1], errorPipe: [Int32] = [-1, -1]
+        func closeAll() { for fd in inputPipe + reportPipe + errorPipe where fd >= 0 { close(fd) } }
+        // Close-on-exec: a worker inherits only the ends dup2'd onto its 0, 1 and 2, not its siblings' pipes.
+        // (pipe2 is not visible to Swift here; the batch starts workers from one thread, so no exec comes between.)
+        func openPipe(_ ends: inout [Int32]) -> Bool {
+            guard pipe(&ends) == 0 else { return false }
+            return ends.allSatisfy { fcntl($0, F_SETFD, FD_CLOEXEC) == 0 }
+        }
+        guard openPipe(&inputPipe), openPipe(&reportPipe), openPipe(&errorPipe) else {
+            let reason = String(cString: strerror(errno))
+            closeAll()
+            throw CommandLineError("a batch worker could not start: no pipe for it (\(reason))")
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, inputPipe[0], STDIN_FILENO)
+        posix_spawn_file_actions_adddup2(&actions, reportPipe[1], STDOUT_FILENO)
+        posix_spawn_file_actions_adddup2(&actions, errorPipe[1], STDERR_FILENO)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // The batch ignores SIGPIPE and catches SIGINT/SIGTERM; a worker starts as any process does.
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for number in [SIGPIPE, SIGINT, SIGTERM] { sigaddset(&defaults, number) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { for argument in argv { free(argument) } }
+        var child: pid_t = 0
+        let status = posix_spawn(&child, executable, &actions, &attributes, argv, environ)
+        close(inputPipe[0])
+        close(reportPipe[1])
+        close(errorPipe[1])
+        guard status == 0 else {
+            for fd in [inputPipe[1], reportPipe[0], errorPipe[0]] { close(fd) }
+            throw CommandLineError("a batch worker could not start: \(String(cString: strerror(status)))")
+        }
+        pid = child
+        input = inputPipe[1]
+        reports = reportPipe[0]
+        errors = errorPipe[0]
+        for fd in [reports, errors] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+    }
+
+    deinit {
+        for fd in [input, reports, errors] where fd >= 0 { close(fd) }
+    }
+
+    /// Hands over one line; false when the worker is gone (SIGPIPE is ignored during a batch).
+    func send(_ line: String) -> Bool {
+        guard input >= 0 else { return false }
+        var bytes = Array((line + "\n").utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { write(input, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return false }
+            bytes = bytes.dropFirst(written)
+        }
+        return true
+    }
+
+    /// No more files: the worker ends once its file is done.
+    func closeInput() {
+        guard input >= 0 else { return }
+        close(input)
+        input = -1
+    }
+
+    /// Reads what is there without blocking; at end of file the descriptor is closed and set to -1.
+    /// Returns the bytes read from `reports` and `errors`.
+    func readAvailable() -> (reports: [UInt8], errors: [UInt8]) {
+        (drain(&reports), drain(&errors))
+    }
+
+    private func drain(_ descriptor: inout Int32) -> [UInt8] {
+        var collected: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while descriptor >= 0 {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                collected += buffer[..<count]
+                // Bounded per call, so one chatty worker cannot starve the others.
+                if collected.count >= 1 << 20 { break }
+            } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+                close(descriptor)
+                descriptor = -1
+            } else if errno == EAGAIN {
+                break
+            }
+        }
+        return collected
+    }
+
+    /// Whether it has ended; waits for it only when `blocking`.
+    func reap(blocking: Bool) -> Bool {
+        if ending != nil { return true }
+        var status: Int32 = 0
+        var result: pid_t
+        repeat { result = waitpid(pid, &status, blocking ? 0 : WNOHANG) } while result < 0 && errno == EINTR
+        guard result == pid else { return false }
+        // The wait status, decoded as <sys/wait.h>'s macros do.
+        let signal = status & 0x7F
+        ending = signal == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signal)
+        return true
+    }
+
+    func kill(_ signal: Int32) {
+        if ending == nil { _ = Glibc.kill(pid, signal) }
+    }
+}
+
+/// A file as `stat` identifies it: the same device and inode is the same file.
+struct FileIdentity: Equatable {
+    var device: UInt64
+    var inode: UInt64
+
+    init?(path: String) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+    }
+}
