@@ -24,7 +24,8 @@ final class BatchCrashTests: XCTestCase {
     }
 
     private func environment(_ folder: URL) throws -> [String: String] {
-        ["LV2_PATH": try CrashingPlugins.install(in: folder.appendingPathComponent("lv2")).path]
+        // Crash logs in the test's folder, not the system's.
+        ["LV2_PATH": try CrashingPlugins.install(in: folder.appendingPathComponent("lv2")).path, "TMPDIR": folder.path]
     }
 
     /// The batch's workers still alive: processes started with `--batch-worker` on files in `folder`.

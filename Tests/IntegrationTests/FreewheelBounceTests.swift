@@ -141,7 +141,7 @@ final class FreewheelBounceTests: XCTestCase {
     /// plays no cycle again once a freewheeling client died.
     func testAPluginCrashMidBounceLeavesTheServerPlayingAndBouncingAgain() throws {
         let plugins = try CrashingPlugins.install(in: folder.appendingPathComponent("plugins"))
-        let environment = ["LV2_PATH": plugins.path]
+        let environment = ["LV2_PATH": plugins.path, "TMPDIR": path("plugins")]  // crash logs stay in the test's folder
         try Audio.noise(channels: 1, frames: 48_000, amplitude: 0.5, seed: 3).write(path("in.wav"))
         let observer = try ServerObserver(server: server.name)
         func bounce(after blocks: Int, to output: String) throws -> Tools.Result {
