@@ -88,7 +88,7 @@ final class BatchRenderer {
     private func startWorkers() {
         while startFailure == nil, workers.count < jobs, workers.filter({ $0.file == nil }).count < items.count - next {
             do {
-                workers.append(try BatchWorkerProcess(executable: "/proc/self/exe", arguments: workerArguments))
+                workers.append(try BatchWorkerProcess(executable: ChildProcess.thisExecutable, arguments: workerArguments))
             } catch {
                 startFailure = (error as? any UserFacingError)?.description ?? String(describing: error)
             }

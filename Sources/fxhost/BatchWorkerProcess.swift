@@ -52,35 +52,17 @@ final class BatchWorkerProcess {
             closeAll()
             throw CommandLineError("a batch worker could not start: no pipe for it (\(reason))")
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, inputPipe[0], STDIN_FILENO)
-        posix_spawn_file_actions_adddup2(&actions, reportPipe[1], STDOUT_FILENO)
-        posix_spawn_file_actions_adddup2(&actions, errorPipe[1], STDERR_FILENO)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // The batch ignores SIGPIPE and catches SIGINT/SIGTERM; a worker starts as any process does.
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for number in [SIGPIPE, SIGINT, SIGTERM] { sigaddset(&defaults, number) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { for argument in argv { free(argument) } }
-        var child: pid_t = 0
-        let status = posix_spawn(&child, executable, &actions, &attributes, argv, environ)
+        let child: pid_t
+        do throws(ChildProcessError) {
+            child = try ChildProcess.start(executable, arguments: arguments, standardInput: inputPipe[0],
+                                           standardOutput: reportPipe[1], standardError: errorPipe[1])
+        } catch {
+            closeAll()
+            throw CommandLineError("a batch worker could not start: \(error.reason)")
+        }
         close(inputPipe[0])
         close(reportPipe[1])
         close(errorPipe[1])
-        guard status == 0 else {
-            for fd in [inputPipe[1], reportPipe[0], errorPipe[0]] { close(fd) }
-            throw CommandLineError("a batch worker could not start: \(String(cString: strerror(status)))")
-        }
         pid = child
         input = inputPipe[1]
         reports = reportPipe[0]

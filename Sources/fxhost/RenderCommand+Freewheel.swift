@@ -24,7 +24,12 @@ extension RenderCommand {
         } catch {
             throw FreewheelError.jack(error)
         }
-        let child = try Self.spawnSelf(adding: "--freewheel-worker")
+        let child: pid_t
+        do throws(ChildProcessError) {
+            child = try ChildProcess.start(ChildProcess.thisExecutable, arguments: CommandLine.arguments + ["--freewheel-worker"])
+        } catch {
+            throw CommandLineError("cannot start the process that renders through JACK: \(error.reason)")
+        }
         let signals = StopSignals()
         defer { signals.restore() }
         var forwarded = false
@@ -65,18 +70,5 @@ extension RenderCommand {
         }
         if !quiet && !json { Terminal.status("JACK server `\(server)` is back in realtime mode") }
         throw ExitCode(1)
-    }
-
-    /// Starts this executable again with this command's arguments and `flag`.
-    private static func spawnSelf(adding flag: String) throws -> pid_t {
-        let arguments = CommandLine.arguments + [flag]
-        var pointers: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in pointers { free(pointer) } }
-        var child = pid_t()
-        let result = posix_spawn(&child, "/proc/self/exe", nil, nil, &pointers, environ)
-        guard result == 0 else {
-            throw CommandLineError("cannot start the process that renders through JACK: \(String(cString: strerror(result)))")
-        }
-        return child
     }
 }

@@ -1,0 +1,46 @@
+import Glibc
+
+/// Starts another process with `posix_spawn`, as fxhost's helpers need it:
+/// this executable again (`render --batch-worker`, `--freewheel-worker`),
+/// every signal at its default action and none blocked (the parent may be
+/// catching SIGINT and SIGTERM, or ignoring SIGPIPE), the parent's
+/// environment, and standard streams replaced where given (nil: inherited).
+enum ChildProcess {
+    /// This executable, whatever path started it.
+    static let thisExecutable = "/proc/self/exe"
+
+    /// Starts `executable` with `arguments` (argv[0] included); returns its pid,
+    /// or throws the `posix_spawn` error's text.
+    static func start(_ executable: String, arguments: [String], standardInput: Int32? = nil,
+                      standardOutput: Int32? = nil, standardError: Int32? = nil) throws(ChildProcessError) -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for (descriptor, target) in [(standardInput, STDIN_FILENO), (standardOutput, STDOUT_FILENO),
+                                     (standardError, STDERR_FILENO)] {
+            if let descriptor { posix_spawn_file_actions_adddup2(&actions, descriptor, target) }
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for number in [SIGPIPE, SIGINT, SIGTERM, SIGHUP] { sigaddset(&defaults, number) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { for argument in argv { free(argument) } }
+        var child: pid_t = 0
+        let status = posix_spawn(&child, executable, &actions, &attributes, argv, environ)
+        guard status == 0 else { throw ChildProcessError(reason: String(cString: strerror(status))) }
+        return child
+    }
+}
+
+/// Why a child process could not start (`posix_spawn`'s error, as text).
+struct ChildProcessError: Error {
+    let reason: String
+}
