@@ -14,6 +14,7 @@ packages=(
   pipewire pipewire-bin pipewire-jack                                        # PipeWire's JACK (pw-jack), pw-metadata: the live tests on PipeWire
   chromium chromium-driver python3-selenium                                  # a real browser, headless, driving the --web page in its tests
   python3-jack-client                                                        # JACK-Client for Debian's python3, which runs the browser scripts: they send MIDI too
+  systemd                                                                    # systemd-analyze verify, systemd's own reader of contrib/'s units
 )
 
 # python-osc: a second OSC client for the OSC tests and the soak's driver (Python, not Debian-packaged here).

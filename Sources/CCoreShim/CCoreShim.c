@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -44,4 +45,8 @@ int fxhost_rename_noreplace(const char *from, const char *to) {
     if (link(from, to) != 0) return -1;
     unlink(from);
     return 0;
+}
+
+int fxhost_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, from);
 }

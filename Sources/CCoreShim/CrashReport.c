@@ -54,6 +54,9 @@ static char aftermath_text[128];
 static atomic_int installed;
 /* Set before install for a process that must stop, not end, after its report. */
 static volatile sig_atomic_t stop_instead_of_exit;
+/* The render's files are in place: a crash after it (a plugin's cleanup())
+ * must not say nothing was written. */
+static atomic_int outputs_written;
 static atomic_int handling;
 
 /* Bounded copy that always ends in NUL and never cuts a UTF-8 character. */
@@ -70,7 +73,10 @@ static void copy_text(char *destination, size_t capacity, const char *source) {
 void fxhost_crash_begin_render(int64_t rate) {
     render_rate = rate;
     fxhost_crash_frame = -1;
+    atomic_store(&outputs_written, 0);
 }
+
+void fxhost_crash_outputs_written(void) { atomic_store(&outputs_written, 1); }
 
 void fxhost_crash_end_render(void) {
     fxhost_crash_frame = -1;
@@ -261,7 +267,9 @@ static void crash_handler(int signal, siginfo_t *info, void *context) {
     for (int slot = 0; slot < FILES; ++slot) {
         if (atomic_load(&file_state[slot]) == 2) unlink(files[slot]);
     }
-    if (aftermath_text[0] != 0) {
+    if (atomic_load(&outputs_written)) {
+        append(&sentence, "; the files were written before it");
+    } else if (aftermath_text[0] != 0) {
         append(&sentence, "; ");
         append(&sentence, aftermath_text);
     }
@@ -274,6 +282,9 @@ static void crash_handler(int signal, siginfo_t *info, void *context) {
         append(&sentence, " is not writable)");
     }
     append(&sentence, "\n");
+    /* The sentence first: unwinding may take the dynamic loader's lock (a
+     * crash inside dlopen, during instantiate), and must not keep it unsaid. */
+    write_all(STDERR_FILENO, sentence.bytes, sentence.length);
 
     if (log >= 0) {
         write_all(log, sentence.bytes, sentence.length);
@@ -293,7 +304,6 @@ static void crash_handler(int signal, siginfo_t *info, void *context) {
         backtrace_symbols_fd(frames, depth, log);
         close(log);
     }
-    write_all(STDERR_FILENO, sentence.bytes, sentence.length);
     /* A client must not die while the JACK server freewheels (jackd2 could
      * not drop it): stopped, it waits for its parent to switch freewheel off
      * and kill it. */

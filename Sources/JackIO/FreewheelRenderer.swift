@@ -1,3 +1,4 @@
+import CCoreShim
 import CJack
 import Glibc
 import HostCore
@@ -149,6 +150,14 @@ package final class FreewheelRenderer {
         }
         guard jack_set_process_callback(handle, process, context) == 0 else {
             throw .callbackSetupFailed(callback: "process")
+        }
+        // Where a crash is reported, libjack's own threads get an alternate
+        // signal stack too, so a plugin that overflows its stack in run()
+        // reaches the report (kept for the thread's life: the process ends).
+        if CrashReport.isInstalled {
+            guard jack_set_thread_init_callback(handle, { _ in _ = fxhost_crash_thread_begin() }, nil) == 0 else {
+                throw .callbackSetupFailed(callback: "thread init")
+            }
         }
         // Only a flag and a wake-up: closing the client here is not allowed.
         let shutdown: JackShutdownCallback = { context in

@@ -139,7 +139,7 @@ final class BatchRenderer {
 
     /// One line of a worker's protocol.
     private func report(_ line: LineBuffer.Line, from worker: BatchWorkerProcess) {
-        guard !line.wasCut, let message = try? JSONDecoder().decode(BatchWorkerMessage.self, from: Data(line.text.utf8)) else {
+        guard !line.wasCut, let message = try? BatchWorkerMessage.decoder().decode(BatchWorkerMessage.self, from: Data(line.text.utf8)) else {
             return stop(worker, because: "sent the batch a report it could not read")
         }
         if message.ready == true {
@@ -211,11 +211,7 @@ final class BatchRenderer {
         }
     }
 
-    private func describe(_ ending: BatchWorkerProcess.Ending?) -> String {
-        switch ending {
-        case .signalled(let signal)?: SignalNames.name(signal)
-        case .exited(let status)?: "exit status \(status)"
-        case nil: "still running"
-        }
+    private func describe(_ ending: ChildProcess.Ending?) -> String {
+        ending?.description ?? "still running"
     }
 }

@@ -22,7 +22,7 @@ final class BatchWorkerChannel: Sendable {
 
     /// One line; a summary JSON cannot encode becomes the file's error, so the parent always hears of the file.
     func send(_ message: BatchWorkerMessage) {
-        let encoder = JSONEncoder()
+        let encoder = BatchWorkerMessage.encoder()
         var line: Data
         if let data = try? encoder.encode(message) {
             line = data

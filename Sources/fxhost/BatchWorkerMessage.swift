@@ -1,3 +1,4 @@
+import Foundation
 import HostCore
 
 /// One line a batch worker writes on its protocol descriptor, as JSON: that
@@ -18,11 +19,22 @@ struct BatchWorkerMessage: Codable {
     var error: String?
 
     static let ready = BatchWorkerMessage(ready: true)
-}
 
-/// One file handed to a worker, as a JSON line on its stdin.
-struct BatchWorkerAssignment: Codable {
-    /// The file's index in the batch (from 0), echoed in the worker's reports.
-    var index: Int
-    var item: BatchPlan.Item
+    /// A peak may be infinite or NaN (a plugin's output), which plain JSON
+    /// cannot hold: both ends write and read those as strings.
+    static let nonFinite = (positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+
+    static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: nonFinite.positiveInfinity, negativeInfinity: nonFinite.negativeInfinity, nan: nonFinite.nan)
+        return encoder
+    }
+
+    static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: nonFinite.positiveInfinity, negativeInfinity: nonFinite.negativeInfinity, nan: nonFinite.nan)
+        return decoder
+    }
 }

@@ -6,12 +6,6 @@ import HostCore
 /// `posix_spawn` on this same executable, its stdin a pipe for files, its
 /// protocol channel and its stderr pipes the parent reads without blocking.
 final class BatchWorkerProcess {
-    /// How it ended, from `waitpid`.
-    enum Ending {
-        case exited(Int32)
-        case signalled(Int32)
-    }
-
     let pid: pid_t
     /// Where files are handed over (-1 once closed: no more files).
     private(set) var input: Int32
@@ -34,7 +28,7 @@ final class BatchWorkerProcess {
     var lastError: String?
     /// Why the parent stopped it, if it did (a malformed report).
     var stoppedBecause: String?
-    private(set) var ending: Ending?
+    private(set) var ending: ChildProcess.Ending?
     var hasEnded: Bool { ending != nil }
 
     /// Starts `executable` with `arguments` (argv[0] included) and the parent's environment.
@@ -126,26 +120,11 @@ final class BatchWorkerProcess {
         var result: pid_t
         repeat { result = waitpid(pid, &status, blocking ? 0 : WNOHANG) } while result < 0 && errno == EINTR
         guard result == pid else { return false }
-        // The wait status, decoded as <sys/wait.h>'s macros do.
-        let signal = status & 0x7F
-        ending = signal == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signal)
+        ending = ChildProcess.Ending(waitStatus: status)
         return true
     }
 
     func kill(_ signal: Int32) {
         if ending == nil { _ = Glibc.kill(pid, signal) }
-    }
-}
-
-/// A file as `stat` identifies it: the same device and inode is the same file.
-struct FileIdentity: Equatable {
-    var device: UInt64
-    var inode: UInt64
-
-    init?(path: String) {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return nil }
-        device = UInt64(info.st_dev)
-        inode = UInt64(info.st_ino)
     }
 }

@@ -1,13 +1,51 @@
 import Glibc
+import HostCore
+import CCoreShim
 
 /// Starts another process with `posix_spawn`, as fxhost's helpers need it:
 /// this executable again (`render --batch-worker`, `--freewheel-worker`),
 /// every signal at its default action and none blocked (the parent may be
 /// catching SIGINT and SIGTERM, or ignoring SIGPIPE), the parent's
-/// environment, and standard streams replaced where given (nil: inherited).
+/// environment, standard streams replaced where given (nil: inherited),
+/// and no other descriptor of the parent's (its JACK sockets, a copy of
+/// its stdout a reader waits to see closed).
 enum ChildProcess {
     /// This executable, whatever path started it.
     static let thisExecutable = "/proc/self/exe"
+
+    /// How a child ended, or stopped, as <sys/wait.h>'s macros read a wait status.
+    enum Ending: Equatable {
+        case exited(Int32)
+        case signalled(Int32)
+        case stopped(Int32)
+
+        init(waitStatus status: Int32) {
+            if status & 0xff == 0x7f {
+                self = .stopped((status >> 8) & 0xff)
+            } else if status & 0x7f != 0 {
+                self = .signalled(status & 0x7f)
+            } else {
+                self = .exited((status >> 8) & 0xff)
+            }
+        }
+
+        /// "exit status 1", "SIGSEGV", "stopped by SIGSTOP".
+        var description: String {
+            switch self {
+            case .exited(let status): "exit status \(status)"
+            case .signalled(let signal): signalName(signal)
+            case .stopped(let signal): "stopped by \(signalName(signal))"
+            }
+        }
+    }
+
+    /// This process's own arguments (argv[0] included) with `flags` added
+    /// where options still count: before a `--`, if one ends them.
+    static func thisCommand(adding flags: [String]) -> [String] {
+        var arguments = CommandLine.arguments
+        arguments.insert(contentsOf: flags, at: arguments.firstIndex(of: "--") ?? arguments.endIndex)
+        return arguments
+    }
 
     /// Starts `executable` with `arguments` (argv[0] included); returns its pid,
     /// or throws the `posix_spawn` error's text.
@@ -20,6 +58,7 @@ enum ChildProcess {
                                      (standardError, STDERR_FILENO)] {
             if let descriptor { posix_spawn_file_actions_adddup2(&actions, descriptor, target) }
         }
+        fxhost_spawn_close_from(&actions, 3)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -38,9 +77,4 @@ enum ChildProcess {
         guard status == 0 else { throw ChildProcessError(reason: String(cString: strerror(status))) }
         return child
     }
-}
-
-/// Why a child process could not start (`posix_spawn`'s error, as text).
-struct ChildProcessError: Error {
-    let reason: String
 }

@@ -23,9 +23,7 @@ extension RenderCommand {
         let jobs = self.jobs ?? max(1, cores / (threads ?? 1))
         let threadsPerFile = threads ?? max(1, cores / jobs)
         // Each worker is this command again, with the files left out (it is handed them one by one).
-        var workerArguments = CommandLine.arguments
-        let extra = ["--batch-worker", "--threads", String(threadsPerFile)]
-        workerArguments.insert(contentsOf: extra, at: workerArguments.firstIndex(of: "--") ?? workerArguments.endIndex)
+        let workerArguments = ChildProcess.thisCommand(adding: ["--batch-worker", "--threads", String(threadsPerFile)])
         let renderer = BatchRenderer(batch: batch, jobs: jobs, showsProgress: !quiet && !json, workerArguments: workerArguments)
         let (summary, startFailure) = renderer.run()
         if let jsonOutput {

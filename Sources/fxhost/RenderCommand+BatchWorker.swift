@@ -27,20 +27,26 @@ extension RenderCommand {
             }
             var message = BatchWorkerMessage(index: assignment.index)
             do {
-                message.render = try renderAlone(assignment.item) { fraction in
+                try renderAlone(assignment.item, progress: { fraction in
                     channel.send(BatchWorkerMessage(index: assignment.index, progress: fraction))
-                }
+                }, finished: { summary in
+                    message.render = summary
+                    channel.send(message)
+                })
             } catch {
                 message.error = (error as? any UserFacingError)?.description ?? String(describing: error)
+                channel.send(message)
             }
-            channel.send(message)
         }
     }
 
     /// One file, set up exactly as a single render of it; set-up and
     /// tear-down behind the LV2 set-up gate, as LV2's threading rules ask
     /// (in a worker nothing else renders, so it never waits).
-    private func renderAlone(_ item: BatchPlan.Item, progress: @escaping @Sendable (Double) -> Void) throws -> RenderSummary {
+    /// `finished` hears of the finished file before the plugins are freed, so
+    /// a crash in a plugin's cleanup() cannot undo a file already written.
+    private func renderAlone(_ item: BatchPlan.Item, progress: @escaping @Sendable (Double) -> Void,
+                             finished: (RenderSummary) -> Void) throws {
         let gate = PluginSetupGate.process
         // The renderer is the last holder of the plan and its plugin
         // instances: let go of inside the gate, so `cleanup()` runs alone too.
@@ -57,6 +63,6 @@ extension RenderCommand {
             }
             return try OfflineRenderer(plan: setup.plan, options: setup.options)
         }
-        return try renderer!.run()
+        finished(try renderer!.run())
     }
 }

@@ -26,49 +26,66 @@ extension RenderCommand {
         }
         let child: pid_t
         do throws(ChildProcessError) {
-            child = try ChildProcess.start(ChildProcess.thisExecutable, arguments: CommandLine.arguments + ["--freewheel-worker"])
+            child = try ChildProcess.start(ChildProcess.thisExecutable,
+                                           arguments: ChildProcess.thisCommand(adding: ["--freewheel-worker"]))
         } catch {
             throw CommandLineError("cannot start the process that renders through JACK: \(error.reason)")
         }
         let signals = StopSignals()
         defer { signals.restore() }
-        var forwarded = false
-        var status: Int32 = 0
+        var lastForwarded = 0.0
+        var ending: ChildProcess.Ending
         while true {
-            let ended = waitpid(child, &status, WNOHANG | WUNTRACED)
-            if ended == child { break }
-            if ended < 0 && errno != EINTR { throw CommandLineError("lost the process that renders through JACK") }
-            // SIGINT from a terminal reaches the child too; SIGTERM sent to
-            // this process alone is passed on. The child stops as a render does.
-            if let signal = signals.caught, !forwarded {
+            var status: Int32 = 0
+            let result = waitpid(child, &status, WNOHANG | WUNTRACED)
+            if result == child {
+                ending = ChildProcess.Ending(waitStatus: status)
+                // Only the crash handler's own SIGSTOP means a crash: a stop
+                // from a terminal or from anyone else is undone.
+                if case .stopped(let signal) = ending, signal != SIGSTOP {
+                    kill(child, SIGCONT)
+                    continue
+                }
+                break
+            }
+            if result < 0 && errno != EINTR { throw CommandLineError("lost the process that renders through JACK") }
+            // A stop signal is passed on, again every half second until the
+            // child ends: it ignores SIGINT and SIGTERM but while its render
+            // catches them, so a signal that came while it was setting up
+            // reaches the render once it starts, and a second one (a
+            // terminal's Ctrl-C reaches both processes) can never kill it.
+            if let signal = signals.caught, Double(MonotonicClock.nanoseconds()) / 1e9 - lastForwarded >= 0.5 {
                 kill(child, signal)
-                forwarded = true
+                lastForwarded = Double(MonotonicClock.nanoseconds()) / 1e9
             }
             usleep(20_000)
         }
-        let stopped = status & 0xff == 0x7f  // WIFSTOPPED: the child crashed and waits
-        guard stopped || status & 0x7f != 0 else {  // else it exited, having said why
-            let code = (status >> 8) & 0xff
-            if code == 0 { return }
-            throw ExitCode(code)
-        }
-        let server = keeper.serverName ?? "default"
-        if !quiet && !json {
-            Terminal.status("switching JACK server `\(server)` back to realtime mode (it takes the server some seconds)…")
-        }
-        _ = keeper.leaveFreewheel()
-        if stopped {
+        switch ending {
+        case .exited(let code):  // it said why, if anything went wrong
+            if code != 0 { throw ExitCode(code) }
+            return
+        case .stopped:  // crashed, said so, and waits
+            let server = keeper.serverName ?? "default"
+            if !quiet && !json {
+                Terminal.status("switching JACK server `\(server)` back to realtime mode (it takes the server some seconds)…")
+            }
+            // Its answer says nothing here: it refuses when freewheel was off already (a crash while setting up).
+            _ = keeper.leaveFreewheel()
             kill(child, SIGKILL)
+            var status: Int32 = 0
             while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+            if !quiet && !json { Terminal.status("JACK server `\(server)` is back in realtime mode") }
+            throw ExitCode(1)
+        case .signalled(let signal) where signal == SIGINT || signal == SIGTERM:
+            // Before it began to ignore them: nothing was open yet.
+            throw CommandLineError("interrupted by \(signalName(signal)) before the render began; nothing was written")
+        case .signalled(let signal):  // killed outright (SIGKILL, the OOM killer): it said nothing
+            _ = keeper.leaveFreewheel()
+            // The child could not remove what it had begun to write.
+            for output in outputs.map(FileAssignment.init) {
+                unlink(AudioFileWriter.partialPath(for: output.path))
+            }
+            throw CommandLineError("the process rendering through JACK was killed by \(signalName(signal)); nothing was written; freewheel is off again, but a JACK server whose freewheeling client was killed may need a restart before it bounces again")
         }
-        // The child could not remove what it had begun to write.
-        for output in outputs.map(FileAssignment.init) {
-            unlink(AudioFileWriter.partialPath(for: output.path))
-        }
-        guard stopped else {  // killed outright: it said nothing
-            throw CommandLineError("the process rendering through JACK was killed by \(signalName(status & 0x7f)); nothing was written, and the server is back in realtime mode")
-        }
-        if !quiet && !json { Terminal.status("JACK server `\(server)` is back in realtime mode") }
-        throw ExitCode(1)
     }
 }

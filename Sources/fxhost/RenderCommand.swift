@@ -111,12 +111,16 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         if batchWorker { return try runBatchWorker() }
+        // Before anything takes stdout for results: the child prints them.
+        if engine == .jack && !freewheelWorker { return try runFreewheelInChild() }
+        // The child that renders for --engine jack: stop signals come from
+        // its parent, and count only while the render catches them.
+        if freewheelWorker { for number in [SIGINT, SIGTERM] { signal(number, SIG_IGN) } }
         let jsonOutput = json ? JSONStandardOutput() : nil
         if let batch = try BatchPlan.make(inputs: inputs, outputs: outputs) { return try runBatch(batch, jsonOutput: jsonOutput) }
         if jobs != nil {
             throw CommandLineError("--jobs renders several files at once: name the outputs with a template, e.g. -i 'takes/*.wav' -o 'out/{name}.wav'")
         }
-        if engine == .jack && !freewheelWorker { return try runFreewheelInChild() }
 
         // From here a crash (a plugin's, most likely) is one sentence naming
         // the node, with the partial files removed and the backtrace in a log.

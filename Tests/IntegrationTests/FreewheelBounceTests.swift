@@ -140,21 +140,32 @@ final class FreewheelBounceTests: XCTestCase {
     /// next bounce, whose output is the embedded render's. jackd2 left alone
     /// plays no cycle again once a freewheeling client died.
     func testAPluginCrashMidBounceLeavesTheServerPlayingAndBouncingAgain() throws {
+        try crashMidBounce(plugin: CrashingPlugins.crashInRun,
+                           // 20 blocks of the server's 256 frames passed: 5120 / 48000 s.
+                           saying: "(Crashy Effect) crashed in run() (SIGSEGV) at 0:00.107 of the input")
+    }
+
+    /// The same with a stack overflow on libjack's own process thread, which
+    /// reaches the report only on an alternate signal stack of its own.
+    func testAStackOverflowMidBounceIsReportedAndLeavesTheServerPlaying() throws {
+        try crashMidBounce(plugin: CrashingPlugins.overflowInRun, saying: "(Deep Effect) crashed in run() (SIGSEGV) at 0:00.107 of the input")
+    }
+
+    private func crashMidBounce(plugin: String, saying sentence: String) throws {
         let plugins = try CrashingPlugins.install(in: folder.appendingPathComponent("plugins"))
         let environment = ["LV2_PATH": plugins.path, "TMPDIR": path("plugins")]  // crash logs stay in the test's folder
         try Audio.noise(channels: 1, frames: 48_000, amplitude: 0.5, seed: 3).write(path("in.wav"))
         let observer = try ServerObserver(server: server.name)
-        func bounce(after blocks: Int, to output: String) throws -> Tools.Result {
-            try Tools.run(Tools.fxhost, ["render", "--chain", "\(CrashingPlugins.crashInRun) after=\(blocks)",
-                                         "-i", path("in.wav"), "-o", path(output), "--engine", "jack",
-                                         "--server", server.name, "--tail", "0"], environment: environment)
+        // Bounded: on a server wedged by a client that died freewheeling, a bounce never ends.
+        func bounce(_ plugin: String, after blocks: Int, to output: String, _ extra: [String] = []) throws -> Tools.Result {
+            try Tools.run("/usr/bin/timeout", ["-k", "10", "120", Tools.fxhost, "render", "--chain", "\(plugin) after=\(blocks)",
+                                               "-i", path("in.wav"), "-o", path(output), "--engine", "jack",
+                                               "--server", server.name, "--tail", "0"] + extra, environment: environment)
         }
-        let crashed = try bounce(after: 20, to: "crash.wav")
+        let crashed = try bounce(plugin, after: 20, to: "crash.wav")
         XCTAssertEqual(crashed.status, 1)
         XCTAssertEqual(crashed.stderr.split(separator: "\n").filter { $0.hasPrefix("fxhost: error:") }.count, 1, crashed.stderr)
-        // 20 blocks of the server's 256 frames passed: 5120 / 48000 s.
-        XCTAssertTrue(crashed.stderr.contains("(Crashy Effect) crashed in run() (SIGSEGV) at 0:00.107 of the input"),
-                      crashed.stderr)
+        XCTAssertTrue(crashed.stderr.contains(sentence), crashed.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("crash.wav") }, [],
                        "no output, complete-looking or partial")
         XCTAssertEqual(observer.freewheelStarts, 1)
@@ -165,7 +176,11 @@ final class FreewheelBounceTests: XCTestCase {
                       "cycles at the realtime rate again")
         let newcomer = try ServerObserver(server: server.name)
         XCTAssertTrue(newcomer.waitForCycleRate { $0 > 0 }, "a new client plays")
-        XCTAssertEqual(try bounce(after: 1_000_000, to: "again.wav").status, 0, "the server freewheels again")
+        // The server freewheels again; and --json's summary is on stdout, from the child that rendered.
+        let again = try bounce(CrashingPlugins.crashInRun, after: 1_000_000, to: "again.wav", ["--json"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        let summary = try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any]
+        XCTAssertEqual(summary?["frames"] as? Int, 48_000, again.stdout)
         try Tools.run(Tools.fxhost, ["render", "--chain", "\(CrashingPlugins.crashInRun) after=1000000", "-i", path("in.wav"),
                                      "-o", path("embedded.wav"), "--block", "\(Self.buffer)", "--tail", "0"], environment: environment)
         XCTAssertIdentical(try Audio.read(path("again.wav")), try Audio.read(path("embedded.wav")), "freewheel vs embedded")

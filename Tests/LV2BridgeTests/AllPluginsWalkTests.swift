@@ -118,6 +118,8 @@ final class AllPluginsWalkTests: XCTestCase {
                 failed[plugin.uri] = "ended the process (status \(status))"
             case .hung:
                 failed[plugin.uri] = "hung (no second of audio in \(Int(Self.secondsEach)) s)"
+            case .unreadable(let line):
+                failed[plugin.uri] = "reported `\(line)`, which the walk cannot read"
             }
         }
         print("all-plugins walk: \(walked.count) effects, loaded \(loaded), refused \(refused.count), failed \(failed.count)")

@@ -11,14 +11,17 @@ enum WalkResult<Outcome> {
     case exited(status: Int32)
     /// The item did not finish in the time allowed; the child was killed.
     case hung
+    /// The child reported this item in a line the walk cannot read.
+    case unreadable(String)
 }
 
 /// Runs a walk over plugins in child processes forked from this one, in
 /// order, one child after another: a plugin that crashes or hangs fails
 /// that plugin alone, and the next child goes on from the plugin after it.
-/// A child inherits the parent's loaded plugin world, so the walk meets
-/// each plugin after the same plugins it met before in one process (some
-/// crash only after others, as Calf Wavetable does).
+/// A child inherits the parent's loaded plugin world, so the first child
+/// meets each plugin after the same plugins as one process would (some
+/// crash only after others, as Calf Wavetable does); a child started after
+/// a crash begins from the parent's state, without what the dead one ran.
 ///
 /// The child tells the parent on a pipe, one line per event:
 /// `S index` when it starts an item and `D index text` when it is done,
@@ -46,7 +49,7 @@ enum ProcessWalk {
             var status: Int32 = 0
             if hung { kill(child, SIGKILL) }
             while waitpid(child, &status, 0) < 0 && errno == EINTR {}
-            for (index, outcome) in finished { results[index] = .finished(outcome) }
+            for (index, result) in finished { results[index] = result }
             guard let current else {
                 // The child ended between items: every item it took finished,
                 // or it took none, and the item it was to take fails.
@@ -62,7 +65,7 @@ enum ProcessWalk {
             results[current] = hung ? .hung : died != 0 ? .crashed(signal: died) : .exited(status: (status >> 8) & 0xff)
             next = current + 1
         }
-        return results.map { $0! }
+        return results.map { $0 ?? .exited(status: -1) }
     }
 
     /// The child: walks from `first`, reports each item, and ends without
@@ -94,8 +97,8 @@ enum ProcessWalk {
     /// `secondsEach`. Returns the items finished, the one started and not
     /// finished (nil if none), and whether that one overran.
     private static func follow<Outcome>(child: pid_t, reading descriptor: Int32, secondsEach: Double,
-                                        decode: (String) -> Outcome?) -> ([(Int, Outcome)], Int?, Bool) {
-        var finished: [(Int, Outcome)] = []
+                                        decode: (String) -> Outcome?) -> ([(Int, WalkResult<Outcome>)], Int?, Bool) {
+        var finished: [(Int, WalkResult<Outcome>)] = []
         var current: Int?
         var deadline = Date().addingTimeInterval(secondsEach)
         var pending = [UInt8]()
@@ -119,8 +122,9 @@ enum ProcessWalk {
                 if parts[0] == "S" {
                     current = index
                     deadline = Date().addingTimeInterval(secondsEach)
-                } else if parts[0] == "D", let outcome = decode(parts.count == 3 ? String(parts[2]) : "") {
-                    finished.append((index, outcome))
+                } else if parts[0] == "D" {
+                    let text = parts.count == 3 ? String(parts[2]) : ""
+                    finished.append((index, decode(text).map { .finished($0) } ?? .unreadable(text)))
                     current = nil
                 }
             }

@@ -3,8 +3,8 @@ import Foundation
 /// The plugins of Tests/TestPlugin/crashy.c, which fail on purpose: each
 /// passes its input through until it fails in one LV2 call. `after` (a
 /// control port, default 10) is the number of whole blocks run before the
-/// failure. `install(in:)` compiles the library and writes one bundle for
-/// all four, for an LV2_PATH of its own.
+/// failure. `install(in:)` compiles the library and writes one bundle for all
+/// of them, for an LV2_PATH of its own.
 public enum CrashingPlugins {
     /// Segfaults in run() after `after` blocks.
     public static let crashInRun = "urn:fxhost:test:crash-run"

@@ -35,6 +35,12 @@ static inline void fxhost_spin_pause(void) {
 /// file system lacks it. 0 on success, -1 with errno otherwise.
 int fxhost_rename_noreplace(const char *from, const char *to);
 
+#include <spawn.h>
+/// Adds "close every descriptor from `from` on" to a spawn's file actions
+/// (glibc's posix_spawn_file_actions_addclosefrom_np, which needs
+/// _GNU_SOURCE). 0 on success, an errno value otherwise.
+int fxhost_spawn_close_from(posix_spawn_file_actions_t *actions, int from);
+
 #include "CrashReport.h"
 
 #endif

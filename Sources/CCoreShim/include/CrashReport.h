@@ -69,6 +69,9 @@ static inline void fxhost_crash_set_frame(int64_t frame) { fxhost_crash_frame = 
 /* Off the realtime thread: the rate `fxhost_crash_frame` counts at
  * (rounded Hz), then -1 as the frame until the first block. */
 void fxhost_crash_begin_render(int64_t rate);
+/* The render's files are complete and in place: a crash from here on (a
+ * plugin's cleanup()) says so instead of the aftermath, until the next render. */
+void fxhost_crash_outputs_written(void);
 /* The render ended: crashes after this say no time. */
 void fxhost_crash_end_render(void);
 

@@ -417,6 +417,7 @@ package final class RenderJob {
             abort()
             throw RenderError.file(error)
         }
+        if CrashReport.isInstalled { CrashReport.outputsWritten() }
         let elapsed = started.map(Self.seconds(since:)) ?? 0
         reportProgress(finished: true)
         return RenderSummary(

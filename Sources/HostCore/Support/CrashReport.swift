@@ -57,11 +57,15 @@ package enum CrashReport {
         fxhost_crash_begin_render(rate)
     }
 
+    /// The render's files are complete and in place: a crash from here on
+    /// (a plugin's `cleanup()`) says so, not that nothing was written.
+    package static func outputsWritten() { fxhost_crash_outputs_written() }
+
     /// The render ended (or failed): crashes no longer say a time.
     package static func endRender() { fxhost_crash_end_render() }
 
     /// A name from a patch or a plugin's data, as the terminal may show it:
-    /// control characters escaped (`TerminalText`), cut to `nameBytes`.
+    /// control characters escaped (`TerminalText`), cut after `nameBytes` bytes (then "…" follows).
     static func printable(_ name: String) -> String {
         var result = ""
         var bytes = 0

@@ -6,6 +6,10 @@ import Synchronization
 /// global state: the handler stores into it (lock-free, async-signal-safe)
 /// and the render's thread polls it and stops.
 private let stopSignal = Atomic<Int32>(0)
+/// How many `StopSignals` are active (a batch worker's, around a render's):
+/// only the outermost clears what was caught, so a signal caught while an
+/// inner one was set up is not lost.
+private let activeStopSignals = Atomic<Int>(0)
 
 /// Catches SIGINT and SIGTERM while a render runs, so that it can clean up
 /// (remove partial files, switch JACK's freewheel off) before the process
@@ -14,7 +18,7 @@ package struct StopSignals {
     private var previous: [(signal: Int32, action: sigaction)] = []
 
     package init() {
-        stopSignal.store(0, ordering: .relaxed) // initialises the global before any handler can touch it
+        activeStopSignals.wrappingAdd(1, ordering: .relaxed)
         for number in [SIGINT, SIGTERM] {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { number in stopSignal.store(number, ordering: .relaxed) }
@@ -36,10 +40,19 @@ package struct StopSignals {
             var action = action
             sigaction(number, &action, nil)
         }
+        if activeStopSignals.wrappingSubtract(1, ordering: .relaxed).newValue == 0 {
+            stopSignal.store(0, ordering: .relaxed)
+        }
     }
 }
 
-/// "SIGINT", "SIGTERM", or "signal N".
+/// The name people know a signal by ("SIGINT", "SIGSEGV"), or "signal N".
 package func signalName(_ number: Int32) -> String {
-    number == SIGINT ? "SIGINT" : number == SIGTERM ? "SIGTERM" : "signal \(number)"
+    let known: [Int32: String] = [
+        SIGSEGV: "SIGSEGV", SIGBUS: "SIGBUS", SIGILL: "SIGILL", SIGFPE: "SIGFPE", SIGABRT: "SIGABRT",
+        SIGKILL: "SIGKILL", SIGTERM: "SIGTERM", SIGINT: "SIGINT", SIGTRAP: "SIGTRAP", SIGSYS: "SIGSYS",
+        SIGPIPE: "SIGPIPE", SIGXCPU: "SIGXCPU", SIGXFSZ: "SIGXFSZ", SIGHUP: "SIGHUP", SIGQUIT: "SIGQUIT",
+        SIGSTOP: "SIGSTOP", SIGTSTP: "SIGTSTP", SIGTTIN: "SIGTTIN", SIGTTOU: "SIGTTOU",
+    ]
+    return known[number] ?? "signal \(number)"
 }
