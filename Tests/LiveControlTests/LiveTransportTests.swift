@@ -64,10 +64,11 @@ final class LiveTransportTests: XCTestCase {
 
         /// Spacings of the clicks in a take of at least `seconds`: at least
         /// `count`, all `frames` apart.
-        func assertClicks(_ name: String, seconds: Double, apart frames: Int, count: Int,
+        /// `within`: frames a spacing may miss by (0: exact).
+        func assertClicks(_ name: String, seconds: Double, apart frames: Int, count: Int, within: Int = 0,
                           file: StaticString = #filePath, line: UInt = #line) throws {
             let spacings = LiveTransportTests.spacings(try clicks(name, seconds: seconds))
-            XCTAssertTrue(spacings.count >= count && spacings.allSatisfy { $0 == frames },
+            XCTAssertTrue(spacings.count >= count && spacings.allSatisfy { abs($0 - frames) <= within },
                           "\(name): clicks \(frames) frames apart, got \(spacings)", file: file, line: line)
         }
     }
@@ -114,7 +115,11 @@ final class LiveTransportTests: XCTestCase {
 
         master.send("tempo 100")
         XCTAssertTrue(eventually(within: 60) { session.status().transport?.beatsPerMinute == 100 })
-        try rig.assertClicks("at100", seconds: 1.9, apart: 28_800, count: 2)
+        // jack_transport gives the position in whole ticks, 1920 a beat (15
+        // frames at 100 bpm), so the beat eg-metro is told each block is
+        // rounded: a click may land one frame off (seen in about one run in
+        // three at 100 bpm, before and after issue 18's changes alike).
+        try rig.assertClicks("at100", seconds: 1.9, apart: 28_800, count: 2, within: 1)
 
         // `transport stop` stops JACK's transport, which every client sees.
         _ = try rig.dispatcher.dispatch(.transport(rolling: false), from: .console)
