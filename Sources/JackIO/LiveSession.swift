@@ -384,6 +384,10 @@ public final class LiveSession {
 
     /// A program for `plan` over this session's players, recorders and meters.
     func makeProgram(for plan: RenderPlan) -> LiveProgram {
+        // The crash report names a node from the plan that runs; for the
+        // block or two until this one runs, the old one's ops share its
+        // numbering unless the graph itself changed.
+        if CrashReport.isInstalled { CrashReport.register(nodes: plan.nodes) }
         midiFilePlayers = Self.midiFilePlayers(for: plan, from: midiFilePlayers)
         var live = LivePlanOwner.makeProgram(for: plan, players: players, recorders: liveTaps.recorders,
                                              tapMeters: liveTaps.meters,

@@ -156,6 +156,9 @@ struct RunCommand: ParsableCommand {
         // Before any thread exists, so every thread (libjack's too) inherits
         // the mask and the signals wait for the host's loop.
         let signals = BlockedStopSignals()
+        // A plugin that crashes the engine is named in one sentence (the
+        // supervised engine that restarts without it is still to come).
+        CrashReport.installForLive()
         JackMessages.silenceUnlessVerbose()
         // Replies and --json on stdout alone, whatever plugins print.
         Terminal.separateResultsFromPluginOutput()

@@ -28,6 +28,18 @@ package enum CrashReport {
         fxhost_crash_install(renderAftermath)
     }
 
+    /// What the sentence says of a live run's takes: written as they play,
+    /// they stay readable up to the crash.
+    package static let liveAftermath = "every take is kept up to the crash"
+
+    /// Installs the crash handler for `fxhost run`: a plugin's crash is one
+    /// sentence naming the node and the call (the live plans register their
+    /// names), not a backtrace on the terminal. Call once, early, on the
+    /// main thread, before any other thread starts.
+    package static func installForLive() {
+        fxhost_crash_install(liveAftermath)
+    }
+
     /// Whether the handler is installed (then jobs register what it says).
     package static var isInstalled: Bool { fxhost_crash_installed() != 0 }
 
