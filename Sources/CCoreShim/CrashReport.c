@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <execinfo.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -329,6 +330,19 @@ void fxhost_crash_thread_end(void *memory) {
     stack_t off = {.ss_sp = NULL, .ss_flags = SS_DISABLE, .ss_size = 0};
     sigaltstack(&off, NULL);
     munmap(memory, ALT_STACK_BYTES);
+}
+
+/* Threads that others start (libjack's) free their alternate stack as they
+ * end, through a thread-specific value's destructor. */
+static pthread_key_t stack_key;
+static pthread_once_t stack_key_once = PTHREAD_ONCE_INIT;
+static void free_thread_stack(void *memory) { fxhost_crash_thread_end(memory); }
+static void make_stack_key(void) { (void)pthread_key_create(&stack_key, free_thread_stack); }
+
+void fxhost_crash_thread_begin_for_life(void) {
+    (void)pthread_once(&stack_key_once, make_stack_key);
+    void *memory = fxhost_crash_thread_begin();
+    if (memory != NULL && pthread_setspecific(stack_key, memory) != 0) fxhost_crash_thread_end(memory);
 }
 
 void fxhost_crash_stop_instead_of_exit(void) { stop_instead_of_exit = 1; }

@@ -153,9 +153,9 @@ package final class FreewheelRenderer {
         }
         // Where a crash is reported, libjack's own threads get an alternate
         // signal stack too, so a plugin that overflows its stack in run()
-        // reaches the report (kept for the thread's life: the process ends).
+        // reaches the report (freed as the thread ends).
         if CrashReport.isInstalled {
-            guard jack_set_thread_init_callback(handle, { _ in _ = fxhost_crash_thread_begin() }, nil) == 0 else {
+            guard jack_set_thread_init_callback(handle, { _ in fxhost_crash_thread_begin_for_life() }, nil) == 0 else {
                 throw .callbackSetupFailed(callback: "thread init")
             }
         }

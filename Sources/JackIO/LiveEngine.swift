@@ -1,3 +1,4 @@
+import CCoreShim
 import CJack
 import HostCore
 import Glibc
@@ -102,6 +103,14 @@ package final class LiveEngine {
         }
         guard jack_set_process_callback(handle, process, context) == 0 else {
             throw .callbackSetupFailed(callback: "process")
+        }
+        // Where a crash is reported, libjack's threads get an alternate signal
+        // stack (freed as each ends), so a plugin that overflows its stack in
+        // run() is named too.
+        if CrashReport.isInstalled {
+            guard jack_set_thread_init_callback(handle, { _ in fxhost_crash_thread_begin_for_life() }, nil) == 0 else {
+                throw .callbackSetupFailed(callback: "thread init")
+            }
         }
         // These come on a JACK thread that is not the process thread.
         let xrun: JackXRunCallback = { context in

@@ -8,6 +8,16 @@ import XCTest
 /// backtrace on the terminal.
 final class LiveCrashRunTests: XCTestCase {
     func testACrashInRunIsNamedInOneSentenceAndTheTakeIsKept() throws {
+        try crash(CrashingPlugins.crashInRun, named: "Crashy Effect")
+    }
+
+    /// A stack overflow on libjack's process thread reaches the report on an
+    /// alternate signal stack of that thread's own.
+    func testAStackOverflowInRunIsNamedToo() throws {
+        try crash(CrashingPlugins.overflowInRun, named: "Deep Effect")
+    }
+
+    private func crash(_ plugin: String, named name: String) throws {
         let server = try startJackServer(sampleRate: 48_000, bufferFrames: 256)
         let folder = try Tools.temporaryFolder()
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
@@ -17,7 +27,7 @@ final class LiveCrashRunTests: XCTestCase {
         fxhost: 1
         nodes:
           in:  { input: 1 }
-          bad: { plugin: "\(CrashingPlugins.crashInRun)", params: { after: 200 } }
+          bad: { plugin: "\(plugin)", params: { after: 200 } }
           out: { output: 1 }
         chain: [in, bad, out]
         taps:
@@ -29,7 +39,7 @@ final class LiveCrashRunTests: XCTestCase {
         XCTAssertEqual(run.waitForExit(seconds: 60), 1, run.stderr)
         let errors = run.stderr.split(separator: "\n").filter { $0.hasPrefix("fxhost: error:") }
         XCTAssertEqual(errors.count, 1, run.stderr)
-        XCTAssertTrue(run.stderr.contains("node `bad` (Crashy Effect) crashed in run() (SIGSEGV); every take is kept up to the crash"),
+        XCTAssertTrue(run.stderr.contains("node `bad` (\(name)) crashed in run() (SIGSEGV); every take is kept up to the crash"),
                       run.stderr)
         XCTAssertFalse(run.stderr.contains("Backtrace"), "no backtrace on the terminal: \(run.stderr)")
         // The take reads, and holds no more than the blocks before the crash.

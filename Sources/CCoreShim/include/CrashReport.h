@@ -110,5 +110,8 @@ int fxhost_crash_installed(void);
  * returns to `fxhost_crash_thread_end` before the thread returns. */
 void *fxhost_crash_thread_begin(void);
 void fxhost_crash_thread_end(void *stack);
+/* The same for a thread someone else started and ends (libjack's, from its
+ * thread-init callback): the stack is freed when the thread ends. */
+void fxhost_crash_thread_begin_for_life(void);
 
 #endif
