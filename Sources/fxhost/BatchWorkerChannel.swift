@@ -3,18 +3,16 @@ import LiveControl
 import Synchronization
 
 /// A batch worker's reports to its parent: JSON lines on a copy of the
-/// stdout it was started with. Descriptor 1 then points at stderr, so what
-/// a plugin prints on stdout cannot break into the protocol (as
-/// `Terminal.separateResultsFromPluginOutput` does for `--json`).
+/// stdout it was started with, which `Terminal.separateResultsFromPluginOutput`
+/// sets apart (as for `--json`): descriptor 1 then points at stderr, so what
+/// a plugin prints on stdout cannot break into the protocol.
 final class BatchWorkerChannel: Sendable {
     private let descriptor: Int32
     /// Progress comes from the render's thread, results from the worker's; a line is written whole.
     private let writing = Mutex(())
 
     init() throws {
-        fflush(stdout)
-        let copy = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
-        guard copy >= 0, dup2(STDERR_FILENO, STDOUT_FILENO) >= 0 else {
+        guard let copy = Terminal.separateResultsFromPluginOutput() else {
             throw CommandLineError("a batch worker could not set its report pipe apart (\(String(cString: strerror(errno))))")
         }
         descriptor = copy

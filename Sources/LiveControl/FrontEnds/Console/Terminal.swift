@@ -20,13 +20,22 @@ package enum Terminal {
     /// From now on descriptor 1 is stderr, so whatever a plugin prints on
     /// stdout (x42's convolver prints its configuration there) lands on
     /// stderr, and results (replies, JSON) reach the real stdout alone, for
-    /// a script to read. Call before anything loads a plugin.
-    package static func separateResultsFromPluginOutput() {
-        guard results.load(ordering: .acquiring) == STDOUT_FILENO else { return }
+    /// a script to read. Call before anything loads a plugin. Returns the
+    /// descriptor results go to (close-on-exec: no child inherits it), or
+    /// nil when stdout could not be set apart (results stay on stdout).
+    @discardableResult
+    package static func separateResultsFromPluginOutput() -> Int32? {
+        let current = results.load(ordering: .acquiring)
+        guard current == STDOUT_FILENO else { return current }
         fflush(stdout)
-        let copy = dup(STDOUT_FILENO)
-        guard copy >= 0, dup2(STDERR_FILENO, STDOUT_FILENO) >= 0 else { return }
+        let copy = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
+        guard copy >= 0 else { return nil }
+        guard dup2(STDERR_FILENO, STDOUT_FILENO) >= 0 else {
+            close(copy)
+            return nil
+        }
         results.store(copy, ordering: .releasing)
+        return copy
     }
 
     /// The console prompt's screen while it runs.
