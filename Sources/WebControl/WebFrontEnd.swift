@@ -46,7 +46,7 @@ package final class WebFrontEnd: LiveFrontEnd, Sendable {
     }
 
     private let host = Mutex<ControlInbox?>(nil)
-    private let session = Mutex<LiveSession?>(nil)
+    private let surface = Mutex<(any ControlSurface)?>(nil)
     private let refusedCount = Atomic<Int>(0)
     private let streams = Mutex(Streams())
     private let pending = Mutex(Pending())
@@ -80,19 +80,19 @@ package final class WebFrontEnd: LiveFrontEnd, Sendable {
 
     package func start(_ host: LiveHost) throws {
         self.host.withLock { $0 = host.inbox }
-        session.withLock { $0 = host.session }
-        folder.withLock { $0 = host.dispatcher.remotePaths.folder }
-        host.dispatcher.addListener { [self] change in broadcast(ControlProtocol.event(change).text) }
-        host.dispatcher.addRefusalListener { [self] refusal in
+        surface.withLock { $0 = host.surface }
+        folder.withLock { $0 = host.surface.remotePaths.folder }
+        host.surface.addListener { [self] change in broadcast(ControlProtocol.event(change).text) }
+        host.surface.addRefusalListener { [self] refusal in
             broadcast(JSONValue.object(["v": .number(1), "event": .string("refused"), "source": .string(refusal.source.description),
                                         "error": .string(refusal.description)]).text)
         }
-        let earlier = host.dispatcher.amendStatus  // another front end's count stays
-        host.dispatcher.amendStatus = { [self] in earlier?(&$0); $0.webRefused = refused }
+        let earlier = host.surface.amendStatus  // another front end's count stays
+        host.surface.amendStatus = { [self] in earlier?(&$0); $0.webRefused = refused }
     }
 
     package func service(now: Double) -> LiveFrontEndOutcome {
-        if let session = session.withLock({ $0 }) { sendMeters(from: session, now: now) }
+        if let surface = surface.withLock({ $0 }) { sendMeters(from: surface, now: now) }
         return .keepRunning
     }
 
@@ -207,7 +207,7 @@ package final class WebFrontEnd: LiveFrontEnd, Sendable {
     /// On the host's thread: each metered stream gets every output's and
     /// every tapped node's peaks since its previous meters (its own reader), DSP load, xruns, the
     /// taps' times and the bounce's progress.
-    private func sendMeters(from session: LiveSession, now: Double) {
+    private func sendMeters(from session: any ControlSurface, now: Double) {
         var due: [(AsyncStream<String>.Continuation, OutputPeakReaders.Reader)] = []
         let retired = streams.withLock { streams in
             for (number, stream) in streams.open {

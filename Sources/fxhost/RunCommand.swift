@@ -198,9 +198,11 @@ struct RunCommand: ParsableCommand {
         }
         // Watching before the session starts: no edit made after start-up is missed.
         let watcher = try watch ? PatchFileWatcher(path: LivePatchFile.realPath(patchFile.path!), loadedText: text) : nil
-        let host = try LiveHost(graph: graph, session: sessionOptions, patchFile: patchFile, signals: signals,
-                                options: hostOptions)
-        host.dispatcher.remoteFolder = files
+        let notifier = EventNotifier()
+        sessionOptions.notifier = notifier
+        let engine = InProcessEngine(session: try LiveSession(graph: graph, options: sessionOptions), patchFile: patchFile)
+        engine.dispatcher.remoteFolder = files
+        let host = LiveHost(engine: engine, notifier: notifier, signals: signals, options: hostOptions)
         host.attach(ConsoleFrontEnd(showsStatus: !quiet && Terminal.standardErrorIsTerminal))
         host.attach(MIDIAnnouncer())
         if let osc { host.attach(osc) }

@@ -39,7 +39,7 @@ final class MIDIControlTests: XCTestCase {
         let decibels = -30 + 30 * 64.0 / 127
         XCTAssertTrue(rig.waitForLevel(Self.decibelsToLinear(decibels)), "heard \(String(describing: rig.level))")
         XCTAssertTrue(eventually(within: 10) {
-            rig.dispatcher.pollMIDI()
+            rig.dispatcher.pollMIDIChanges()
             return rig.heard.changes.contains { $0.source == .midi }
         })
         let fromMIDI = rig.heard.changes.filter { $0.source == .midi }
@@ -64,7 +64,7 @@ final class MIDIControlTests: XCTestCase {
         XCTAssertEqual(rig.session.midiLearning, "amp:gain")
         try rig.send([.controller(20, value: 3, channel: 5)])
         XCTAssertTrue(eventually(within: 30) {
-            rig.dispatcher.pollMIDI()
+            rig.dispatcher.pollMIDIChanges()
             return rig.session.midiControl.mappings.count == 1
         })
         let learned = MIDIMapping(trigger: .controller(20), channel: 5,
@@ -99,7 +99,7 @@ final class MIDIControlTests: XCTestCase {
         let learned = MIDIMapping(trigger: .controller(20), channel: 5,
                                   target: .parameter(node: "amp", symbol: "gain", range: nil, curve: .linear))
         XCTAssertTrue(eventually(within: 30) {
-            rig.dispatcher.pollMIDI()
+            rig.dispatcher.pollMIDIChanges()
             return rig.session.midiControl.mappings == [learned]
         }, "\(rig.session.midiControl.mappings)")
         XCTAssertTrue(rig.heard.changes.contains(ControlChange(.mapped(learned, replacing: [earlier]), from: .midi)),
@@ -183,7 +183,7 @@ final class MIDIControlTests: XCTestCase {
         try rig.send(messages, perCycle: 16)
         // Last: amp at 0 dB, trim active at -3 dB (from the scene).
         XCTAssertTrue(rig.waitForLevel(Self.decibelsToLinear(-3)), "heard \(String(describing: rig.level))")
-        rig.dispatcher.pollMIDI()
+        rig.dispatcher.pollMIDIChanges()
         let values = rig.heard.changes.filter { if case .parameter = $0.kind { true } else { false } }
         XCTAssertGreaterThan(values.count, 0)
         XCTAssertLessThan(values.count, 100, "a burst is coalesced per drain")

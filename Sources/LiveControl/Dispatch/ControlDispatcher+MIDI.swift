@@ -4,7 +4,7 @@ extension ControlDispatcher {
     /// sweep is not a flood) and a mapping a `learn` made. The run loop
     /// calls this between commands, as it polls the session.
     @discardableResult
-    package func pollMIDI() -> [ControlChange] {
+    package func pollMIDIChanges() -> [ControlChange] {
         let changes = session.drainMIDI().map { ControlChange(ControlChange.Kind($0), from: .midi) }
         announce(changes)
         return changes

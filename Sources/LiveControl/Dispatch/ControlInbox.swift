@@ -54,7 +54,7 @@ package final class ControlInbox: Sendable {
     /// On the session's thread: carries out what was posted so far, in
     /// order, and replies to each. True once one of them asked to quit
     /// (what was posted after it is not carried out: the run ends).
-    package func deliver(to dispatcher: ControlDispatcher) -> Bool {
+    package func deliver(to dispatcher: any ControlSurface) -> Bool {
         let taken = letters.withLock { letters in
             defer { letters = [] }
             return letters

@@ -27,9 +27,11 @@ public final class LiveHost {
 
     public enum StopReason: Sendable { case signal, duration, quit, serverShutDown }
 
-    package let session: LiveSession
-    package let dispatcher: ControlDispatcher
+    /// The session as front ends see it, and as the loop drives it.
+    package let engine: any HostedEngine
     package let inbox: ControlInbox
+    /// What front ends steer and read.
+    package var surface: any ControlSurface { engine.surface }
     private let notifier: EventNotifier
     private let signals: BlockedStopSignals?
     private let options: Options
@@ -46,14 +48,20 @@ public final class LiveHost {
     }
 
     /// With `patchFile`, `save` and `reload` work on it.
-    package init(graph: AudioGraph, session sessionOptions: LiveSession.Options, patchFile: LivePatchFile?,
+    package convenience init(graph: AudioGraph, session sessionOptions: LiveSession.Options, patchFile: LivePatchFile?,
                  signals: BlockedStopSignals?, options: Options) throws(LiveSessionError) {
-        notifier = EventNotifier()
+        let notifier = EventNotifier()
         var sessionOptions = sessionOptions
         sessionOptions.notifier = notifier
-        session = try LiveSession(graph: graph, options: sessionOptions)
-        dispatcher = ControlDispatcher(session: session)
-        dispatcher.patchFile = patchFile
+        let session = try LiveSession(graph: graph, options: sessionOptions)
+        self.init(engine: InProcessEngine(session: session, patchFile: patchFile), notifier: notifier,
+                  signals: signals, options: options)
+    }
+
+    /// Runs `engine`, which signals `notifier` when it has news for the loop.
+    package init(engine: any HostedEngine, notifier: EventNotifier, signals: BlockedStopSignals?, options: Options) {
+        self.engine = engine
+        self.notifier = notifier
         inbox = ControlInbox(notifier: notifier)
         self.signals = signals
         self.options = options
@@ -74,10 +82,10 @@ public final class LiveHost {
     /// stops the front ends and finishes the session (every tap finalised).
     /// Returns why it ended and the closing status.
     public func run() throws -> (reason: StopReason, status: LiveStatus) {
-        try session.start()
+        try engine.start()
         var started: [any LiveFrontEnd] = []
         do {
-            if options.connectPorts { try session.connectPorts() }
+            if options.connectPorts { try engine.connectPorts() }
             for frontEnd in frontEnds {
                 try frontEnd.start(self)
                 started.append(frontEnd)
@@ -85,12 +93,12 @@ public final class LiveHost {
         } catch {
             // Nothing is lost to a front end that could not start: the taps are finalised.
             for frontEnd in started.reversed() { frontEnd.stop() }
-            _ = try? session.finish()
+            _ = try? engine.finish()
             throw error
         }
         let reason = loop()
         for frontEnd in started.reversed() { frontEnd.stop() }
-        return (reason, try session.finish())
+        return (reason, try engine.finish())
     }
 
     private func loop() -> StopReason {
@@ -102,11 +110,10 @@ public final class LiveHost {
             signals?.notifier.drain()
             if signals?.take() == true { return .signal }
             notifier.drain()
-            if inbox.deliver(to: dispatcher) { return .quit }
+            if inbox.deliver(to: engine.surface) { return .quit }
             for frontEnd in frontEnds where frontEnd.service(now: now) == .quit { return .quit }
-            dispatcher.finishBounce()  // announced: every front end hears it
-            dispatcher.announceTapFailures()  // likewise
-            if session.serverHasShutDown {
+            engine.announceEnded()  // a bounce's end, a tap's failure: every front end hears it
+            if engine.serverHasShutDown {
                 guard options.reconnect else { return .serverShutDown }
                 if nextReconnect == nil {
                     note("the JACK server shut down; waiting for it to return (--reconnect)", isWarning: true)
@@ -116,9 +123,9 @@ public final class LiveHost {
                 }
             } else {
                 do {
-                    try session.poll()
+                    try engine.poll()
                 } catch {
-                    note(error.description, isWarning: true)
+                    note(String(describing: error), isWarning: true)
                 }
             }
             let deadlines = frontEnds.compactMap { $0.nextDeadline() } + [end, nextReconnect].compactMap { $0 }
@@ -129,19 +136,19 @@ public final class LiveHost {
     /// One try to rejoin the server; true once it is back.
     private func tryReconnect() -> Bool {
         do {
-            try session.reconnect()
+            try engine.reconnect()
         } catch LiveSessionError.jack(.noServer) {
             return false
         } catch {
-            note(error.description, isWarning: true)
+            note(String(describing: error), isWarning: true)
             return false
         }
         note("reconnected to the JACK server; playing again", isWarning: false)
         if options.connectPorts {
             do {
-                try session.connectPorts()
+                try engine.connectPorts()
             } catch {
-                note(error.description, isWarning: true)
+                note(String(describing: error), isWarning: true)
             }
         }
         return true

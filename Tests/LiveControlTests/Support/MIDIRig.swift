@@ -84,7 +84,7 @@ final class MIDIRig {
     /// `expected` to a relative 1e-5; false after `seconds`.
     func waitForLevel(_ expected: Double, within seconds: Double = 60) -> Bool {
         eventually(within: seconds) {
-            dispatcher.pollMIDI()
+            dispatcher.pollMIDIChanges()
             guard let level else { return false }
             return abs(Double(level) - expected) <= 1e-5 * max(abs(expected), 1e-3)
         }

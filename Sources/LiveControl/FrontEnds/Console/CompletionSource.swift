@@ -3,24 +3,24 @@
 /// The run loop builds a fresh one from the session for each Tab
 /// (`CompletionSource(session:)`), so nodes a graph edit added are there;
 /// a new kind of name is one more field here and one line there.
-struct CompletionSource: Equatable, Sendable {
-    struct Node: Equatable, Sendable {
-        var name: String
+package struct CompletionSource: Equatable, Sendable, Codable {
+    package struct Node: Equatable, Sendable, Codable {
+        package var name: String
         /// Plugin nodes take `set`, `bypass` and `preset`; others only wiring and taps.
-        var isPlugin: Bool
-        var parameters: [Parameter] = []
-        var presets: [String] = []
+        package var isPlugin: Bool
+        package var parameters: [Parameter] = []
+        package var presets: [String] = []
     }
 
-    struct Parameter: Equatable, Sendable {
-        var symbol: String
+    package struct Parameter: Equatable, Sendable, Codable {
+        package var symbol: String
         /// Words `set` takes besides numbers: a toggle's true/false, an enumeration's labels.
-        var values: [String] = []
+        package var values: [String] = []
     }
 
-    var commands: [String] = ConsoleCommand.names
-    var nodes: [Node] = []
-    var scenes: [String] = []
+    package var commands: [String] = ConsoleCommand.names
+    package var nodes: [Node] = []
+    package var scenes: [String] = []
 
     func node(named name: String) -> Node? { nodes.first { $0.name == name } }
 }

@@ -11,7 +11,7 @@ package final class ConsoleFrontEnd: LiveFrontEnd {
     private let showsStatus: Bool
     private var console: LiveConsole?
     private var interpreter: ConsoleInterpreter?
-    private var session: LiveSession?
+    private var surface: (any ControlSurface)?
     private var nextRefresh = 0.0
     private static let refreshSeconds = 0.2
 
@@ -21,23 +21,23 @@ package final class ConsoleFrontEnd: LiveFrontEnd {
 
     package func start(_ host: LiveHost) {
         let console = LiveConsole(showsStatus: showsStatus, wake: host.wake)
-        console.offerCompletions(from: host.session)  // before the prompt shows: a Tab may come at once
+        console.offerCompletions(host.surface.completion)  // before the prompt shows: a Tab may come at once
         console.start()
         self.console = console
-        session = host.session
-        interpreter = ConsoleInterpreter(dispatcher: host.dispatcher)
+        surface = host.surface
+        interpreter = ConsoleInterpreter(surface: host.surface)
     }
 
     package func service(now: Double) -> LiveFrontEndOutcome {
-        guard let console, let interpreter, let session else { return .keepRunning }
+        guard let console, let interpreter, let surface else { return .keepRunning }
         for line in console.takeLines() {
             console.clearStatus()
             if interpreter.execute(line) == .quit { return .quit }
         }
         if now >= nextRefresh {
             nextRefresh = now + Self.refreshSeconds
-            if console.showsStatus { console.show(session.status()) }
-            console.offerCompletions(from: session)
+            if console.showsStatus { console.show(surface.status()) }
+            console.offerCompletions(surface.completion)
         }
         return .keepRunning
     }

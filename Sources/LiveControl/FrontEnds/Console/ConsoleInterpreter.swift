@@ -9,11 +9,11 @@ import JackIO
 /// dispatcher's announcements, so a change from any front end shows here
 /// the same way, and so does a refusal of another front end's command.
 package struct ConsoleInterpreter {
-    let dispatcher: ControlDispatcher
+    let dispatcher: any ControlSurface
 
     package enum Outcome { case keepRunning, quit }
 
-    package init(dispatcher: ControlDispatcher) {
+    package init(surface dispatcher: any ControlSurface) {
         self.dispatcher = dispatcher
         dispatcher.addListener(ConsoleEcho.show)
         dispatcher.addRefusalListener { refusal in

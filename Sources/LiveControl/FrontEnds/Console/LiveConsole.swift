@@ -58,8 +58,8 @@ final class LiveConsole {
     }
 
     /// The names Tab completes, from the session as it is now.
-    func offerCompletions(from session: LiveSession) {
-        prompt?.offer(CompletionSource(session: session))
+    func offerCompletions(_ source: CompletionSource) {
+        prompt?.offer(source)
     }
 
     /// The prompt and status line cleared and the terminal given back, on every way out of the run loop.

@@ -8,23 +8,23 @@ import JackIO
 /// not a flood), with a mapping a `learn` completed. Only a session with a
 /// `midi-control:` section has anything to report.
 package final class MIDIAnnouncer: LiveFrontEnd {
-    private var dispatcher: ControlDispatcher?
+    private var surface: (any ControlSurface)?
     private var nextPoll = 0.0
     private static let pollSeconds = 0.1
 
     package init() {}
 
     package func start(_ host: LiveHost) {
-        guard host.session.midiControl.isDeclared else { return }
-        dispatcher = host.dispatcher
+        guard host.surface.hasMIDIControl else { return }
+        surface = host.surface
     }
 
     package func service(now: Double) -> LiveFrontEndOutcome {
-        guard let dispatcher, now >= nextPoll else { return .keepRunning }
+        guard let surface, now >= nextPoll else { return .keepRunning }
         nextPoll = now + Self.pollSeconds
-        dispatcher.pollMIDI()
+        surface.pollMIDI()
         return .keepRunning
     }
 
-    package func nextDeadline() -> Double? { dispatcher == nil ? nil : nextPoll }
+    package func nextDeadline() -> Double? { surface == nil ? nil : nextPoll }
 }

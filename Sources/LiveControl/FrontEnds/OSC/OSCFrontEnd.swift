@@ -23,7 +23,7 @@ package final class OSCFrontEnd: LiveFrontEnd, Sendable {
     private let socket: Int32
     /// The host's inbox (which also wakes it), from `start`.
     private let host = Mutex<ControlInbox?>(nil)
-    private let session = Mutex<LiveSession?>(nil)
+    private let surface = Mutex<(any ControlSurface)?>(nil)
     private let ignoredCount = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
     /// The subscribers, oldest (subscribed or renewed longest ago) first.
@@ -83,16 +83,16 @@ package final class OSCFrontEnd: LiveFrontEnd, Sendable {
 
     package func start(_ host: LiveHost) throws {
         self.host.withLock { $0 = host.inbox }
-        session.withLock { $0 = host.session }
-        host.dispatcher.addListener { [self] in announce($0) }
-        let earlier = host.dispatcher.amendStatus  // another front end's count stays
-        host.dispatcher.amendStatus = { [self] in earlier?(&$0); $0.oscIgnored = ignored }
+        surface.withLock { $0 = host.surface }
+        host.surface.addListener { [self] in announce($0) }
+        let earlier = host.surface.amendStatus  // another front end's count stays
+        host.surface.amendStatus = { [self] in earlier?(&$0); $0.oscIgnored = ignored }
         let reader = try PosixThread(name: "fxhost osc") { [self] in receive() }
         thread.withLock { $0 = reader }
     }
 
     package func service(now: Double) -> LiveFrontEndOutcome {
-        if let session = session.withLock({ $0 }) { sendMeters(from: session, now: now) }
+        if let surface = surface.withLock({ $0 }) { sendMeters(from: surface, now: now) }
         return .keepRunning
     }
 
@@ -138,7 +138,7 @@ package final class OSCFrontEnd: LiveFrontEnd, Sendable {
     /// subscriber takes them). One pass over the subscribers; those due
     /// within `meterSlack` are served together, so the host wakes at most
     /// 1 / `meterSlack` times a second for meters however many subscribe.
-    func sendMeters(from session: LiveSession, now: Double) {
+    func sendMeters(from session: any ControlSurface, now: Double) {
         var due: [(OSCEndpoint, OutputPeakReaders.Reader)] = []
         let retired = subscriptions.withLock { subscriptions in
             var index = 0

@@ -1,0 +1,60 @@
+import HostCore
+import JackIO
+
+/// What a front end sees of a live session, and all it may touch: commands
+/// in, every change and refusal out, and the readings it shows (status,
+/// meters, taps, names for completion). Front ends never hold the session
+/// itself, so the same front ends serve a session in this process
+/// (`ControlDispatcher`) or one played by another. Called on the host's
+/// thread only.
+package protocol ControlSurface: AnyObject {
+    /// Carries out `command` for `source` and announces what changed; a
+    /// refusal changes nothing and throws the session's sentence.
+    @discardableResult
+    func dispatch(_ command: ControlCommand, from source: ControlSource) throws(ControlError) -> ControlResult
+    @discardableResult
+    func addListener(_ listener: @escaping ControlDispatcher.Listener) -> ControlDispatcher.ListenerID
+    func removeListener(_ id: ControlDispatcher.ListenerID)
+    func addRefusalListener(_ listener: @escaping ControlDispatcher.RefusalListener)
+    /// Adds what a front end counts itself to every status it answers.
+    var amendStatus: ((inout LiveStatus) -> Void)? { get set }
+    /// The folder paths from remote front ends are confined to.
+    var remotePaths: RemotePaths { get }
+
+    /// The status now, as the status line shows it (peaks since its last look).
+    func status() -> LiveStatus
+    /// The names Tab offers now.
+    var completion: CompletionSource { get }
+    /// True when the patch maps MIDI controllers (there is something to poll).
+    var hasMIDIControl: Bool { get }
+    /// Announces what MIDI controllers changed since the last call.
+    func pollMIDI()
+
+    /// A reader of peaks at its own pace (an OSC subscriber, a web page).
+    func addMeterReader() -> OutputPeakReaders.Reader
+    func removeMeterReader(_ reader: OutputPeakReaders.Reader)
+    /// Each output's peak per channel in dBFS since `reader` last looked.
+    func meters(_ reader: OutputPeakReaders.Reader) -> [(node: String, decibels: [Double])]
+    /// Each tapped node's peak per channel in dBFS since `reader` last looked.
+    func tapMeters(_ reader: OutputPeakReaders.Reader) -> [(node: String, decibels: [Double])]
+    /// DSP load, xruns and the bounce under way, without taking the status's peaks.
+    var activity: (dspLoadPercent: Double, xruns: Int, bounce: LiveStatus.Bounce?) { get }
+    /// The latest taps stopped, then those recording.
+    var taps: [LiveStatus.Tap] { get }
+}
+
+/// A session as `LiveHost` drives it: started, polled between wake-ups and
+/// finished, with the surface its front ends steer it through.
+package protocol HostedEngine: AnyObject {
+    var surface: any ControlSurface { get }
+    func start() throws
+    func connectPorts() throws
+    /// Between wake-ups: the server's news (format changes, xruns).
+    func poll() throws
+    var serverHasShutDown: Bool { get }
+    func reconnect() throws(LiveSessionError)
+    /// Announces a bounce that ended and taps whose files failed since the last call.
+    func announceEnded()
+    /// Stops playing, every tap finalised; the closing status.
+    func finish() throws -> LiveStatus
+}

@@ -1,0 +1,29 @@
+import HostCore
+import JackIO
+
+/// The session played in this process, steered through its dispatcher:
+/// what `LiveHost` runs when no supervisor keeps the engine apart.
+package final class InProcessEngine: HostedEngine {
+    package let session: LiveSession
+    package let dispatcher: ControlDispatcher
+
+    package init(session: LiveSession, patchFile: LivePatchFile?) {
+        self.session = session
+        dispatcher = ControlDispatcher(session: session)
+        dispatcher.patchFile = patchFile
+    }
+
+    package var surface: any ControlSurface { dispatcher }
+    package func start() throws { try session.start() }
+    package func connectPorts() throws { try session.connectPorts() }
+    package func poll() throws { try session.poll() }
+    package var serverHasShutDown: Bool { session.serverHasShutDown }
+    package func reconnect() throws(LiveSessionError) { try session.reconnect() }
+
+    package func announceEnded() {
+        dispatcher.finishBounce()
+        dispatcher.announceTapFailures()
+    }
+
+    package func finish() throws -> LiveStatus { try session.finish() }
+}
