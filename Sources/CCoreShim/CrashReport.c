@@ -55,6 +55,8 @@ static char aftermath_text[128];
 static atomic_int installed;
 /* Set before install for a process that must stop, not end, after its report. */
 static volatile sig_atomic_t stop_instead_of_exit;
+/* Where a supervised engine's report goes instead of stderr (-1: stderr). */
+static volatile int report_descriptor = -1;
 /* The render's files are in place: a crash after it (a plugin's cleanup())
  * must not say nothing was written. */
 static atomic_int outputs_written;
@@ -284,8 +286,25 @@ static void crash_handler(int signal, siginfo_t *info, void *context) {
     }
     append(&sentence, "\n");
     /* The sentence first: unwinding may take the dynamic loader's lock (a
-     * crash inside dlopen, during instantiate), and must not keep it unsaid. */
-    write_all(STDERR_FILENO, sentence.bytes, sentence.length);
+     * crash inside dlopen, during instantiate), and must not keep it unsaid.
+     * A supervised engine reports to its supervisor instead: one line of
+     * tab-separated fields (node, plugin, call, signal) before the sentence. */
+    int report = report_descriptor;
+    if (report >= 0) {
+        static char record_bytes[1024];
+        text record = {record_bytes, sizeof record_bytes, 0};
+        append(&record, "crash\t");
+        append(&record, call != NULL && row != NULL ? row->node : "");
+        append(&record, "\t");
+        append(&record, call != NULL && row != NULL ? row->plugin : "");
+        append(&record, "\t");
+        append(&record, call != NULL ? call : "");
+        append(&record, "\t");
+        append(&record, signal_name(signal));
+        append(&record, "\n");
+        write_all(report, record.bytes, record.length);
+    }
+    write_all(report >= 0 ? report : STDERR_FILENO, sentence.bytes, sentence.length);
 
     if (log >= 0) {
         write_all(log, sentence.bytes, sentence.length);
@@ -346,6 +365,8 @@ void fxhost_crash_thread_begin_for_life(void) {
 }
 
 void fxhost_crash_stop_instead_of_exit(void) { stop_instead_of_exit = 1; }
+
+void fxhost_crash_report_to(int descriptor) { report_descriptor = descriptor; }
 
 void fxhost_crash_install(const char *aftermath) {
     int expected = 0;

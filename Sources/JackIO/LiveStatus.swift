@@ -108,6 +108,17 @@ public struct LiveStatus: Codable, Sendable {
     /// session (unreadable JSON, an unknown command, too large, no token, a
     /// foreign Host or Origin); nil when `fxhost run` has no `--web`.
     public var webRefused: Int? = nil
+    /// The engine crashes a supervised run met, oldest first (nil: none,
+    /// or a run without a supervisor; left out of the JSON).
+    public var crashes: [Crash]? = nil
+    /// Nodes a crash left out (bypassed) until `restore` (nil: none).
+    public var leftOut: [String]? = nil
+
+    /// A status with nothing in it, for a session no engine plays.
+    package static let unavailable = LiveStatus(
+        client: "", server: nil, sampleRate: 0, bufferFrames: 0, seconds: 0, dspLoadPercent: 0, xruns: 0,
+        hostMicrosecondsPerCycle: 0, renderMicrosecondsPerCycle: 0, programSwaps: 0, outputs: [], taps: [], files: [],
+        serverShutDown: false)
 
     /// Peak in dBFS from a linear value; nil for silence (JSON has no -infinity).
     static func decibels(_ linear: Float) -> Double? {

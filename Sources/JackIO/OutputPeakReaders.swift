@@ -8,8 +8,10 @@ import Synchronization
 /// thread only.
 package struct OutputPeakReaders {
     /// A reader of peaks since its previous `take`.
-    package struct Reader: Hashable, Sendable {
-        fileprivate let number: Int
+    package struct Reader: Hashable, Sendable, Codable {
+        private let number: Int
+        /// A reader named by another set of readers (a supervisor's, standing for an engine's).
+        package init(number: Int) { self.number = number }
         /// `LiveSession.status()`'s, made with the readers.
         static let status = Reader(number: 0)
     }

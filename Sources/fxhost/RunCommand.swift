@@ -122,6 +122,18 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Print the closing status as JSON on stdout.")
     var json = false
 
+    /// The engine process a supervised run starts (`RunCommand+Engine`): started by fxhost, not by people.
+    @Flag(name: .customLong("engine-child"), help: .private)
+    var engineChild = false
+
+    /// An engine restarted after a crash plays this snapshot of the running state instead of the patch.
+    @Option(name: .customLong("engine-restart"), help: .private)
+    var engineRestart: String?
+
+    /// Nodes a crash left out, bypassed in the restarted engine.
+    @Option(name: .customLong("engine-bypass"), help: .private)
+    var engineBypass: [String] = []
+
     /// `duration` in seconds, parsed once by `validate`.
     private var durationSeconds: Double?
     /// `osc` parsed once by `validate`.
@@ -152,75 +164,54 @@ struct RunCommand: ParsableCommand {
         }
     }
 
+    /// The supervisor: front ends, the run loop and the crash record here,
+    /// the session in an engine process it restarts when a plugin crashes
+    /// (`SupervisedEngine`; the engine's side is `runEngine`).
     func run() throws {
-        // Before any thread exists, so every thread (libjack's too) inherits
-        // the mask and the signals wait for the host's loop.
+        if engineChild { return try runEngine() }
+        // Before any thread exists, so every thread inherits the mask and
+        // the signals wait for the host's loop.
         let signals = BlockedStopSignals()
-        // A plugin that crashes the engine is named in one sentence (the
-        // supervised engine that restarts without it is still to come).
-        CrashReport.installForLive()
-        JackMessages.silenceUnlessVerbose()
-        // Replies and --json on stdout alone, whatever plugins print.
-        Terminal.separateResultsFromPluginOutput()
-
-        let plugins = Plugins()
-        // The text first: `save` edits it in place, and --watch compares with it.
+        // Read here too, so --watch compares with what the engine loaded
+        // and a file that cannot be read stops the run before any process starts.
         let text = try source.patch.map { try PatchFileReader.read(path: $0) }
-        let patch = try text.map { try PatchParser.parse(text: $0, path: source.patch!) }
-            ?? source.load(inputChannels: 2, plugins: plugins)
-        let graph = try PatchLoader(units: plugins.provider).graph(for: patch)
-        for tap in taps {
-            let (reference, file) = try Self.tapArgument(tap)
-            guard let node = graph.node(named: reference.node) else {
-                throw CommandLineError("`--tap \(tap)` names no node of this patch"
-                    + (Suggestion.didYouMean(reference.node, in: graph.nodes.map(\.name)).map { " (\($0))" } ?? ""))
-            }
-            try graph.installTap(on: node, reference.port, file: file)
-        }
-
-        var sessionOptions = LiveSession.Options()
-        sessionOptions.clientName = clientName
-        sessionOptions.server = server ?? ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"]
-        sessionOptions.threads = threads ?? RenderWorkerPool.availableCores
-        sessionOptions.midiControl = patch.midiControl
-        sessionOptions.tempo = patch.tempo
         var hostOptions = LiveHost.Options()
         hostOptions.duration = durationSeconds
-        hostOptions.reconnect = reconnect
         hostOptions.connectPorts = !noConnect
-        // Bound before the session starts, so a port in use stops the run before any sound.
+        // Bound before the engine starts, so a port in use stops the run before any sound.
         let osc = try oscEndpoint.map { try OSCFrontEnd(endpoint: $0) }
         let web = try webEndpoint.map { try WebFrontEnd(endpoint: $0, token: webToken) }
         if let web { Terminal.status("web: \(web.url)") }
-        let provider = plugins.provider
-        let patchFile = LivePatchFile(path: source.patch, patch: patch, text: text) { reference throws(UnitError) in
-            try provider.makeUnit(reference)
-        }
-        // Watching before the session starts: no edit made after start-up is missed.
-        let watcher = try watch ? PatchFileWatcher(path: LivePatchFile.realPath(patchFile.path!), loadedText: text) : nil
-        let notifier = EventNotifier()
-        sessionOptions.notifier = notifier
-        let engine = InProcessEngine(session: try LiveSession(graph: graph, options: sessionOptions), patchFile: patchFile)
-        engine.dispatcher.remoteFolder = files
-        let host = LiveHost(engine: engine, notifier: notifier, signals: signals, options: hostOptions)
+        // Watching before the engine starts: no edit made after start-up is missed.
+        let watcher = try watch ? PatchFileWatcher(path: LivePatchFile.realPath(source.patch!), loadedText: text) : nil
+        let engine = SupervisedEngine(launch: .init(executable: ChildProcess.thisExecutable,
+                                                     arguments: CommandLine.arguments))
+        let host = LiveHost(engine: engine, notifier: EventNotifier(), signals: signals, options: hostOptions)
         host.attach(ConsoleFrontEnd(showsStatus: !quiet && Terminal.standardErrorIsTerminal))
-        host.attach(MIDIAnnouncer())
         if let osc { host.attach(osc) }
         if let web { host.attach(web) }
         if let watcher { host.attach(watcher) }
-        // Last: front ends start in the order attached, after the session
+        // Last: front ends start in the order attached, after the engine
         // plays and its ports are connected, so READY=1 comes when all is up.
-        let server = sessionOptions.server.map { "the JACK server \($0)" } ?? "the default JACK server"
+        let server = (server ?? ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"]).map { "the JACK server \($0)" }
+            ?? "the default JACK server"
         let patchName = source.patch.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "a --chain"
         host.attach(SystemdNotifier(playing: "\(patchName) on \(server)"))
 
-        let (reason, closing) = try host.run()
+        let reason: LiveHost.StopReason
+        let closing: LiveStatus
+        do {
+            (reason, closing) = try host.run()
+        } catch SupervisorError.engineExited(let status) {
+            throw ExitCode(status)  // the engine said why, on stderr
+        }
         var status = closing
         status.oscIgnored = osc?.ignored
         status.webRefused = web?.refused
         if json { try Terminal.printJSON(status) }
         if !quiet { LiveStatusLine.printSummary(status) }
         if reason == .serverShutDown { throw LiveRunError.serverShutDown(taps: status.taps.count) }
+        if reason == .engineFailed { throw ExitCode(1) }  // every front end was told why
     }
 
     /// `NODE=FILE` or `NODE:N=FILE`.

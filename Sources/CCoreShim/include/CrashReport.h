@@ -102,6 +102,10 @@ void fxhost_crash_install(const char *aftermath);
  * the child of `fxhost render --engine jack`, which must not die while the
  * server freewheels; its parent switches freewheel off, then kills it. */
 void fxhost_crash_stop_instead_of_exit(void);
+/* A supervised engine: the report goes to `descriptor` (its supervisor's
+ * pipe) instead of stderr, as a line `crash<TAB>node<TAB>plugin<TAB>call<TAB>signal`
+ * (empty fields where unknown) and then the sentence. */
+void fxhost_crash_report_to(int descriptor);
 /* 1 once `fxhost_crash_install` ran. */
 int fxhost_crash_installed(void);
 

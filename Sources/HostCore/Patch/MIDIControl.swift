@@ -3,7 +3,7 @@
 /// scenes a program change (or the `scene` command) switches to. Plain
 /// values; a live session keeps one (learned mappings added) so a save can
 /// write it back.
-package struct MIDIControl: Sendable, Equatable {
+package struct MIDIControl: Sendable, Equatable, Codable {
     /// JACK MIDI output ports (exact names or patterns) to connect to.
     package var inputs: [String]
     package var mappings: [MIDIMapping]

@@ -1,14 +1,14 @@
 /// One `map:` entry of `midi-control:`: a MIDI message (a controller or a
 /// program change, on one channel or any) and what it drives.
-package struct MIDIMapping: Sendable, Equatable, CustomStringConvertible {
-    package enum Trigger: Sendable, Equatable {
+package struct MIDIMapping: Sendable, Equatable, CustomStringConvertible, Codable {
+    package enum Trigger: Sendable, Equatable, Codable {
         /// Control change number 0...127.
         case controller(Int)
         /// Program change number 0...127 (the number on the wire, from 0).
         case program(Int)
     }
 
-    package enum Target: Sendable, Equatable {
+    package enum Target: Sendable, Equatable, Codable {
         /// A plugin parameter; `range` nil: the parameter's own range.
         case parameter(node: String, symbol: String, range: ClosedRange<Double>?, curve: MIDICurve)
         /// A plugin node's bypass, as a switch: values from 64 mean bypassed.
@@ -69,7 +69,7 @@ package struct MIDIMapping: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// How a controller's 0...127 spreads over a range.
-package enum MIDICurve: UInt8, Sendable, Equatable {
+package enum MIDICurve: UInt8, Sendable, Equatable, Codable {
     /// Equal steps: low + (high - low) × value / 127.
     case linear
     /// Equal ratios, for frequencies and times: low × (high / low)^(value / 127).

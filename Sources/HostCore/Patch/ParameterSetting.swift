@@ -1,5 +1,5 @@
 /// One `params:` entry of a plugin node: a port symbol and its value.
-package struct ParameterSetting: Sendable, Equatable {
+package struct ParameterSetting: Sendable, Equatable, Codable {
     package var symbol: String
     package var value: ParameterValue
     /// Where the parameter's key was written.

@@ -1,5 +1,5 @@
 /// A parameter value as written: a number, a toggle, or an enumeration label.
-public enum ParameterValue: Sendable, Equatable, CustomStringConvertible {
+public enum ParameterValue: Sendable, Equatable, CustomStringConvertible, Codable {
     case number(Double)
     case toggle(Bool)
     case label(String)

@@ -1,5 +1,5 @@
 /// One end of a connection: `node`, `node:N` (channel, from 1) or `node:symbol`.
-package struct PortReference: Sendable, Equatable, CustomStringConvertible {
+package struct PortReference: Sendable, Equatable, CustomStringConvertible, Codable {
     package var node: String
     package var port: PortSelector
     package var location: SourceLocation?

@@ -1,5 +1,5 @@
 /// Which of a node's channels a `PortReference` means.
-public enum PortSelector: Sendable, Equatable {
+public enum PortSelector: Sendable, Equatable, Codable {
     /// Every channel, matched in order.
     case all
     /// One channel, counted from 1.

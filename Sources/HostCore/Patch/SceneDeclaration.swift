@@ -1,7 +1,7 @@
 /// One entry of `scenes:`: a name and, per node, parameter values and a
 /// bypass state, all switched at one block boundary.
-package struct SceneDeclaration: Sendable, Equatable {
-    package struct NodeSetting: Sendable, Equatable {
+package struct SceneDeclaration: Sendable, Equatable, Codable {
+    package struct NodeSetting: Sendable, Equatable, Codable {
         package var node: String
         package var parameters: [ParameterSetting]
         /// nil: the scene leaves the bypass as it is.

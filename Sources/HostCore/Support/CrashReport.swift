@@ -40,6 +40,14 @@ package enum CrashReport {
         fxhost_crash_install(liveAftermath)
     }
 
+    /// Installs the handler for an engine process a supervisor watches:
+    /// the report goes to `descriptor` (its crash pipe), as a line of
+    /// fields and the sentence, instead of the terminal.
+    package static func installForSupervisedEngine(reportingTo descriptor: Int32) {
+        fxhost_crash_report_to(descriptor)
+        fxhost_crash_install(liveAftermath)
+    }
+
     /// Whether the handler is installed (then jobs register what it says).
     package static var isInstalled: Bool { fxhost_crash_installed() != 0 }
 

@@ -1,5 +1,5 @@
 /// A place in a patch file, for error messages (`file:line:column`, 1-based).
-public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
+public struct SourceLocation: Hashable, Sendable, CustomStringConvertible, Codable {
     public var file: String
     public var line: Int
     public var column: Int

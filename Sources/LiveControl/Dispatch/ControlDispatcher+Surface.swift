@@ -21,4 +21,5 @@ extension ControlDispatcher: ControlSurface {
 
     package var activity: (dspLoadPercent: Double, xruns: Int, bounce: LiveStatus.Bounce?) { session.activity }
     package var taps: [LiveStatus.Tap] { session.taps }
+    package var runningText: String? { patchFile?.runningText(session) }
 }

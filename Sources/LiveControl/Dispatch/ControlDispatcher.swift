@@ -23,7 +23,9 @@ package final class ControlDispatcher {
 
     /// Names a listener for `removeListener`.
     package struct ListenerID: Hashable, Sendable {
-        fileprivate let number: Int
+        private let number: Int
+        /// Another surface's listeners are numbered the same way (a supervisor's).
+        package init(number: Int) { self.number = number }
     }
 
     package let session: LiveSession
@@ -187,6 +189,13 @@ package final class ControlDispatcher {
                 throw .patchFile(error)
             }
         }
+        if case .restore(let node) = command {
+            // Only a supervisor leaves nodes out, and it carries `restore` out itself.
+            guard session.graph.node(named: node) != nil else {
+                throw .session(.unknownNode(node, suggestion: Suggestion.didYouMean(node, in: session.graph.nodes.map(\.name))))
+            }
+            throw .refused("node `\(node)` was not left out by a crash, so there is nothing to restore")
+        }
         do {
             return try performOnSession(command)
         } catch {
@@ -255,7 +264,7 @@ package final class ControlDispatcher {
         case .transport(let rolling):
             session.setTransportRolling(rolling)
             return [.transport(rolling: rolling)]
-        case .status, .state, .quit, .mappings, .save:
+        case .status, .state, .quit, .mappings, .save, .restore:
             return []
         }
     }

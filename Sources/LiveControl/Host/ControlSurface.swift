@@ -41,6 +41,8 @@ package protocol ControlSurface: AnyObject {
     var activity: (dspLoadPercent: Double, xruns: Int, bounce: LiveStatus.Bounce?) { get }
     /// The latest taps stopped, then those recording.
     var taps: [LiveStatus.Tap] { get }
+    /// The running state as `save` would write it (nil: no patch to write).
+    var runningText: String? { get }
 }
 
 /// A session as `LiveHost` drives it: started, polled between wake-ups and
@@ -57,4 +59,17 @@ package protocol HostedEngine: AnyObject {
     func announceEnded()
     /// Stops playing, every tap finalised; the closing status.
     func finish() throws -> LiveStatus
+    /// A descriptor the loop also waits on (an engine process's link); nil: none.
+    var wakeDescriptor: Int32? { get }
+    /// What the operator should hear since the last call (an engine's own warnings).
+    func takeNotes() -> [(text: String, isWarning: Bool)]
+    /// Why the session can play no more (a supervisor gave up restarting its
+    /// engine); nil while it plays.
+    var failure: String? { get }
+}
+
+extension HostedEngine {
+    package var wakeDescriptor: Int32? { nil }
+    package func takeNotes() -> [(text: String, isWarning: Bool)] { [] }
+    package var failure: String? { nil }
 }

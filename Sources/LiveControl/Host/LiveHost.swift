@@ -25,7 +25,7 @@ public final class LiveHost {
         public init() {}
     }
 
-    public enum StopReason: Sendable { case signal, duration, quit, serverShutDown }
+    public enum StopReason: Sendable { case signal, duration, quit, serverShutDown, engineFailed }
 
     /// The session as front ends see it, and as the loop drives it.
     package let engine: any HostedEngine
@@ -128,6 +128,8 @@ public final class LiveHost {
                     note(String(describing: error), isWarning: true)
                 }
             }
+            for (text, isWarning) in engine.takeNotes() { note(text, isWarning: isWarning) }
+            if engine.failure != nil { return .engineFailed }
             let deadlines = frontEnds.compactMap { $0.nextDeadline() } + [end, nextReconnect].compactMap { $0 }
             wait(until: deadlines.min())
         }
@@ -162,6 +164,7 @@ public final class LiveHost {
     private func wait(until deadline: Double?) {
         var descriptors = [pollfd(fd: notifier.descriptor, events: Int16(POLLIN), revents: 0)]
         if let signals { descriptors.append(pollfd(fd: signals.notifier.descriptor, events: Int16(POLLIN), revents: 0)) }
+        if let link = engine.wakeDescriptor { descriptors.append(pollfd(fd: link, events: Int16(POLLIN), revents: 0)) }
         // Whole milliseconds, rounded up so a timer is never woken for early;
         // bounded so no deadline can overflow the conversion.
         let timeout = deadline.map { Int32(min(max(($0 - Self.now()) * 1000, 0).rounded(.up), 3_600_000)) } ?? -1

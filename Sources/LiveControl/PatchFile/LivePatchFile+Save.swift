@@ -13,23 +13,28 @@ extension LivePatchFile {
     /// left alone and the save refused.
     package func save(_ session: LiveSession, to file: String?, replacing: Bool = true) throws(LivePatchFileError) -> String {
         guard let target = file.map(Self.absolute) ?? path else { throw .saveNeedsFile }
-        let state = runningPatch(session, writingInto: Self.folder(of: target))
-        var sections = extraSections.compactMap { $0() }
-        // Mappings `learn` made (or `unlearn` removed); the file's section as written otherwise.
-        if let midi = MIDIControlSection.section(session.midiControl, unlessSameAs: patch.midiControl) {
-            sections.append(midi)
-        }
-        let newText: String
-        if let text, let path {
-            newText = PatchTextEditor.edit(text, path: path, to: state, extraSections: sections)
-        } else {
-            newText = PatchWriter.text(of: state, extraSections: sections)
-        }
+        let newText = runningText(session, writingInto: Self.folder(of: target))
         try Self.writeAtomically(newText, to: Self.realPath(target), replacing: replacing)
         if target == path, let saved = try? PatchParser.parse(text: newText, path: target) {
             remember(saved, text: newText)
         }
         return target
+    }
+
+    /// The running state as the text `save` writes: the loaded text edited
+    /// where the state differs (a `--chain`'s written whole), its paths
+    /// relative to `folder`. A supervisor restarts an engine from it.
+    package func runningText(_ session: LiveSession, writingInto folder: String? = nil) -> String {
+        let state = runningPatch(session, writingInto: folder ?? self.folder ?? FileManager.default.currentDirectoryPath)
+        var sections = extraSections.compactMap { $0() }
+        // Mappings `learn` made (or `unlearn` removed); the file's section as written otherwise.
+        if let midi = MIDIControlSection.section(session.midiControl, unlessSameAs: patch.midiControl) {
+            sections.append(midi)
+        }
+        if let text, let path {
+            return PatchTextEditor.edit(text, path: path, to: state, extraSections: sections)
+        }
+        return PatchWriter.text(of: state, extraSections: sections)
     }
 
     /// The running graph as a patch: the loaded patch's node declarations

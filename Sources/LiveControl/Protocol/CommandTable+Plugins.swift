@@ -61,6 +61,26 @@ extension CommandTable {
             return ["node": .string(node), "on": .bool(on)]
         })
 
+    static let restore = CommandSpec(
+        name: "restore", words: ["restore"], syntax: "restore NODE",
+        help: "play again a plugin node a crash left out (bypassed) of the restarted engine",
+        osc: "/fxhost/restore", "s:node", json: #""node": "room""#,
+        completion: [.plugin],
+        example: .init(console: "restore room", osc: OSCMessage("/fxhost/restore", [.string("room")]),
+                       json: #"{"v": 1, "cmd": "restore", "node": "room"}"#),
+        console: { arguments throws(FrontEndError) in
+            try arguments.expect(1...1, "restore NODE")
+            return .restore(node: arguments[0])
+        },
+        osc: { arguments throws(OSCRequestError) in
+            .restore(node: try arguments.strings(1)[0])
+        },
+        decode: { fields throws(ProtocolError) in .restore(node: try fields.string("node")) },
+        encode: { command in
+            guard case .restore(let node) = command else { return nil }
+            return ["node": .string(node)]
+        })
+
     static let preset = CommandSpec(
         name: "preset", words: ["preset"], syntax: "preset NODE NAME",
         help: "apply an LV2 preset by label or URI",

@@ -6,7 +6,7 @@ import HostCore
 /// in `ControlCommand` and the session's side of it.
 package enum CommandTable {
     package static let all: [CommandSpec] = [
-        set, bypass, preset, savePreset,
+        set, bypass, restore, preset, savePreset,
         tap, pauseTap, resumeTap, untap,
         connect, disconnect,
         bounce, cancelBounce,

@@ -28,6 +28,8 @@ extension ControlChange.Kind {
         case .patchRefused: return "reload.refused"
         case .tempo: return "tempo"
         case .transport: return "transport"
+        case .engineCrashed: return "engine.crashed"
+        case .restored: return "restored"
         }
     }
 
@@ -82,6 +84,16 @@ extension ControlChange.Kind {
             return ["bpm": .number(beatsPerMinute)]
         case .transport(let rolling):
             return ["rolling": .bool(rolling)]
+        case .engineCrashed(let crash):
+            var fields: [String: JSONValue] = ["sentence": .string(crash.sentence), "signal": .string(crash.signal),
+                                               "atSeconds": .number(crash.atSeconds), "leftOut": .bool(crash.leftOut)]
+            if let node = crash.node { fields["node"] = .string(node) }
+            if let plugin = crash.plugin { fields["plugin"] = .string(plugin) }
+            if let call = crash.call { fields["call"] = .string(call) }
+            if let seconds = crash.restartSeconds { fields["restartSeconds"] = .number(seconds) }
+            return fields
+        case .restored(let node):
+            return ["node": .string(node)]
         }
     }
 }

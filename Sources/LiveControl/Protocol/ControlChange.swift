@@ -5,8 +5,8 @@ import JackIO
 /// announces it to every listener: what changed, and which front end asked.
 /// Values are the ones the session holds (a parameter's number as stored,
 /// a tap's time as written), so every listener shows the same thing.
-package struct ControlChange: Equatable, Sendable {
-    package enum Kind: Equatable, Sendable {
+package struct ControlChange: Equatable, Sendable, Codable {
+    package enum Kind: Equatable, Sendable, Codable {
         /// `value` as stored, after the parameter's range check.
         case parameter(node: String, parameter: String, value: Float)
         /// A message parameter (a file, a sample) set to `value`, as sent (a path made absolute).
@@ -57,10 +57,15 @@ package struct ControlChange: Equatable, Sendable {
         case tempo(Double)
         /// The transport was started (true) or stopped.
         case transport(rolling: Bool)
+        /// The engine crashed (or hung) and its supervisor restarted it,
+        /// the culprit left out; or could not, and the run ends. From `.host`.
+        case engineCrashed(LiveStatus.Crash)
+        /// `restore`: a node a crash left out plays again.
+        case restored(node: String)
     }
 
     /// A tap at the moment of the change.
-    package struct Take: Equatable, Sendable {
+    package struct Take: Equatable, Sendable, Codable {
         package var node: String
         package var file: String
         /// Seconds in the file (a paused stretch is not in it).
@@ -80,7 +85,7 @@ package struct ControlChange: Equatable, Sendable {
     }
 
     /// A finished bounce: its files and how long it took.
-    package struct Bounced: Equatable, Sendable {
+    package struct Bounced: Equatable, Sendable, Codable {
         package var files: [String]
         /// Seconds of audio in the files.
         package var seconds: Double

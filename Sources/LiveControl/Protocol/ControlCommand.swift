@@ -6,9 +6,11 @@ import HostCore
 /// front end's (words, OSC arguments, JSON fields are the front end's
 /// business, declared once per command in `CommandTable`);
 /// `ControlDispatcher` carries it out.
-package enum ControlCommand: Equatable, Sendable {
+package enum ControlCommand: Equatable, Sendable, Codable {
     case set(node: String, parameter: String, value: ParameterValue)
     case bypass(node: String, on: Bool)
+    /// Plays again a node a crash left out (a supervised run's).
+    case restore(node: String)
     case preset(node: String, name: String)
     /// Saves the node's state as an LV2 preset bundle in `~/.lv2`.
     case savePreset(node: String, name: String)

@@ -2,7 +2,7 @@ import HostCore
 import JackIO
 
 /// What `ControlDispatcher.dispatch` answers for a command it carried out.
-package enum ControlResult: Sendable {
+package enum ControlResult: Sendable, Codable {
     /// The changes made, in the order they were announced (none for a
     /// request whose effect comes later, such as `cancelBounce`: the
     /// bounce's end is announced when it happens).

@@ -1,7 +1,7 @@
 /// Which front end gave a command, carried by every change it makes so a
 /// listener can tell (an OSC front end, say, need not echo a change back to
 /// the client that asked for it).
-package enum ControlSource: Hashable, Sendable {
+package enum ControlSource: Hashable, Sendable, Codable {
     /// A line typed on `fxhost run`'s stdin.
     case console
     /// An OSC client, named by its address (`127.0.0.1:9000`).

@@ -12,7 +12,7 @@ enum ConsoleEcho {
         switch change.kind {
         case .bounceFailed(let reason):
             Terminal.error(reason + "; playing live again")
-        case .patchRefused, .tapFailed:
+        case .patchRefused, .tapFailed, .engineCrashed:
             Terminal.error(text(change.kind))
         default:
             Terminal.output(text(change.kind))
@@ -78,6 +78,10 @@ enum ConsoleEcho {
             return "tempo \(NumberText.format(beatsPerMinute)) bpm"
         case .transport(let rolling):
             return "transport \(rolling ? "rolling" : "stopped")"
+        case .engineCrashed(let crash):
+            return crash.sentence
+        case .restored(let node):
+            return "restored \(node): it plays again"
         }
     }
 

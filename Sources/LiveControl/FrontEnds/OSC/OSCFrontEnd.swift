@@ -413,6 +413,12 @@ package final class OSCFrontEnd: LiveFrontEnd, Sendable {
             return OSCMessage("/fxhost/tempo", [.float(Float(beatsPerMinute))])
         case .transport(let rolling):
             return OSCMessage("/fxhost/transport", [.int(rolling ? 1 : 0)])
+        case .engineCrashed(let crash):
+            // The sentence, then the node and the call ("" when unknown), and whether it is left out.
+            return OSCMessage("/fxhost/crashed", [.string(crash.sentence), .string(crash.node ?? ""), .string(crash.call ?? ""),
+                                                  .int(crash.leftOut ? 1 : 0)])
+        case .restored(let node):
+            return OSCMessage("/fxhost/restore", [.string(node)])
         case .learning(let node, let parameter):
             return OSCMessage("/fxhost/learn", [.string(node), .string(parameter)])
         case .unmapped(let node, let parameter):

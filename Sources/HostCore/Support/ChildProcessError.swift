@@ -1,4 +1,4 @@
 /// Why a child process could not start (`posix_spawn`'s error, as text).
-struct ChildProcessError: Error {
-    let reason: String
+package struct ChildProcessError: Error {
+    package let reason: String
 }

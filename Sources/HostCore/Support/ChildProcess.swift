@@ -1,5 +1,4 @@
 import Glibc
-import HostCore
 import CCoreShim
 
 /// Starts another process with `posix_spawn`, as fxhost's helpers need it:
@@ -7,19 +6,19 @@ import CCoreShim
 /// every signal at its default action and none blocked (the parent may be
 /// catching SIGINT and SIGTERM, or ignoring SIGPIPE), the parent's
 /// environment, standard streams replaced where given (nil: inherited),
-/// and no other descriptor of the parent's (its JACK sockets, a copy of
+/// and no other descriptor of the parent's but those it keeps (its JACK sockets, a copy of
 /// its stdout a reader waits to see closed).
-enum ChildProcess {
+package enum ChildProcess {
     /// This executable, whatever path started it.
-    static let thisExecutable = "/proc/self/exe"
+    package static let thisExecutable = "/proc/self/exe"
 
     /// How a child ended, or stopped, as <sys/wait.h>'s macros read a wait status.
-    enum Ending: Equatable {
+    package enum Ending: Equatable, Sendable {
         case exited(Int32)
         case signalled(Int32)
         case stopped(Int32)
 
-        init(waitStatus status: Int32) {
+        package init(waitStatus status: Int32) {
             if status & 0xff == 0x7f {
                 self = .stopped((status >> 8) & 0xff)
             } else if status & 0x7f != 0 {
@@ -30,7 +29,7 @@ enum ChildProcess {
         }
 
         /// "exit status 1", "SIGSEGV", "stopped by SIGSTOP".
-        var description: String {
+        package var description: String {
             switch self {
             case .exited(let status): "exit status \(status)"
             case .signalled(let signal): signalName(signal)
@@ -41,7 +40,7 @@ enum ChildProcess {
 
     /// This process's own arguments (argv[0] included) with `flags` added
     /// where options still count: before a `--`, if one ends them.
-    static func thisCommand(adding flags: [String]) -> [String] {
+    package static func thisCommand(adding flags: [String]) -> [String] {
         var arguments = CommandLine.arguments
         arguments.insert(contentsOf: flags, at: arguments.firstIndex(of: "--") ?? arguments.endIndex)
         return arguments
@@ -49,8 +48,11 @@ enum ChildProcess {
 
     /// Starts `executable` with `arguments` (argv[0] included); returns its pid,
     /// or throws the `posix_spawn` error's text.
-    static func start(_ executable: String, arguments: [String], standardInput: Int32? = nil,
-                      standardOutput: Int32? = nil, standardError: Int32? = nil) throws(ChildProcessError) -> pid_t {
+    /// `keeping` passes more of this process's descriptors, each as the
+    /// child's descriptor number given (from 3 on).
+    package static func start(_ executable: String, arguments: [String], standardInput: Int32? = nil,
+                              standardOutput: Int32? = nil, standardError: Int32? = nil,
+                              keeping: [(descriptor: Int32, as: Int32)] = []) throws(ChildProcessError) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -58,7 +60,21 @@ enum ChildProcess {
                                      (standardError, STDERR_FILENO)] {
             if let descriptor { posix_spawn_file_actions_adddup2(&actions, descriptor, target) }
         }
-        fxhost_spawn_close_from(&actions, 3)
+        // A descriptor that is also a target is copied out of the way first,
+        // so no dup2 replaces one still to be passed.
+        var copies: [Int32] = []
+        defer { for copy in copies { close(copy) } }
+        let targets = Set(keeping.map(\.as))
+        for kept in keeping {
+            var source = kept.descriptor
+            if targets.contains(source) {
+                source = fcntl(source, F_DUPFD_CLOEXEC, 64)
+                guard source >= 0 else { throw ChildProcessError(reason: String(cString: strerror(errno))) }
+                copies.append(source)
+            }
+            posix_spawn_file_actions_adddup2(&actions, source, kept.as)
+        }
+        fxhost_spawn_close_from(&actions, (keeping.map(\.as).max() ?? 2) + 1)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

@@ -1,0 +1,124 @@
+import Foundation
+import Glibc
+import HostCore
+import JackIO
+import Synchronization
+
+/// The one front end of an engine process: its supervisor, over the link.
+/// A thread of its own reads the supervisor's requests and wakes the host;
+/// on the host's thread each is carried out on the engine's surface and
+/// answered by its number. Every change and refusal the engine's
+/// dispatcher announces, and every note, goes back as an event, before
+/// the reply to the command that caused it. The link closing (the
+/// supervisor gone, even killed) ends the run with every tap finalised.
+package final class EngineLinkFrontEnd: LiveFrontEnd {
+    private let link: EngineLink
+    private let arrived = Mutex<Arrived>(Arrived())
+    private let running = Atomic<Bool>(true)
+    private var reader: PosixThread?
+    private var surface: (any ControlSurface)?
+    /// The `finish` request to answer with the closing status, once the run has ended.
+    package private(set) var finishRequest: Int?
+
+    private struct Arrived {
+        var messages: [EngineMessage] = []
+        var closed = false
+    }
+
+    package init(descriptor: Int32) {
+        link = EngineLink(descriptor: descriptor)
+    }
+
+    package func start(_ host: LiveHost) throws {
+        let surface = host.surface
+        self.surface = surface
+        surface.addListener { [self] change in send(.event(.changes([change]))) }
+        surface.addRefusalListener { [self] refusal in send(.event(.refusal(EngineRefusal(refusal)))) }
+        let inbox = host.inbox
+        reader = try PosixThread(name: "fxhost link") { [self] in read(waking: inbox) }
+        send(.event(.ready(EngineReadiness(remoteFolder: surface.remotePaths.folder))))
+    }
+
+    /// The reader's loop: wait for bytes, decode, hand over, wake the host.
+    private func read(waking inbox: ControlInbox) {
+        while running.load(ordering: .relaxed) {
+            guard link.waitReadable(seconds: 0.2) else { continue }
+            do {
+                let messages = try link.receive()
+                guard !messages.isEmpty else { continue }
+                arrived.withLock { $0.messages += messages }
+            } catch {
+                arrived.withLock { $0.closed = true }
+                inbox.wakeHost()
+                return
+            }
+            inbox.wakeHost()
+        }
+    }
+
+    package func service(now: Double) -> LiveFrontEndOutcome {
+        guard let surface else { return .keepRunning }
+        let (messages, closed) = arrived.withLock { arrived in
+            defer { arrived.messages = [] }
+            return (arrived.messages, arrived.closed)
+        }
+        for case .request(let id, let request) in messages {
+            if case .finish = request {
+                finishRequest = id
+                return .quit
+            }
+            send(.reply(id: id, answer(request, on: surface)))
+        }
+        return closed ? .quit : .keepRunning
+    }
+
+    private func answer(_ request: EngineRequest, on surface: any ControlSurface) -> EngineReply {
+        switch request {
+        case .command(let command, let source):
+            do {
+                return .result(try surface.dispatch(command, from: source))
+            } catch {
+                return .refused(EngineRefusal(error))
+            }
+        case .status: return .status(surface.status())
+        case .completion: return .completion(surface.completion)
+        case .addMeterReader: return .reader(surface.addMeterReader())
+        case .removeMeterReader(let reader):
+            surface.removeMeterReader(reader)
+            return .done
+        case .meters(let reader): return .meters(surface.meters(reader).map { EngineMeter(node: $0.node, decibels: $0.decibels) })
+        case .tapMeters(let reader): return .meters(surface.tapMeters(reader).map { EngineMeter(node: $0.node, decibels: $0.decibels) })
+        case .activity:
+            let activity = surface.activity
+            return .activity(EngineActivity(dspLoadPercent: activity.dspLoadPercent, xruns: activity.xruns, bounce: activity.bounce))
+        case .taps: return .taps(surface.taps)
+        case .snapshot: return .snapshot(surface.runningText)
+        case .finish: return .done
+        }
+    }
+
+    package func note(_ text: String, isWarning: Bool) {
+        send(.event(.note(text, isWarning: isWarning)))
+    }
+
+    /// After the run: the closing status to the supervisor (the answer to
+    /// its `finish`, or, when the run ended by itself, an `ended` event).
+    package func report(closing status: LiveStatus, serverShutDown: Bool) {
+        if let finishRequest {
+            send(.reply(id: finishRequest, .status(status)))
+        } else {
+            send(.event(.ended(serverShutDown: serverShutDown, status: status)))
+        }
+    }
+
+    package func stop() {
+        running.store(false, ordering: .relaxed)
+        reader?.join()
+        reader = nil
+    }
+
+    /// A supervisor that has gone hears nothing; the run ends when its reader sees the link closed.
+    private func send(_ message: EngineMessage) {
+        try? link.send(message)
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Glibc
+import HostCore
+
+/// One engine: a child process playing the session, its end of the link
+/// (descriptor 3 in the child), and the pipe its crash handler reports on
+/// (descriptor 4). Its stdin is /dev/null (the console is the
+/// supervisor's); stdout and stderr are the supervisor's.
+package final class EngineProcess {
+    package let pid: pid_t
+    package let link: EngineLink
+    private let crashPipe: Int32
+    private(set) var ending: ChildProcess.Ending?
+
+    /// The descriptors the child finds its link and its crash pipe on.
+    package static let linkDescriptor: Int32 = 3
+    package static let crashDescriptor: Int32 = 4
+
+    package init(executable: String, arguments: [String]) throws(EngineLinkError) {
+        let (mine, theirs) = try EngineLink.pair()
+        var report: [Int32] = [-1, -1]
+        guard pipe(&report) == 0 else {
+            close(mine)
+            close(theirs)
+            throw .broken("cannot make the engine's crash pipe (\(String(cString: strerror(errno))))")
+        }
+        for end in report { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        let nothing = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        defer {
+            close(theirs)
+            close(report[1])
+            if nothing >= 0 { close(nothing) }
+        }
+        do {
+            pid = try ChildProcess.start(executable, arguments: arguments, standardInput: nothing >= 0 ? nothing : nil,
+                                         keeping: [(theirs, Self.linkDescriptor), (report[1], Self.crashDescriptor)])
+        } catch {
+            close(mine)
+            close(report[0])
+            throw .broken("cannot start the engine process (\(error.reason))")
+        }
+        link = EngineLink(descriptor: mine)
+        crashPipe = report[0]
+        _ = fcntl(crashPipe, F_SETFL, fcntl(crashPipe, F_GETFL) | O_NONBLOCK)
+    }
+
+    deinit {
+        link.close()
+        close(crashPipe)
+    }
+
+    /// What the crash handler wrote (empty: nothing; it ended another way).
+    package func crashReport() -> String {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while bytes.count < 65536 {
+            let count = chunk.withUnsafeMutableBytes { read(crashPipe, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            bytes += chunk[0..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// How it ended, waiting at most `seconds` (nil: it still runs).
+    @discardableResult
+    package func wait(seconds: Double) -> ChildProcess.Ending? {
+        if let ending { return ending }
+        let deadline = LiveHost.now() + seconds
+        while true {
+            var status: Int32 = 0
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid {
+                let ended = ChildProcess.Ending(waitStatus: status)
+                if case .stopped = ended { Glibc.kill(pid, SIGKILL); continue }
+                ending = ended
+                return ended
+            }
+            if result < 0 && errno != EINTR { ending = .exited(0); return ending }
+            guard LiveHost.now() < deadline else { return nil }
+            usleep(5000)
+        }
+    }
+
+    /// Ends it for good (it hung, or would not finish), and reaps it.
+    package func kill() {
+        guard ending == nil else { return }
+        Glibc.kill(pid, SIGKILL)
+        wait(seconds: 10)
+    }
+}

@@ -1,0 +1,486 @@
+import Foundation
+import Glibc
+import HostCore
+import JackIO
+
+/// A session played by an engine process this one supervises: front ends,
+/// the run loop and the crash record stay here; the JACK client, the
+/// plugins and the realtime thread live in the child (`EngineProcess`),
+/// reached over the link in the command protocol's own types.
+///
+/// When the engine dies (a plugin's crash, a hang its hang watch turned
+/// into one, a kill) the supervisor names the culprit from the child's
+/// crash report, starts a new engine from the latest snapshot of the
+/// running state (the text `save` would write) with the culprit bypassed,
+/// and tells every front end in one sentence (`ControlChange.Kind.engineCrashed`).
+/// A node stays out until `restore`. An engine that cannot start, or keeps
+/// dying with no culprit to leave out, ends the run (`failure`).
+package final class SupervisedEngine: HostedEngine, ControlSurface {
+    /// This executable and the arguments that make it an engine, before `--`.
+    package struct Launch: Sendable {
+        package var executable: String
+        package var arguments: [String]
+
+        package init(executable: String, arguments: [String]) {
+            self.executable = executable
+            self.arguments = arguments
+        }
+
+        /// With `flags` added where options still count (before a `--`).
+        func arguments(adding flags: [String]) -> [String] {
+            var result = arguments
+            result.insert(contentsOf: flags, at: result.firstIndex(of: "--") ?? result.endIndex)
+            return result
+        }
+    }
+
+    private let launch: Launch
+    private var process: EngineProcess?
+    private var nextRequest = 0
+    private var replies: [Int: EngineReply] = [:]
+    private var listeners: [(id: ControlDispatcher.ListenerID, listener: ControlDispatcher.Listener)] = []
+    private var refusalListeners: [ControlDispatcher.RefusalListener] = []
+    private var listenersAdded = 0
+    package var amendStatus: ((inout LiveStatus) -> Void)?
+    private var remoteFolder = FileManager.default.currentDirectoryPath
+    private var notes: [(text: String, isWarning: Bool)] = []
+    /// Front ends' meter readers, and the engine's reader each stands for now.
+    private var readers: [OutputPeakReaders.Reader: OutputPeakReaders.Reader?] = [:]
+    private var readersMade = 0
+    /// The running state as last taken, for a restart, and whether a change came since.
+    private var snapshot: String?
+    private var snapshotStale = false
+    private var snapshotTaken = -Double.infinity
+    /// The host's time, which the patch text does not keep: set again after a restart.
+    private var tempo: Double?
+    private var rolling: Bool?
+    private var crashes: [LiveStatus.Crash] = []
+    private var leftOut: [String] = []
+    /// When crashes that named no node happened (seconds since the start).
+    private var unnamedCrashes: [Double] = []
+    private var ended: (serverShutDown: Bool, status: LiveStatus)?
+    private var lastStatus: LiveStatus?
+    private let startedAt = LiveHost.now()
+    package private(set) var failure: String?
+
+    /// How long an engine may take to answer one request before it is taken for hung.
+    private static let answerSeconds = 30.0
+    /// How long an engine may take to start playing.
+    private static let startSeconds = 60.0
+    /// Snapshots of the running state, at most this often.
+    private static let snapshotSeconds = 0.2
+    /// Crashes with no culprit to leave out, at most, in `crashWindowSeconds`: then the run ends.
+    private static let unnamedCrashesAllowed = 3
+    private static let crashWindowSeconds = 60.0
+
+    package init(launch: Launch) {
+        self.launch = launch
+    }
+
+    // MARK: HostedEngine
+
+    package var surface: any ControlSurface { self }
+    package var wakeDescriptor: Int32? { process?.link.descriptor }
+
+    /// Starts the first engine; throws why it could not play.
+    package func start() throws {
+        try startEngine(restartingFrom: nil)
+    }
+
+    package func connectPorts() throws {}  // the engine connects its own, as it starts and after each restart
+
+    package func poll() throws {
+        guard let process else { return }
+        do {
+            handle(try process.link.receive())
+        } catch {
+            engineLost()
+            return
+        }
+        if snapshotStale, LiveHost.now() - snapshotTaken >= Self.snapshotSeconds { takeSnapshot() }
+    }
+
+    package var serverHasShutDown: Bool { ended?.serverShutDown ?? false }
+    package func reconnect() throws(LiveSessionError) {}  // the engine waits for its server itself (--reconnect)
+    package func announceEnded() {}  // the engine announces its own, as events
+
+    package func takeNotes() -> [(text: String, isWarning: Bool)] {
+        defer { notes = [] }
+        return notes
+    }
+
+    package func finish() throws -> LiveStatus {
+        var status: LiveStatus
+        if let ended {
+            status = ended.status
+        } else if process != nil, case .status(let closing)? = try? request(.finish, seconds: Self.startSeconds) {
+            status = closing
+        } else if let lastStatus {
+            status = lastStatus
+        } else {
+            throw SupervisorError.noStatus
+        }
+        process?.wait(seconds: 10)
+        process?.kill()
+        process = nil
+        amend(&status)
+        return status
+    }
+
+    // MARK: ControlSurface
+
+    package func dispatch(_ command: ControlCommand, from source: ControlSource) throws(ControlError) -> ControlResult {
+        switch command {
+        case .quit:
+            return .quit
+        case .restore(let node) where leftOut.contains(node):
+            let result = try forward(.bypass(node: node, on: false), from: source)
+            restored(node, from: source)
+            if case .changed(let changes) = result {
+                return .changed(changes + [ControlChange(.restored(node: node), from: source)])
+            }
+            return result
+        default:
+            var result = try forward(command, from: source)
+            if case .status(var status) = result {
+                amend(&status)
+                lastStatus = status
+                result = .status(status)
+            }
+            return result
+        }
+    }
+
+    private func forward(_ command: ControlCommand, from source: ControlSource) throws(ControlError) -> ControlResult {
+        let reply: EngineReply
+        do {
+            reply = try request(.command(command, from: source))
+        } catch {
+            let refusal = ControlError(command: command, source: source, reason: .refused(error.description))
+            for listener in refusalListeners { listener(refusal) }
+            throw refusal
+        }
+        switch reply {
+        case .result(let result): return result
+        case .refused(let refusal): throw refusal.error  // the engine announced it, as an event
+        default: throw ControlError(command: command, source: source, reason: .refused("the engine answered out of turn"))
+        }
+    }
+
+    package func addListener(_ listener: @escaping ControlDispatcher.Listener) -> ControlDispatcher.ListenerID {
+        listenersAdded += 1
+        let id = ControlDispatcher.ListenerID(number: listenersAdded)
+        listeners.append((id, listener))
+        return id
+    }
+
+    package func removeListener(_ id: ControlDispatcher.ListenerID) { listeners.removeAll { $0.id == id } }
+
+    package func addRefusalListener(_ listener: @escaping ControlDispatcher.RefusalListener) {
+        refusalListeners.append(listener)
+    }
+
+    package var remotePaths: RemotePaths { RemotePaths(folder: remoteFolder) }
+
+    package func status() -> LiveStatus {
+        if case .status(var status)? = try? request(.status) {
+            amend(&status)
+            lastStatus = status
+            return status
+        }
+        if var status = lastStatus ?? ended?.status {
+            amend(&status)
+            return status
+        }
+        return LiveStatus.unavailable
+    }
+
+    package var completion: CompletionSource {
+        if case .completion(let source)? = try? request(.completion) { return source }
+        return CompletionSource()
+    }
+
+    /// MIDI controllers are announced by the engine's own announcer, as events.
+    package var hasMIDIControl: Bool { false }
+    package func pollMIDI() {}
+
+    package func addMeterReader() -> OutputPeakReaders.Reader {
+        readersMade += 1
+        let reader = OutputPeakReaders.Reader(number: readersMade)
+        readers[reader] = .some(nil)
+        return reader
+    }
+
+    package func removeMeterReader(_ reader: OutputPeakReaders.Reader) {
+        if let engineReader = readers[reader] ?? nil { _ = try? request(.removeMeterReader(engineReader)) }
+        readers[reader] = nil
+    }
+
+    package func meters(_ reader: OutputPeakReaders.Reader) -> [(node: String, decibels: [Double])] {
+        readings(EngineRequest.meters, reader)
+    }
+
+    package func tapMeters(_ reader: OutputPeakReaders.Reader) -> [(node: String, decibels: [Double])] {
+        readings(EngineRequest.tapMeters, reader)
+    }
+
+    private func readings(_ kind: (OutputPeakReaders.Reader) -> EngineRequest,
+                          _ reader: OutputPeakReaders.Reader) -> [(node: String, decibels: [Double])] {
+        guard readers[reader] != nil else { return [] }
+        if readers[reader]! == nil, case .reader(let engineReader)? = try? request(.addMeterReader) {
+            readers[reader] = engineReader
+        }
+        guard let engineReader = readers[reader] ?? nil,
+              case .meters(let meters)? = try? request(kind(engineReader)) else { return [] }
+        return meters.map(\.reading)
+    }
+
+    package var activity: (dspLoadPercent: Double, xruns: Int, bounce: LiveStatus.Bounce?) {
+        guard case .activity(let activity)? = try? request(.activity) else { return (0, 0, nil) }
+        return (activity.dspLoadPercent, activity.xruns, activity.bounce)
+    }
+
+    package var taps: [LiveStatus.Tap] {
+        guard case .taps(let taps)? = try? request(.taps) else { return [] }
+        return taps
+    }
+
+    package var runningText: String? { snapshot }
+
+    // MARK: The engine process
+
+    /// Starts an engine (from `snapshotText` when restarting, with the
+    /// nodes left out bypassed) and waits until it plays.
+    private func startEngine(restartingFrom snapshotText: String?) throws {
+        var flags = ["--engine-child"]
+        var snapshotFile: String?
+        defer { if let snapshotFile { unlink(snapshotFile) } }
+        if let snapshotText {
+            let file = try Self.writePrivately(snapshotText)
+            snapshotFile = file
+            flags += ["--engine-restart", file]
+        }
+        for node in leftOut { flags += ["--engine-bypass", node] }
+        let process = try EngineProcess(executable: launch.executable, arguments: launch.arguments(adding: flags))
+        self.process = process
+        let deadline = LiveHost.now() + Self.startSeconds
+        while true {
+            let messages: [EngineMessage]
+            do {
+                messages = try process.link.receive()
+            } catch {
+                self.process = nil
+                throw startFailure(of: process)
+            }
+            var ready = false
+            for message in messages {
+                if case .event(.ready(let readiness)) = message {
+                    remoteFolder = readiness.remoteFolder
+                    ready = true
+                } else {
+                    handle([message])
+                }
+            }
+            if ready { break }
+            guard LiveHost.now() < deadline else {
+                process.kill()
+                self.process = nil
+                throw SupervisorError.didNotStart(seconds: Self.startSeconds)
+            }
+            process.link.waitReadable(seconds: 0.25)
+        }
+        for key in readers.keys { readers[key] = .some(nil) }  // the new engine's readers are made when first read
+        takeSnapshot()
+    }
+
+    /// Why an engine that ended before playing could not start.
+    private func startFailure(of process: EngineProcess) -> SupervisorError {
+        let ending = process.wait(seconds: 10) ?? {
+            process.kill()
+            return process.wait(seconds: 0)
+        }()
+        if let report = EngineCrashReport(process.crashReport()) {
+            return .crashedStarting(Self.culprit(report, ending: ending))
+        }
+        switch ending {
+        case .exited(let status)?: return .engineExited(status: status)  // it said why on stderr
+        case let other?: return .crashedStarting("the engine ended with \(other.description) before it played")
+        case nil: return .crashedStarting("the engine ended before it played")
+        }
+    }
+
+    /// The engine died while playing: name the culprit, leave it out,
+    /// start again from the latest snapshot, and tell every front end.
+    private func engineLost() {
+        guard let process else { return }
+        self.process = nil
+        let lostAt = LiveHost.now()
+        var ending = process.wait(seconds: 2)
+        if ending == nil {
+            process.kill()
+            ending = process.wait(seconds: 0)
+        }
+        let report = EngineCrashReport(process.crashReport())
+        if ended != nil, report == nil { return }  // it ended by itself (the server shut down), as it said
+        let signal = report?.signal ?? ending.map(\.description) ?? "an unknown end"
+        var crash = LiveStatus.Crash(node: report?.node, plugin: report?.plugin, call: report?.call, signal: signal,
+                                     atSeconds: lostAt - startedAt, restartSeconds: nil, leftOut: false, sentence: "")
+        if let node = report?.node, report?.call != nil {
+            if !leftOut.contains(node) { leftOut.append(node) }
+            crash.leftOut = true
+        } else {
+            unnamedCrashes = unnamedCrashes.filter { lostAt - startedAt - $0 < Self.crashWindowSeconds } + [lostAt - startedAt]
+        }
+        let what = report.map { Self.culprit($0, ending: ending) } ?? "the engine ended (\(signal))"
+        if unnamedCrashes.count >= Self.unnamedCrashesAllowed {
+            fail(crash, sentence: what + "; it ended \(unnamedCrashes.count) times in a minute with no plugin to leave out, so the run ends")
+            return
+        }
+        do {
+            try startEngine(restartingFrom: snapshot)
+        } catch {
+            fail(crash, sentence: what + "; the engine could not start again (\(error)), so the run ends")
+            return
+        }
+        crash.restartSeconds = LiveHost.now() - lostAt
+        restoreTime()
+        var sentence = what + "; the engine restarted"
+        if crash.leftOut, let node = crash.node {
+            sentence += " without it in \(Self.secondsText(crash.restartSeconds!)); `restore \(node)` tries it again"
+        } else {
+            sentence += " in \(Self.secondsText(crash.restartSeconds!))"
+        }
+        if let backtrace = report?.backtrace { sentence += "; the backtrace is in \(backtrace)" }
+        crash.sentence = sentence
+        crashes.append(crash)
+        announce([ControlChange(.engineCrashed(crash), from: .host)])
+    }
+
+    private func fail(_ crash: LiveStatus.Crash, sentence: String) {
+        var crash = crash
+        crash.sentence = sentence
+        crashes.append(crash)
+        failure = sentence
+        announce([ControlChange(.engineCrashed(crash), from: .host)])
+    }
+
+    /// "node `bad` (Crashy Effect) crashed in run() (SIGSEGV)".
+    private static func culprit(_ report: EngineCrashReport, ending: ChildProcess.Ending?) -> String {
+        let signal = report.signal ?? ending?.description ?? "an unknown signal"
+        guard let call = report.call else { return "the engine crashed (\(signal))" }
+        guard let node = report.node else { return "a plugin crashed in \(call) (\(signal))" }
+        return "node `\(node)`" + (report.plugin.map { " (\($0))" } ?? "") + " crashed in \(call) (\(signal))"
+    }
+
+    /// The tempo and transport the session had, which its patch text does not keep.
+    private func restoreTime() {
+        if let tempo { _ = try? request(.command(.tempo(tempo), from: .host)) }
+        if let rolling { _ = try? request(.command(.transport(rolling: rolling), from: .host)) }
+    }
+
+    private func restored(_ node: String, from source: ControlSource) {
+        leftOut.removeAll { $0 == node }
+        announce([ControlChange(.restored(node: node), from: source)])
+    }
+
+    private func takeSnapshot() {
+        snapshotTaken = LiveHost.now()
+        snapshotStale = false
+        if case .snapshot(let text)? = try? request(.snapshot), let text { snapshot = text }
+    }
+
+    /// Sends `request` and waits for its answer, handling the events that
+    /// come first. An engine that dies meanwhile is restarted, and the
+    /// request fails; one that does not answer in time is taken for hung.
+    private func request(_ request: EngineRequest, seconds: Double = answerSeconds) throws(SupervisorError) -> EngineReply {
+        guard let process else { throw .noEngine }
+        nextRequest += 1
+        let id = nextRequest
+        do {
+            try process.link.send(.request(id: id, request))
+        } catch {
+            engineLost()
+            throw .engineLost
+        }
+        let deadline = LiveHost.now() + seconds
+        while true {
+            do {
+                handle(try process.link.receive())
+            } catch {
+                engineLost()
+                throw .engineLost
+            }
+            if let reply = replies.removeValue(forKey: id) { return reply }
+            guard LiveHost.now() < deadline else {
+                process.kill()
+                engineLost()
+                throw .engineLost
+            }
+            process.link.waitReadable(seconds: min(0.25, max(deadline - LiveHost.now(), 0)))
+        }
+    }
+
+    private func handle(_ messages: [EngineMessage]) {
+        for message in messages {
+            switch message {
+            case .reply(let id, let reply):
+                replies[id] = reply
+            case .event(.changes(let changes)):
+                for change in changes { follow(change) }
+                announce(changes)
+            case .event(.refusal(let refusal)):
+                let error = refusal.error
+                for listener in refusalListeners { listener(error) }
+            case .event(.note(let text, let isWarning)):
+                notes.append((text, isWarning))
+            case .event(.ended(let serverShutDown, let status)):
+                ended = (serverShutDown, status)
+            case .event(.ready), .request:
+                break
+            }
+        }
+    }
+
+    /// What a change means for a restart.
+    private func follow(_ change: ControlChange) {
+        snapshotStale = true
+        switch change.kind {
+        case .tempo(let beatsPerMinute): tempo = beatsPerMinute
+        case .transport(let value): rolling = value
+        case .bypass(let node, false) where leftOut.contains(node): leftOut.removeAll { $0 == node }
+        default: break
+        }
+    }
+
+    private func announce(_ changes: [ControlChange]) {
+        for change in changes {
+            for (_, listener) in listeners { listener(change) }
+        }
+    }
+
+    private func amend(_ status: inout LiveStatus) {
+        amendStatus?(&status)
+        status.crashes = crashes.isEmpty ? nil : crashes
+        status.leftOut = leftOut.isEmpty ? nil : leftOut
+    }
+
+    /// "0.31 s".
+    private static func secondsText(_ seconds: Double) -> String { String(format: "%.2f s", seconds) }
+
+    /// `text` in a new file only this user can read, in $TMPDIR.
+    private static func writePrivately(_ text: String) throws(SupervisorError) -> String {
+        let folder = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
+        var template = Array((folder + "/fxhost-restart-XXXXXX.yaml").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 5) }
+        guard descriptor >= 0 else { throw .snapshotNotWritten(String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written == bytes.count else {
+            unlink(path)
+            throw .snapshotNotWritten(String(cString: strerror(errno)))
+        }
+        return path
+    }
+}

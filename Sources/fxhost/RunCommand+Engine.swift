@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import HostCore
+import JackIO
+import LiveControl
+
+extension RunCommand {
+    /// `run --engine-child` (hidden): the engine process a supervised run
+    /// starts. It plays the session (the JACK client, the plugins, the
+    /// realtime thread) and is steered by its supervisor alone, over the
+    /// link on descriptor 3; a crash is reported on descriptor 4. After a
+    /// crash, the supervisor starts another from `--engine-restart` (the
+    /// running state as `save` writes it) with `--engine-bypass` nodes left out.
+    func runEngine() throws {
+        // The supervisor ends the run: Ctrl-C reaches the terminal's whole
+        // process group, and this process waits to be told (or for the link to close).
+        for number in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { signal(number, SIG_IGN) }
+        CrashReport.installForSupervisedEngine(reportingTo: EngineProcess.crashDescriptor)
+        JackMessages.silenceUnlessVerbose()
+        Terminal.separateResultsFromPluginOutput()
+
+        let plugins = Plugins()
+        // The patch's own path, even for a snapshot: `save` writes there, and relative paths resolve from its folder.
+        let path = source.patch ?? FileManager.default.currentDirectoryPath + "/--chain"
+        let text = try (engineRestart ?? source.patch).map { try PatchFileReader.read(path: $0) }
+        var patch = try text.map { try PatchParser.parse(text: $0, path: path) }
+            ?? source.load(inputChannels: 2, plugins: plugins)
+        for index in patch.nodes.indices {
+            guard engineBypass.contains(patch.nodes[index].name), case .plugin(var spec) = patch.nodes[index].kind else { continue }
+            spec.bypass = true
+            patch.nodes[index].kind = .plugin(spec)
+        }
+        let graph = try PatchLoader(units: plugins.provider).graph(for: patch)
+        // A snapshot holds the taps as they were; --tap is the first start's.
+        for tap in engineRestart == nil ? taps : [] {
+            let (reference, file) = try Self.tapArgument(tap)
+            guard let node = graph.node(named: reference.node) else {
+                throw CommandLineError("`--tap \(tap)` names no node of this patch"
+                    + (Suggestion.didYouMean(reference.node, in: graph.nodes.map(\.name)).map { " (\($0))" } ?? ""))
+            }
+            try graph.installTap(on: node, reference.port, file: file)
+        }
+
+        let notifier = EventNotifier()
+        var sessionOptions = LiveSession.Options()
+        sessionOptions.clientName = clientName
+        sessionOptions.server = server ?? ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"]
+        sessionOptions.threads = threads ?? RenderWorkerPool.availableCores
+        sessionOptions.midiControl = patch.midiControl
+        sessionOptions.tempo = patch.tempo
+        sessionOptions.notifier = notifier
+        var hostOptions = LiveHost.Options()
+        hostOptions.reconnect = reconnect
+        hostOptions.connectPorts = !noConnect
+        let provider = plugins.provider
+        let patchFile = LivePatchFile(path: source.patch, patch: patch, text: source.patch == nil ? nil : text) {
+            reference throws(UnitError) in try provider.makeUnit(reference)
+        }
+        let engine = InProcessEngine(session: try LiveSession(graph: graph, options: sessionOptions), patchFile: patchFile)
+        engine.dispatcher.remoteFolder = files
+        let host = LiveHost(engine: engine, notifier: notifier, signals: nil, options: hostOptions)
+        let link = EngineLinkFrontEnd(descriptor: EngineProcess.linkDescriptor)
+        host.attach(MIDIAnnouncer())
+        host.attach(link)  // last: `ready` once all else is up
+        let (reason, closing) = try host.run()
+        link.report(closing: closing, serverShutDown: reason == .serverShutDown)
+    }
+}
