@@ -96,6 +96,7 @@ package final class LiveEngine {
 
     private func installCallbacks() throws(JackError) {
         let handle = try client.handle()
+        state.pointee.client = handle
         let context = UnsafeMutableRawPointer(state)
         let process: JackProcessCallback = { frames, context in
             runLiveCycle(context!.assumingMemoryBound(to: LiveEngineState.self), frameCount: Int(frames))

@@ -112,6 +112,52 @@ package final class AudioFileWriter {
         if mode == .atomic { crashSlot = fxhost_crash_register_file(writingPath) }
     }
 
+    /// Opens the take at `path` (recording mode) to write on after its
+    /// last frame: a restarted engine continuing a take its predecessor
+    /// wrote. Only formats libsndfile opens for reading and writing (WAV,
+    /// RF64) and whose channels and rate match; `framesWritten` starts at
+    /// the frames the file holds.
+    package init(continuing path: String, channels: Int, sampleRate: Int, blockFrames: Int = 4096) throws(AudioFileError) {
+        let format = try AudioFileFormat(path: path)
+        guard [.wavFloat, .wav16, .wav24, .rf64].contains(format) else {
+            throw .cannotCreate(path: path, reason: "only a WAV or RF64 take can be continued")
+        }
+        let descriptor: Int32
+        do {
+            descriptor = try RegularFile.openForContinuing(path)
+        } catch {
+            throw AudioFileError(writing: error, path: path)
+        }
+        var info = SF_INFO()
+        let file: OpaquePointer
+        switch SndFileOpen.open(descriptor: descriptor, mode: Int32(SFM_RDWR), info: &info) {
+        case .success(let opened): file = opened
+        case .failure(let reason):
+            Glibc.close(descriptor)
+            throw .cannotCreate(path: path, reason: reason.text)
+        }
+        guard Int(info.channels) == channels, Int(info.samplerate) == sampleRate,
+              sf_seek(file, 0, SEEK_END | Int32(SFM_WRITE)) >= 0 else {
+            sf_close(file)
+            Glibc.close(descriptor)
+            throw .cannotCreate(path: path, reason: "it holds \(info.channels) channels at \(info.samplerate) Hz, not \(channels) at \(sampleRate)")
+        }
+        self.descriptor = descriptor
+        Self.keepReadableIfKilled(file, format: format)
+        self.path = path
+        self.format = format
+        self.channels = channels
+        self.sampleRate = sampleRate
+        mode = .recording
+        writingPath = path
+        replacing = false
+        self.file = file
+        framesWritten = Int(info.frames)
+        scratchFrames = max(blockFrames, 1)
+        scratch = .allocate(capacity: scratchFrames * channels)
+        integerScratch = format.bitDepth == nil ? nil : .allocate(capacity: scratchFrames * channels)
+    }
+
     deinit {
         if file != nil { abort() }
         dropCrashSlot()

@@ -40,6 +40,13 @@ package enum RegularFile {
         return descriptor
     }
 
+    /// Opens an existing take to write on at its end (a restarted engine
+    /// continuing it): read and write, never created or truncated.
+    package static func openForContinuing(_ path: String) throws(RegularFileRefusal) -> Int32 {
+        try refuseIfNotRegular(path, missingIsFine: false)
+        return try finishOpening(path, Glibc.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC))
+    }
+
     /// Creates a new file for a take, never opening anything already there:
     /// `path` itself when nothing is there, otherwise the next numbered name
     /// (`take.wav` → `take-2.wav`, `take-3.wav`, ...). Each name is created

@@ -53,6 +53,26 @@ package final class TapRecorder {
             @inlinable @_noLocks get { counters.failed.pointee.load(ordering: .relaxed) }
         }
 
+        /// Realtime-safe (one relaxed load): true until the first frame is
+        /// pushed and its time kept (`setStartFrame`).
+        package var needsStartFrame: Bool {
+            @inlinable @_noLocks get { counters.startFrame.pointee.load(ordering: .relaxed) < 0 }
+        }
+
+        /// Realtime-safe (one store): the JACK frame time the first frame
+        /// pushed was played at, before that push (a restarted engine's
+        /// writer reads it to fill the gap in a take it continues).
+        @inlinable @_noLocks
+        package func setStartFrame(_ frameTime: Int) {
+            counters.startFrame.pointee.store(frameTime, ordering: .releasing)
+        }
+
+        /// Realtime-safe (one add): `frames` played while paused, not in the file.
+        @inlinable @_noLocks
+        package func skip(frames: Int) {
+            counters.skipped.pointee.add(frames, ordering: .relaxed)
+        }
+
         /// Realtime-safe: pushes `frames` frames of planar audio (one buffer
         /// per channel) if the ring has room for the whole block; otherwise
         /// returns false and counts the frames as dropped. Never waits, whatever
@@ -130,6 +150,40 @@ package final class TapRecorder {
         input.spaceReady.deallocate()
         input.counters.deallocate()
     }
+
+    /// Opens the take at `path` to go on after its last frame (a restarted
+    /// engine's, see `AudioFileWriter.init(continuing:)`). With
+    /// `expectedFrameTime`, the JACK frame time the file's next frame
+    /// would have been played at, the writer first fills the time no
+    /// engine recorded with silence of its exact length (`gap`), once the
+    /// first push says when recording resumed (`setStartFrame`).
+    package init(continuing path: String, channels: Int, sampleRate: Int, expectedFrameTime: Int?,
+                 ringFrames: Int? = nil, notifier: EventNotifier? = nil) throws(AudioFileError) {
+        let writer = try AudioFileWriter(continuing: path, channels: channels, sampleRate: sampleRate)
+        let ring = SPSCFloatRing(channels: channels, capacity: ringFrames ?? max(2 * sampleRate, 1))
+        input = Input(ring: ring, policy: .dropWhenFull, dataReady: PosixSemaphore(), spaceReady: PosixSemaphore(),
+                      counters: TapCounters())
+        input.counters.written.pointee.store(writer.framesWritten, ordering: .relaxed)
+        writerState = WriterState(writer: writer, input: input, notifier: notifier,
+                                  gapExpected: expectedFrameTime.map { ($0, writer.framesWritten, sampleRate) })
+        self.path = writer.path
+        self.channels = channels
+        self.sampleRate = sampleRate
+        policy = .dropWhenFull
+    }
+
+    /// The JACK frame time the first frame was pushed at; nil before (or offline).
+    package var startFrame: Int? {
+        let frame = input.counters.startFrame.pointee.load(ordering: .acquiring)
+        return frame < 0 ? nil : frame
+    }
+
+    /// Frames played while paused, which the file does not hold.
+    package var framesSkipped: Int { input.counters.skipped.pointee.load(ordering: .relaxed) }
+
+    /// The silence a continued take was given for the time no engine
+    /// recorded: where in the file it starts, and how long it is (frames).
+    package var gap: (atFrame: Int, frames: Int)? { writerState.gap }
 
     /// Frames in the file so far.
     package var framesWritten: Int { input.counters.written.pointee.load(ordering: .relaxed) }
@@ -211,6 +265,10 @@ package struct TapCounters: @unchecked Sendable {
     package let paused: UnsafeMutablePointer<Atomic<Bool>>
     /// Set by the writer once a write failed and the file is closed.
     package let failed: UnsafeMutablePointer<Atomic<Bool>>
+    /// The JACK frame time of the first frame pushed; -1 until then.
+    package let startFrame: UnsafeMutablePointer<Atomic<Int>>
+    /// Frames played while paused.
+    package let skipped: UnsafeMutablePointer<Atomic<Int>>
 
     init() {
         written = .allocate(capacity: 1)
@@ -221,6 +279,10 @@ package struct TapCounters: @unchecked Sendable {
         paused.initialize(to: Atomic(false))
         failed = .allocate(capacity: 1)
         failed.initialize(to: Atomic(false))
+        startFrame = .allocate(capacity: 1)
+        startFrame.initialize(to: Atomic(-1))
+        skipped = .allocate(capacity: 1)
+        skipped.initialize(to: Atomic(0))
     }
 
     func deallocate() {
@@ -232,6 +294,10 @@ package struct TapCounters: @unchecked Sendable {
         paused.deallocate()
         failed.deinitialize(count: 1)
         failed.deallocate()
+        startFrame.deinitialize(count: 1)
+        startFrame.deallocate()
+        skipped.deinitialize(count: 1)
+        skipped.deallocate()
     }
 }
 
@@ -247,10 +313,52 @@ private final class WriterState: @unchecked Sendable {
     /// The writer thread's own note that the file is closed after a failure.
     private var stoppedByFailure = false
 
-    init(writer: AudioFileWriter, input: TapRecorder.Input, notifier: EventNotifier?) {
+    /// A continued take's gap still to fill: the frame time its next frame
+    /// was due at, the frames it held, its rate. Writer thread only.
+    private var gapExpected: (frameTime: Int, frames: Int, sampleRate: Int)?
+    private let filledGap = Mutex<(atFrame: Int, frames: Int)?>(nil)
+    /// Longest gap filled: a restart takes well under a second; a longer
+    /// one (a clock that jumped) is not made into silence.
+    private static let maximumGapSeconds = 600
+
+    init(writer: AudioFileWriter, input: TapRecorder.Input, notifier: EventNotifier?,
+         gapExpected: (frameTime: Int, frames: Int, sampleRate: Int)? = nil) {
         self.writer = writer
         self.input = input
         self.notifier = notifier
+        self.gapExpected = gapExpected
+    }
+
+    var gap: (atFrame: Int, frames: Int)? { filledGap.withLock { $0 } }
+
+    /// Before the first frames of a continued take: silence for the time
+    /// between the take's last frame and the first one pushed now. JACK's
+    /// frame time is 32 bits and wraps: the difference is taken modulo 2^32.
+    private func fillGap() {
+        guard let expected = gapExpected else { return }
+        gapExpected = nil
+        let start = input.counters.startFrame.pointee.load(ordering: .acquiring)
+        guard start >= 0 else { return }
+        let due = expected.frameTime &+ expected.frames
+        let frames = Int(Int32(truncatingIfNeeded: start &- due))
+        guard frames > 0, frames <= Self.maximumGapSeconds * expected.sampleRate else { return }
+        let silence = [Float](repeating: 0, count: min(frames, 4096) * input.ring.channels)
+        var done = 0
+        while done < frames {
+            let chunk = min(frames - done, 4096)
+            let before = writer.framesWritten
+            do throws(AudioFileError) {
+                try silence.withUnsafeBufferPointer { (samples) throws(AudioFileError) in
+                    try writer.write(interleaved: samples.baseAddress!, frames: chunk)
+                }
+            } catch {
+                stop(by: error)
+                return
+            }
+            input.counters.written.pointee.add(writer.framesWritten - before, ordering: .relaxed)
+            done += chunk
+        }
+        filledGap.withLock { $0 = (expected.frames, frames) }
     }
 
     var failure: AudioFileError? { failed.withLock { $0 } }
@@ -285,6 +393,7 @@ private final class WriterState: @unchecked Sendable {
             let region = input.ring.readableRegion()
             let frames = region.count / input.ring.channels
             guard frames > 0, let base = region.baseAddress else { return total }
+            if !stoppedByFailure { fillGap() }
             if !stoppedByFailure {
                 let before = writer.framesWritten
                 var writeError: AudioFileError?

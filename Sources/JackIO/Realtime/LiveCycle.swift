@@ -61,7 +61,7 @@ func runLiveCycle(_ state: UnsafeMutablePointer<LiveEngineState>, frameCount: In
             let renderStart = MonotonicClock.nanoseconds()
             if let workers { workers.render(program, frames: chunk) } else { program.render(frames: chunk) }
             renderTime += MonotonicClock.nanoseconds() - renderStart
-            for tap in taps { tap.push(frames: chunk) }
+            for tap in taps { tap.push(frames: chunk, offset: offset, client: state.pointee.client) }
             for meter in meters { meter.measure(frames: chunk) }
             for index in 0..<outputs.count {
                 let port = state.pointee.outputPorts[index]

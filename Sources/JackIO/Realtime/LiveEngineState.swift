@@ -9,6 +9,9 @@ import Synchronization
 /// `current` belongs to the realtime thread while the client is active.
 struct LiveEngineState: ~Copyable {
     let inputPorts: UnsafeMutableBufferPointer<OpaquePointer>
+    /// The JACK client, for the frame time a tap's first frame is played at
+    /// (`jack_last_frame_time`, once per take); set before activation.
+    var client: OpaquePointer? = nil
     let outputPorts: UnsafeMutableBufferPointer<OpaquePointer>
     let commands: LiveCommandQueue
 

@@ -1,3 +1,4 @@
+import CJack
 import HostCore
 import Synchronization
 
@@ -24,13 +25,23 @@ package struct LiveTap {
         self.peakBits = peakBits
     }
 
+    /// `offset`: where in the cycle the chunk starts; `client`: for the
+    /// frame time of the take's first frame (one call, in its first chunk),
+    /// which a restarted engine continuing the take needs to fill the gap exactly.
     @_noLocks
-    func push(frames: Int) {
+    func push(frames: Int, offset: Int, client: OpaquePointer?) {
         for channel in 0..<channels.count {
             let peak = PeakLevel.measure(channels[channel], frames: frames)
             peakBits[channel].max(peak.bitPattern, ordering: .relaxed)
         }
-        guard !input.isPaused, !input.hasFailed else { return }
+        guard !input.hasFailed else { return }
+        guard !input.isPaused else {
+            input.skip(frames: frames)
+            return
+        }
+        if input.needsStartFrame, let client {
+            input.setStartFrame(Int(_unsafePerformance { jack_last_frame_time(client) }) + offset)
+        }
         _ = input.push(channels: channels, frames: frames)
     }
 }
