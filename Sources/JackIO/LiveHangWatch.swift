@@ -4,7 +4,7 @@ import Glibc
 import HostCore
 import Synchronization
 
-/// Called by: its own thread ("fxhost hangwatch"), started and stopped by
+/// Called by: its own thread ("fxhost hang"), started and stopped by
 /// `LiveEngine` on a control thread; never the realtime thread.
 ///
 /// Notices a live engine that stopped cycling while the server plays on: a
@@ -60,7 +60,7 @@ final class LiveHangWatch {
         // The process thread exists once the client is active.
         let threads = [jack_client_thread_id(handle)] + workers
         let control = self.control
-        thread = try PosixThread(name: "fxhost hangwatch") {
+        thread = try PosixThread(name: "fxhost hang") {
             Self.watch(handle: handle, state: state, threads: threads, control: control)
         }
     }
