@@ -1,5 +1,6 @@
 /* The crash handler: one sentence on stderr naming the culprit, the partial
- * files removed, the backtrace in a log file, exit status 1.
+ * files removed, the backtrace in a log file, exit status 1. The hang
+ * handler says the same of a thread stuck in a plugin call.
  *
  * Everything it reads is global C state, and that is on purpose: a signal
  * handler can reach nothing else (no Swift object, no lock, no allocation).
@@ -52,6 +53,10 @@ static char files[FILES][PATH_BYTES];
 static char log_folder[PATH_BYTES] = "/tmp";
 /* What the sentence says of the files, after removing the partial ones. */
 static char aftermath_text[128];
+/* What it says of them after a hang (empty: the same as after a crash). */
+static char hang_aftermath_text[128];
+/* How long no cycle completed, for the hang's sentence. */
+static volatile sig_atomic_t hang_seconds;
 static atomic_int installed;
 /* Set before install for a process that must stop, not end, after its report. */
 static volatile sig_atomic_t stop_instead_of_exit;
@@ -223,13 +228,13 @@ static void write_all(int descriptor, const char *bytes, size_t length) {
     }
 }
 
-static void crash_handler(int signal, siginfo_t *info, void *context) {
-    (void)info; (void)context;
+/* The report, on the thread whose cell names the culprit; `hung`: the hang
+ * watch interrupted it (the signal is then the watch's, not worth naming). */
+static void report(int signal, fxhost_culprit_cell cell, int hung) {
     /* Two threads crashing at once: the first one reports and exits. */
     if (atomic_exchange(&handling, 1)) {
         for (;;) pause();
     }
-    fxhost_culprit_cell cell = fxhost_culprit;
     int32_t count = atomic_load(&names_count);
     const names_row *row = cell.node >= 0 && cell.node < count ? &names[cell.node]
         : cell.node == FXHOST_NODE_SETUP ? &setup_names : NULL;
@@ -241,6 +246,7 @@ static void crash_handler(int signal, siginfo_t *info, void *context) {
     int log = open_log(&path);
 
     append(&sentence, "fxhost: error: ");
+    const char *verb = hung ? " hung in " : " crashed in ";
     if (call != NULL && row != NULL && row->node[0] != 0) {
         append(&sentence, "node `");
         append(&sentence, row->node);
@@ -250,17 +256,24 @@ static void crash_handler(int signal, siginfo_t *info, void *context) {
             append(&sentence, row->plugin);
             append(&sentence, ")");
         }
-        append(&sentence, " crashed in ");
+        append(&sentence, verb);
         append(&sentence, call);
     } else if (call != NULL) {
-        append(&sentence, "a plugin crashed in ");
+        append(&sentence, "a plugin");
+        append(&sentence, verb);
         append(&sentence, call);
     } else {
-        append(&sentence, "fxhost crashed");
+        append(&sentence, hung ? "the engine hung" : "fxhost crashed");
     }
-    append(&sentence, " (");
-    append(&sentence, signal_name(signal));
-    append(&sentence, ")");
+    if (hung) {
+        append(&sentence, ": no cycle completed for ");
+        append_number(&sentence, (uint64_t)hang_seconds, 1);
+        append(&sentence, " s");
+    } else {
+        append(&sentence, " (");
+        append(&sentence, signal_name(signal));
+        append(&sentence, ")");
+    }
     int64_t frame = fxhost_crash_frame, rate = render_rate;
     if (frame >= 0 && rate > 0) {
         append(&sentence, " at ");
@@ -272,6 +285,9 @@ static void crash_handler(int signal, siginfo_t *info, void *context) {
     }
     if (atomic_load(&outputs_written)) {
         append(&sentence, "; the files were written before it");
+    } else if (hung && hang_aftermath_text[0] != 0) {
+        append(&sentence, "; ");
+        append(&sentence, hang_aftermath_text);
     } else if (aftermath_text[0] != 0) {
         append(&sentence, "; ");
         append(&sentence, aftermath_text);
@@ -289,8 +305,8 @@ static void crash_handler(int signal, siginfo_t *info, void *context) {
      * crash inside dlopen, during instantiate), and must not keep it unsaid.
      * A supervised engine reports to its supervisor instead: one line of
      * tab-separated fields (node, plugin, call, signal) before the sentence. */
-    int report = report_descriptor;
-    if (report >= 0) {
+    int supervisor = report_descriptor;
+    if (supervisor >= 0) {
         static char record_bytes[1024];
         text record = {record_bytes, sizeof record_bytes, 0};
         append(&record, "crash\t");
@@ -300,11 +316,11 @@ static void crash_handler(int signal, siginfo_t *info, void *context) {
         append(&record, "\t");
         append(&record, call != NULL ? call : "");
         append(&record, "\t");
-        append(&record, signal_name(signal));
+        append(&record, hung ? "hang" : signal_name(signal));
         append(&record, "\n");
-        write_all(report, record.bytes, record.length);
+        write_all(supervisor, record.bytes, record.length);
     }
-    write_all(report >= 0 ? report : STDERR_FILENO, sentence.bytes, sentence.length);
+    write_all(supervisor >= 0 ? supervisor : STDERR_FILENO, sentence.bytes, sentence.length);
 
     if (log >= 0) {
         write_all(log, sentence.bytes, sentence.length);
@@ -318,7 +334,10 @@ static void crash_handler(int signal, siginfo_t *info, void *context) {
         }
         static const char heading[] = "\nBacktrace of the thread that crashed (FILE(+OFFSET)[ADDRESS]; "
                                       "`addr2line -Cfe FILE OFFSET` names the function):\n";
-        write_all(log, heading, sizeof heading - 1);
+        static const char hung_heading[] = "\nBacktrace of the thread that hung (FILE(+OFFSET)[ADDRESS]; "
+                                           "`addr2line -Cfe FILE OFFSET` names the function):\n";
+        if (hung) write_all(log, hung_heading, sizeof hung_heading - 1);
+        else write_all(log, heading, sizeof heading - 1);
         static void *frames[BACKTRACE_FRAMES];
         int depth = backtrace(frames, BACKTRACE_FRAMES);
         backtrace_symbols_fd(frames, depth, log);
@@ -329,6 +348,51 @@ static void crash_handler(int signal, siginfo_t *info, void *context) {
      * and kill it. */
     if (stop_instead_of_exit) raise(SIGSTOP);
     _exit(1);
+}
+
+static void crash_handler(int signal, siginfo_t *info, void *context) {
+    (void)info; (void)context;
+    report(signal, fxhost_culprit, 0);
+}
+
+/* MARK: hangs
+ *
+ * The hang watch (JackIO's LiveHangWatch, off the realtime thread) sends
+ * FXHOST_HANG_SIGNAL to each thread that may be stuck: the one that is in a
+ * plugin call reports, as a crash does, from its own culprit cell and with
+ * its own backtrace; the others only answer and carry on. */
+
+static atomic_int hang_answers;
+/* The last resort: the watch found no thread in a plugin call; the next
+ * thread it interrupts reports that the engine hung, naming no plugin. */
+static atomic_int hang_report_anyway;
+
+static void hang_handler(int signal, siginfo_t *info, void *context) {
+    (void)info; (void)context;
+    fxhost_culprit_cell cell = fxhost_culprit;
+    if (call_name(cell.call) != NULL || atomic_load(&hang_report_anyway)) report(signal, cell, 1);
+    /* Not this thread: it goes on where it was (an interrupted wait may
+     * return early, harmless as the process ends either way). */
+    int saved = errno;
+    atomic_fetch_add(&hang_answers, 1);
+    errno = saved;
+}
+
+void fxhost_hang_begin(int32_t seconds) {
+    hang_seconds = seconds < 0 ? 0 : seconds;
+    atomic_store(&hang_answers, 0);
+    atomic_store(&hang_report_anyway, 0);
+}
+
+int fxhost_hang_interrupt(pthread_t thread) { return pthread_kill(thread, FXHOST_HANG_SIGNAL); }
+
+int32_t fxhost_hang_answers(void) { return atomic_load(&hang_answers); }
+
+void fxhost_hang_report_anyway(void) { atomic_store(&hang_report_anyway, 1); }
+
+void fxhost_hang_report_here(void) {
+    fxhost_culprit_cell none = {FXHOST_NODE_NONE, FXHOST_CALL_NONE};
+    report(FXHOST_HANG_SIGNAL, none, 1);
 }
 
 /* MARK: installing */
@@ -368,10 +432,11 @@ void fxhost_crash_stop_instead_of_exit(void) { stop_instead_of_exit = 1; }
 
 void fxhost_crash_report_to(int descriptor) { report_descriptor = descriptor; }
 
-void fxhost_crash_install(const char *aftermath) {
+void fxhost_crash_install(const char *aftermath, const char *hang_aftermath) {
     int expected = 0;
     if (!atomic_compare_exchange_strong(&installed, &expected, 1)) return;
     copy_text(aftermath_text, sizeof aftermath_text, aftermath);
+    copy_text(hang_aftermath_text, sizeof hang_aftermath_text, hang_aftermath);
     const char *folder = getenv("TMPDIR");
     if (folder != NULL && folder[0] == '/' && strlen(folder) < PATH_BYTES - 64) {
         copy_text(log_folder, sizeof log_folder, folder);
@@ -396,7 +461,12 @@ void fxhost_crash_install(const char *aftermath) {
     for (size_t index = 0; index < sizeof signals / sizeof signals[0]; ++index) {
         sigaddset(&action.sa_mask, signals[index]);
     }
+    /* The hang signal too: a thread reporting a crash must not be
+     * interrupted into reporting a hang (it would wait for itself). */
+    sigaddset(&action.sa_mask, FXHOST_HANG_SIGNAL);
     for (size_t index = 0; index < sizeof signals / sizeof signals[0]; ++index) {
         sigaction(signals[index], &action, NULL);
     }
+    action.sa_sigaction = hang_handler;
+    sigaction(FXHOST_HANG_SIGNAL, &action, NULL);
 }

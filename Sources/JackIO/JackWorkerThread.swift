@@ -10,11 +10,15 @@ import HostCore
 /// like the callback it helps. The `RenderWorkerPool.ThreadStarter` for
 /// live engines.
 enum JackWorkerThread {
-    /// `threads - 1` realtime workers for a live engine on `client`.
-    static func pool(threads: Int, client: JackClient) throws(JackError) -> RenderWorkerPool {
-        let starter = try starter(for: client)
+    /// `threads - 1` realtime workers for a live engine on `client`, and
+    /// their threads (for the hang watch to interrupt).
+    static func pool(threads: Int, client: JackClient) throws(JackError)
+        -> (pool: RenderWorkerPool, threads: [pthread_t]) {
+        let started = StartedThreads()
+        let starter = try starter(for: client, started: started)
         do {
-            return try RenderWorkerPool(threads: threads, realtime: true, startThread: starter)
+            let pool = try RenderWorkerPool(threads: threads, realtime: true, startThread: starter)
+            return (pool, started.threads)
         } catch let error as JackError {
             throw error
         } catch {
@@ -22,7 +26,14 @@ enum JackWorkerThread {
         }
     }
 
-    static func starter(for client: JackClient) throws(JackError) -> RenderWorkerPool.ThreadStarter {
+    /// The threads a starter started, in order (the pool starts them all
+    /// on the calling thread).
+    final class StartedThreads {
+        var threads: [pthread_t] = []
+    }
+
+    static func starter(for client: JackClient, started: StartedThreads? = nil) throws(JackError)
+        -> RenderWorkerPool.ThreadStarter {
         let handle = try client.handle()
         let realtime = jack_is_realtime(handle)
         let priority = jack_client_real_time_priority(handle)
@@ -40,6 +51,7 @@ enum JackWorkerThread {
                 ThreadEntry.release(context)
                 throw JackError.threadFailed(name: name, code: status)
             }
+            started?.threads.append(thread)
             return { pthread_join(thread, nil) }
         }
     }

@@ -29,6 +29,10 @@ package final class LiveEngine {
     private let publishedPrograms = Atomic<Int>(0)
     /// Realtime threads that help the callback render independent branches.
     private var workerPool: RenderWorkerPool?
+    private var workerThreads: [pthread_t] = []
+    /// Names a plugin that hangs the callback, while the client is active
+    /// and the crash report installed.
+    private var hangWatch: LiveHangWatch?
 
     /// Registers one audio port per name and installs the callbacks.
     /// `threads`: threads that render each block, the callback's included
@@ -68,8 +72,9 @@ package final class LiveEngine {
         do {
             try installCallbacks()
             if threads > 1 {
-                let pool = try JackWorkerThread.pool(threads: threads, client: client)
+                let (pool, started) = try JackWorkerThread.pool(threads: threads, client: client)
                 workerPool = pool
+                workerThreads = started
                 state.pointee.workers = pool.workers
             }
         } catch {
@@ -81,6 +86,7 @@ package final class LiveEngine {
     }
 
     deinit {
+        hangWatch?.stop()
         if serverHasShutDown { client.abandon() } else { client.close() }
         // No callback runs any more: the workers are idle and may go.
         workerPool?.stop()
@@ -230,7 +236,18 @@ package final class LiveEngine {
     package func start() throws(JackError) {
         touchRealtimeTypes()
         try client.activate()
-        jack_recompute_total_latencies(try client.handle())
+        let handle = try client.handle()
+        jack_recompute_total_latencies(handle)
+        // Only where the crash report handles the watch's signal.
+        if CrashReport.isInstalled {
+            hangWatch?.stop()
+            do {
+                hangWatch = try LiveHangWatch(handle: handle, state: state, workers: workerThreads)
+            } catch {
+                client.deactivate()
+                throw .threadFailed(name: error.name, code: error.code)
+            }
+        }
     }
 
     /// The latency of the program now running (frames from an input, or a
@@ -247,6 +264,9 @@ package final class LiveEngine {
     /// Deactivates the client: when this returns no callback runs. The
     /// current program stays for a later `start`.
     package func stop() {
+        // First: a deactivated engine's counter stands still.
+        hangWatch?.stop()
+        hangWatch = nil
         client.deactivate()
         collectRetired()
     }

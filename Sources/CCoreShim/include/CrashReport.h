@@ -1,6 +1,8 @@
 #ifndef FXHOST_CRASH_REPORT_H
 #define FXHOST_CRASH_REPORT_H
 
+#include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 
 /* What fxhost says when a plugin (or fxhost) crashes: the culprit cell,
@@ -94,10 +96,35 @@ void fxhost_crash_drop_file(int32_t slot);
 
 /* Installs the handler for SIGSEGV, SIGBUS, SIGILL, SIGFPE and SIGABRT in
  * this process (once; later calls do nothing), with an alternate signal
- * stack for the calling thread. `aftermath` is what the sentence says of
- * the files once the registered ones are removed ("nothing was written").
- * Off the realtime thread. */
-void fxhost_crash_install(const char *aftermath);
+ * stack for the calling thread, and the hang handler for
+ * FXHOST_HANG_SIGNAL. `aftermath` is what the sentence says of the files
+ * once the registered ones are removed ("nothing was written");
+ * `hang_aftermath` what it says of them after a hang (NULL or empty: the
+ * same). Off the realtime thread. */
+void fxhost_crash_install(const char *aftermath, const char *hang_aftermath);
+
+/* The signal the hang watch interrupts a stuck thread with. SIGUSR2: nothing
+ * in fxhost, libjack or lilv sends or handles it. Not SIGUSR1, which
+ * libdispatch's threads block; not SIGXCPU, which the kernel sends a realtime
+ * thread over RLIMIT_RTTIME; Swift's own backtracer borrows SIGUSR2 only
+ * while it handles a crash, and fxhost's handler replaces it. The handler
+ * reports only on a thread in a plugin call (or when told to report
+ * anyway); any other thread only counts an answer and goes on. */
+#define FXHOST_HANG_SIGNAL SIGUSR2
+
+/* Off the realtime thread, by the hang watch. Begin a report: the sentence
+ * says no cycle completed for `seconds`; answers and "anyway" reset. */
+void fxhost_hang_begin(int32_t seconds);
+/* Sends `thread` FXHOST_HANG_SIGNAL (pthread_kill's result). */
+int fxhost_hang_interrupt(pthread_t thread);
+/* Threads interrupted since `fxhost_hang_begin` that were in no plugin call. */
+int32_t fxhost_hang_answers(void);
+/* From now on an interrupted thread reports even in no plugin call: the
+ * engine hung, naming no plugin. */
+void fxhost_hang_report_anyway(void);
+/* Reports on the calling thread that the engine hung, naming no plugin, and
+ * ends the process: when no interrupted thread did. */
+void fxhost_hang_report_here(void);
 /* After the report, stop the process (SIGSTOP) instead of ending it: for
  * the child of `fxhost render --engine jack`, which must not die while the
  * server freewheels; its parent switches freewheel off, then kills it. */

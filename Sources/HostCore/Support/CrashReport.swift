@@ -25,19 +25,22 @@ package enum CrashReport {
     /// to take a freewheeling JACK server back to realtime first.
     package static func installForRender(stopsInsteadOfExiting: Bool = false) {
         if stopsInsteadOfExiting { fxhost_crash_stop_instead_of_exit() }
-        fxhost_crash_install(renderAftermath)
+        fxhost_crash_install(renderAftermath, nil)
     }
 
     /// What the sentence says of a live run's takes: written as they play,
     /// they stay readable up to the crash.
     package static let liveAftermath = "every take is kept up to the crash"
+    /// The same after a hang the live engine's hang watch reports.
+    package static let liveHangAftermath = "every take is kept up to the hang"
 
     /// Installs the crash handler for `fxhost run`: a plugin's crash is one
     /// sentence naming the node and the call (the live plans register their
-    /// names), not a backtrace on the terminal. Call once, early, on the
+    /// names), not a backtrace on the terminal; so is a hang, once the live
+    /// engine's watch interrupts the stuck thread. Call once, early, on the
     /// main thread, before any other thread starts.
     package static func installForLive() {
-        fxhost_crash_install(liveAftermath)
+        fxhost_crash_install(liveAftermath, liveHangAftermath)
     }
 
     /// Installs the handler for an engine process a supervisor watches:
@@ -45,7 +48,7 @@ package enum CrashReport {
     /// fields and the sentence, instead of the terminal.
     package static func installForSupervisedEngine(reportingTo descriptor: Int32) {
         fxhost_crash_report_to(descriptor)
-        fxhost_crash_install(liveAftermath)
+        fxhost_crash_install(liveAftermath, liveHangAftermath)
     }
 
     /// Whether the handler is installed (then jobs register what it says).

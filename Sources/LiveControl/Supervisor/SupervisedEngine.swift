@@ -364,12 +364,14 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         announce([ControlChange(.engineCrashed(crash), from: .host)])
     }
 
-    /// "node `bad` (Crashy Effect) crashed in run() (SIGSEGV)".
+    /// "node `bad` (Crashy Effect) crashed in run() (SIGSEGV)", or "… hung in run() (no cycle completed for 2 s)".
     private static func culprit(_ report: EngineCrashReport, ending: ChildProcess.Ending?) -> String {
-        let signal = report.signal ?? ending?.description ?? "an unknown signal"
-        guard let call = report.call else { return "the engine crashed (\(signal))" }
-        guard let node = report.node else { return "a plugin crashed in \(call) (\(signal))" }
-        return "node `\(node)`" + (report.plugin.map { " (\($0))" } ?? "") + " crashed in \(call) (\(signal))"
+        let hung = report.signal == "hang"
+        let signal = hung ? "no cycle completed for 2 s" : report.signal ?? ending?.description ?? "an unknown signal"
+        let verb = hung ? "hung" : "crashed"
+        guard let call = report.call else { return "the engine \(verb) (\(signal))" }
+        guard let node = report.node else { return "a plugin \(verb) in \(call) (\(signal))" }
+        return "node `\(node)`" + (report.plugin.map { " (\($0))" } ?? "") + " \(verb) in \(call) (\(signal))"
     }
 
     /// The tempo and transport the session had, which its patch text does not keep.
