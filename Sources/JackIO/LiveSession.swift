@@ -37,6 +37,9 @@ public final class LiveSession {
         /// that owns the session can sleep until then (`LiveHost`); nil: it
         /// is polled.
         package var notifier: EventNotifier?
+        /// Takes to go on with rather than start anew, by the file the
+        /// graph's tap declares (a supervised engine restarted after a crash).
+        package var continuedTakes: [TakeContinuation] = []
 
         public init() {}
     }
@@ -113,7 +116,9 @@ public final class LiveSession {
             guard case .file(let file) = source.kind else { continue }
             players[source.node] = try LiveFilePlayer(node: source.node, source: file, sampleRate: client.sampleRate)
         }
+        liveTaps.continuing = Dictionary(options.continuedTakes.map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
         try openRecorders(for: plan)
+        liveTaps.continuing = [:]
         do {
             try engine.publish(makeProgram(for: plan))
             reportLatency(of: plan)

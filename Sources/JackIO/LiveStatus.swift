@@ -26,6 +26,9 @@ public struct LiveStatus: Codable, Sendable {
 
         public var node: String
         public var file: String
+        /// The file the tap asked for, when the take went to another (a
+        /// numbered name: takes are never overwritten).
+        public var requestedFile: String? = nil
         /// Seconds in the file so far (a paused stretch is not in it).
         public var seconds: Double
         /// Frames lost because the writer fell behind (the ring was full).
@@ -37,6 +40,29 @@ public struct LiveStatus: Codable, Sendable {
         /// Why a failed tap stopped, in a few words ("disk full", "file too
         /// large"); nil (left out of the JSON) for every other state.
         public var error: String? = nil
+        /// The JACK frame time its first frame was played at (nil before it
+        /// records): takes made on one server line up by it.
+        public var startFrame: Int? = nil
+        /// Frames played while it was paused, which the file leaves out.
+        public var skippedFrames: Int? = nil
+        /// Silence in the file for time no engine recorded (a supervised
+        /// engine restarting after a crash), each of its exact length; nil: none.
+        public var gaps: [Gap]? = nil
+
+        /// A stretch of a take filled with silence.
+        public struct Gap: Codable, Sendable, Equatable {
+            /// Where it starts in the file, and how long it is.
+            public var atSeconds: Double
+            public var seconds: Double
+            public var frames: Int
+
+            public init(atFrame: Int, frames: Int, sampleRate: Int) {
+                let rate = Double(max(sampleRate, 1))
+                atSeconds = Double(atFrame) / rate
+                seconds = Double(frames) / rate
+                self.frames = frames
+            }
+        }
     }
 
     /// A bounce under way: how far it got.

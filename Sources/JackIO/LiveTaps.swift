@@ -26,6 +26,8 @@ struct LiveTaps {
     private var stopped: [LiveStatus.Tap] = []
     /// The takes (files as written) whose failure has been handed out.
     private var failuresTaken: Set<String> = []
+    /// Takes a restarted engine goes on with, by file, until their taps open.
+    var continuing: [String: TakeContinuation] = [:]
 
     /// The files being recorded (or paused) now, as written.
     var files: Set<String> { Set(recorders.values.map(\.path)) }
@@ -62,10 +64,18 @@ struct LiveTaps {
         var opened: [String] = []
         do {
             for tap in plan.taps where recorders[tap.file] == nil {
-                let recorder = try TapRecorder(path: tap.file, format: try AudioFileFormat(path: tap.file),
+                let recorder: TapRecorder
+                if let continued = continuing.removeValue(forKey: tap.file) {
+                    recorder = try TapRecorder(continuing: tap.file, channels: tap.channels.count, sampleRate: sampleRate,
+                                               expectedFrameTime: continued.paused ? nil : continued.expectedFrameTime,
+                                               notifier: notifier)
+                    if continued.paused { recorder.pause() }
+                } else {
+                    recorder = try TapRecorder(path: tap.file, format: try AudioFileFormat(path: tap.file),
                                                channels: tap.channels.count, sampleRate: sampleRate,
                                                mode: .recording, policy: .dropWhenFull, newTake: true,
                                                notifier: notifier)
+                }
                 recorders[tap.file] = recorder
                 meters[tap.file] = LiveMeters(channels: tap.channels.count)
                 takes[tap.file] = recorder.path
@@ -176,9 +186,14 @@ struct LiveTaps {
         let failure = recorder.failure
         let state: LiveStatus.Tap.State = failure != nil ? .failed
             : !recording ? .finished : recorder.isPaused ? .paused : .recording
-        return LiveStatus.Tap(node: node, file: recorder.path, seconds: recorder.secondsRecorded,
-                              droppedFrames: recorder.framesDropped, recording: recording && failure == nil,
-                              state: state, error: failure.map(Self.reason))
+        var tap = LiveStatus.Tap(node: node, file: recorder.path, seconds: recorder.secondsRecorded,
+                                 droppedFrames: recorder.framesDropped, recording: recording && failure == nil,
+                                 state: state, error: failure.map(Self.reason))
+        if file != recorder.path { tap.requestedFile = file }
+        tap.startFrame = recorder.startFrame
+        tap.skippedFrames = recorder.framesSkipped
+        tap.gaps = recorder.gap.map { [LiveStatus.Tap.Gap(atFrame: $0.atFrame, frames: $0.frames, sampleRate: recorder.sampleRate)] }
+        return tap
     }
 
     /// A failure in a few words: a write's or close's reason ("disk full"),

@@ -25,6 +25,15 @@ extension RunCommand {
         let text = try (engineRestart ?? source.patch).map { try PatchFileReader.read(path: $0) }
         var patch = try text.map { try PatchParser.parse(text: $0, path: path) }
             ?? source.load(inputChannels: 2, plugins: plugins)
+        // A take the crashed engine was recording goes on in its own file, on the same port.
+        let continued = try engineContinue.map { try JSONDecoder().decode([TakeContinuation].self, from: Data($0.utf8)) } ?? []
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        for index in patch.taps.indices {
+            let requested = PatchLoader.resolve(patch.taps[index].file, in: folder)
+            if let take = continued.first(where: { $0.requestedFile == requested || $0.file == requested }) {
+                patch.taps[index].file = take.file
+            }
+        }
         for index in patch.nodes.indices {
             guard engineBypass.contains(patch.nodes[index].name), case .plugin(var spec) = patch.nodes[index].kind else { continue }
             spec.bypass = true
@@ -49,6 +58,7 @@ extension RunCommand {
         sessionOptions.midiControl = patch.midiControl
         sessionOptions.tempo = patch.tempo
         sessionOptions.notifier = notifier
+        sessionOptions.continuedTakes = continued
         var hostOptions = LiveHost.Options()
         hostOptions.reconnect = reconnect
         hostOptions.connectPorts = !noConnect

@@ -134,6 +134,10 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("engine-bypass"), help: .private)
     var engineBypass: [String] = []
 
+    /// Takes the restarted engine goes on with (JSON: `[TakeContinuation]`).
+    @Option(name: .customLong("engine-continue"), help: .private)
+    var engineContinue: String?
+
     /// `duration` in seconds, parsed once by `validate`.
     private var durationSeconds: Double?
     /// `osc` parsed once by `validate`.

@@ -66,10 +66,13 @@ package protocol HostedEngine: AnyObject {
     /// Why the session can play no more (a supervisor gave up restarting its
     /// engine); nil while it plays.
     var failure: String? { get }
+    /// When it next wants `poll` without being woken; nil: only when woken.
+    var nextDeadline: Double? { get }
 }
 
 extension HostedEngine {
     package var wakeDescriptor: Int32? { nil }
     package func takeNotes() -> [(text: String, isWarning: Bool)] { [] }
     package var failure: String? { nil }
+    package var nextDeadline: Double? { nil }
 }

@@ -130,7 +130,7 @@ public final class LiveHost {
             }
             for (text, isWarning) in engine.takeNotes() { note(text, isWarning: isWarning) }
             if engine.failure != nil { return .engineFailed }
-            let deadlines = frontEnds.compactMap { $0.nextDeadline() } + [end, nextReconnect].compactMap { $0 }
+            let deadlines = frontEnds.compactMap { $0.nextDeadline() } + [end, nextReconnect, engine.nextDeadline].compactMap { $0 }
             wait(until: deadlines.min())
         }
     }

@@ -58,6 +58,11 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
     private var leftOut: [String] = []
     /// When crashes that named no node happened (seconds since the start).
     private var unnamedCrashes: [Double] = []
+    /// The taps as last read, for the takes a restarted engine goes on with.
+    private var lastTaps: [LiveStatus.Tap] = []
+    private var tapsRead = -Double.infinity
+    /// The silence each take was given across restarts, by file.
+    private var gaps: [String: [LiveStatus.Tap.Gap]] = [:]
     private var ended: (serverShutDown: Bool, status: LiveStatus)?
     private var lastStatus: LiveStatus?
     private let startedAt = LiveHost.now()
@@ -69,6 +74,8 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
     private static let startSeconds = 60.0
     /// Snapshots of the running state, at most this often.
     private static let snapshotSeconds = 0.2
+    /// The taps' counts (frames dropped, skipped while paused) are read this often.
+    private static let tapSeconds = 0.5
     /// Crashes with no culprit to leave out, at most, in `crashWindowSeconds`: then the run ends.
     private static let unnamedCrashesAllowed = 3
     private static let crashWindowSeconds = 60.0
@@ -98,6 +105,12 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
             return
         }
         if snapshotStale, LiveHost.now() - snapshotTaken >= Self.snapshotSeconds { takeSnapshot() }
+        if LiveHost.now() - tapsRead >= Self.tapSeconds { readTaps() }
+    }
+
+    package var nextDeadline: Double? {
+        guard process != nil else { return nil }
+        return min(tapsRead + Self.tapSeconds, snapshotStale ? snapshotTaken + Self.snapshotSeconds : .infinity)
     }
 
     package var serverHasShutDown: Bool { ended?.serverShutDown ?? false }
@@ -241,8 +254,39 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
     }
 
     package var taps: [LiveStatus.Tap] {
-        guard case .taps(let taps)? = try? request(.taps) else { return [] }
-        return taps
+        readTaps()
+        return lastTaps.map(withGaps)
+    }
+
+    private func readTaps() {
+        tapsRead = LiveHost.now()
+        guard case .taps(let taps)? = try? request(.taps) else { return }
+        lastTaps = taps
+        for tap in taps {
+            for gap in tap.gaps ?? [] where !(gaps[tap.file] ?? []).contains(gap) { gaps[tap.file, default: []].append(gap) }
+        }
+    }
+
+    /// `tap` with every gap its file was given, across restarts.
+    private func withGaps(_ tap: LiveStatus.Tap) -> LiveStatus.Tap {
+        var tap = tap
+        tap.gaps = gaps[tap.file]
+        return tap
+    }
+
+    /// The takes recording (or paused) when the engine died, to go on with.
+    private var continuations: [TakeContinuation] {
+        lastTaps.compactMap { tap in
+            guard tap.state == .recording || tap.state == .paused, tap.file.lowercased().hasSuffix(".wav")
+                    || tap.file.lowercased().hasSuffix(".rf64") else { return nil }
+            let requested = tap.requestedFile ?? tap.file
+            if tap.state == .paused {
+                return TakeContinuation(requestedFile: requested, file: tap.file, expectedFrameTime: 0, paused: true)
+            }
+            guard let start = tap.startFrame else { return nil }
+            return TakeContinuation(requestedFile: requested, file: tap.file,
+                                    expectedFrameTime: start &+ tap.droppedFrames &+ (tap.skippedFrames ?? 0), paused: false)
+        }
     }
 
     package var runningText: String? { snapshot }
@@ -261,6 +305,9 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
             flags += ["--engine-restart", file]
         }
         for node in leftOut { flags += ["--engine-bypass", node] }
+        if snapshotText != nil, !continuations.isEmpty, let data = try? JSONEncoder().encode(continuations) {
+            flags += ["--engine-continue", String(decoding: data, as: UTF8.self)]
+        }
         let process = try EngineProcess(executable: launch.executable, arguments: launch.arguments(adding: flags))
         self.process = process
         let deadline = LiveHost.now() + Self.startSeconds
@@ -291,6 +338,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         }
         for key in readers.keys { readers[key] = .some(nil) }  // the new engine's readers are made when first read
         takeSnapshot()
+        readTaps()
     }
 
     /// Why an engine that ended before playing could not start.
@@ -462,6 +510,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
 
     private func amend(_ status: inout LiveStatus) {
         amendStatus?(&status)
+        status.taps = status.taps.map(withGaps)
         status.crashes = crashes.isEmpty ? nil : crashes
         status.leftOut = leftOut.isEmpty ? nil : leftOut
     }

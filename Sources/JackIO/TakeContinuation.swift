@@ -1,0 +1,22 @@
+/// A take a restarted engine goes on writing instead of starting a new one
+/// (a supervised run's engine died while it recorded): the tap declared
+/// with `requestedFile` is declared with the take's own file instead, and
+/// opens it at its end.
+public struct TakeContinuation: Codable, Sendable, Equatable {
+    /// The file the tap asked for (absolute), and the take's own.
+    public var requestedFile: String
+    public var file: String
+    /// The JACK frame time the file's first frame would have been played
+    /// at had nothing been left out (its `startFrame`, plus frames dropped
+    /// and skipped): the silence before the new frames makes up the rest.
+    public var expectedFrameTime: Int
+    /// It was paused: it stays paused, and no silence is added.
+    public var paused: Bool
+
+    public init(requestedFile: String, file: String, expectedFrameTime: Int, paused: Bool) {
+        self.requestedFile = requestedFile
+        self.file = file
+        self.expectedFrameTime = expectedFrameTime
+        self.paused = paused
+    }
+}
