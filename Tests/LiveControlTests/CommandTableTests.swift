@@ -20,7 +20,7 @@ final class CommandTableTests: XCTestCase {
         .bounce(file: "mix.wav", from: 30, to: 45), .cancelBounce,
         .learn(node: "amp", parameter: "gain"), .unlearn(node: "amp", parameter: "gain"), .mappings, .scene("lead"),
         .save(file: "copy.yaml"), .reload(text: nil), .tempo(140), .transport(rolling: false),
-        .status, .state(node: "amp"), .quit,
+        .status, .state(node: "amp"), .quit, .restore(node: "room"),
     ]
 
     private static func caseName(_ command: ControlCommand) -> String {
@@ -48,6 +48,7 @@ final class CommandTableTests: XCTestCase {
         case .status: "status"
         case .state: "state"
         case .quit: "quit"
+        case .restore: "restore"
         }
     }
 
@@ -244,6 +245,8 @@ final class CommandTableTests: XCTestCase {
         case .patchRefused: "patchRefused"
         case .tempo: "tempo"
         case .transport: "transport"
+        case .engineCrashed: "engineCrashed"
+        case .restored: "restored"
         }
     }
 
@@ -263,6 +266,9 @@ final class CommandTableTests: XCTestCase {
             .unmapped(node: "amp", parameter: "gain"), .sceneApplied("lead"), .saved(file: "/p.yaml"),
             .patchReloaded(added: ["x"], removed: [], rewired: true), .patchRefused(reason: "p.yaml:3:1: no"),
             .tempo(120), .transport(rolling: true),
+            .engineCrashed(LiveStatus.Crash(node: "bad", plugin: "Crashy", call: "run()", signal: "SIGSEGV", atSeconds: 1,
+                                            restartSeconds: 0.2, leftOut: true, sentence: "node `bad` crashed")),
+            .restored(node: "bad"),
         ]
         var names: Set<String> = []
         for kind in kinds {
@@ -275,7 +281,7 @@ final class CommandTableTests: XCTestCase {
             XCTAssertEqual(JSONValue.parse(event.text), event, "its text reads back")
         }
         XCTAssertEqual(names.count, kinds.count, "one name per kind of change")
-        XCTAssertEqual(Set(kinds.map(Self.kindName)).count, 24, "every kind of change is listed once above")
+        XCTAssertEqual(Set(kinds.map(Self.kindName)).count, 26, "every kind of change is listed once above")
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let document = try String(contentsOf: root.appendingPathComponent("docs/control.md"), encoding: .utf8)
         for kind in kinds {
