@@ -430,6 +430,8 @@ void fxhost_crash_thread_begin_for_life(void) {
 
 void fxhost_crash_stop_instead_of_exit(void) { stop_instead_of_exit = 1; }
 
+void fxhost_crash_set_stop_instead_of_exit(int stop) { stop_instead_of_exit = stop ? 1 : 0; }
+
 void fxhost_crash_report_to(int descriptor) { report_descriptor = descriptor; }
 
 void fxhost_crash_install(const char *aftermath, const char *hang_aftermath) {

@@ -110,6 +110,9 @@ extension LiveSession {
             throw .render(error)
         }
         bouncing.begin(started, engineFrames: framesBefore)
+        // A server whose freewheeling client dies is wedged for good: a crash
+        // now stops this process for its supervisor to end the freewheel first.
+        if CrashReport.isInstalled { CrashReport.stopsInsteadOfExiting(true) }
         started.start(notifying: options.notifier)
         return started
     }
@@ -127,6 +130,7 @@ extension LiveSession {
     package func finishBounce(wait: Bool = false) -> Result<RenderSummary, LiveSessionError>? {
         guard let running = bouncing.running, wait || running.isFinished else { return nil }
         let result = running.waitForResult().mapError { LiveSessionError.bounce($0) }
+        if CrashReport.isInstalled { CrashReport.stopsInsteadOfExiting(false) }
         // The engine ran silent (and, freewheeling, fast) meanwhile: that is not time played.
         bouncing.end(engineFrames: engine.statistics.frames)
         do {

@@ -176,6 +176,7 @@ struct RunCommand: ParsableCommand {
         // Before any thread exists, so every thread inherits the mask and
         // the signals wait for the host's loop.
         let signals = BlockedStopSignals()
+        JackMessages.silenceUnlessVerbose()  // the client held while a bounce freewheels
         // Read here too, so --watch compares with what the engine loaded
         // and a file that cannot be read stops the run before any process starts.
         let text = try source.patch.map { try PatchFileReader.read(path: $0) }
@@ -188,8 +189,9 @@ struct RunCommand: ParsableCommand {
         if let web { Terminal.status("web: \(web.url)") }
         // Watching before the engine starts: no edit made after start-up is missed.
         let watcher = try watch ? PatchFileWatcher(path: LivePatchFile.realPath(source.patch!), loadedText: text) : nil
+        let serverName = server ?? ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"]
         let engine = SupervisedEngine(launch: .init(executable: ChildProcess.thisExecutable,
-                                                     arguments: CommandLine.arguments))
+                                                     arguments: CommandLine.arguments, server: serverName))
         let host = LiveHost(engine: engine, notifier: EventNotifier(), signals: signals, options: hostOptions)
         host.attach(ConsoleFrontEnd(showsStatus: !quiet && Terminal.standardErrorIsTerminal))
         if let osc { host.attach(osc) }
@@ -197,8 +199,7 @@ struct RunCommand: ParsableCommand {
         if let watcher { host.attach(watcher) }
         // Last: front ends start in the order attached, after the engine
         // plays and its ports are connected, so READY=1 comes when all is up.
-        let server = (server ?? ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"]).map { "the JACK server \($0)" }
-            ?? "the default JACK server"
+        let server = serverName.map { "the JACK server \($0)" } ?? "the default JACK server"
         let patchName = source.patch.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "a --chain"
         host.attach(SystemdNotifier(playing: "\(patchName) on \(server)"))
 

@@ -129,6 +129,9 @@ void fxhost_hang_report_here(void);
  * the child of `fxhost render --engine jack`, which must not die while the
  * server freewheels; its parent switches freewheel off, then kills it. */
 void fxhost_crash_stop_instead_of_exit(void);
+/* The same for a while (1) and no longer (0): a supervised engine's live
+ * bounce, during which its supervisor holds a client to end the freewheel. */
+void fxhost_crash_set_stop_instead_of_exit(int stop);
 /* A supervised engine: the report goes to `descriptor` (its supervisor's
  * pipe) instead of stderr, as a line `crash<TAB>node<TAB>plugin<TAB>call<TAB>signal`
  * (empty fields where unknown) and then the sentence. */

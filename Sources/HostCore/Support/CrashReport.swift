@@ -51,6 +51,13 @@ package enum CrashReport {
         fxhost_crash_install(liveAftermath, liveHangAftermath)
     }
 
+    /// While `on` (a live bounce freewheels the server), a crash stops the
+    /// process after its report instead of ending it: a supervisor holding
+    /// a client of its own takes the server out of freewheel, then kills it.
+    package static func stopsInsteadOfExiting(_ on: Bool) {
+        fxhost_crash_set_stop_instead_of_exit(on ? 1 : 0)
+    }
+
     /// Whether the handler is installed (then jobs register what it says).
     package static var isInstalled: Bool { fxhost_crash_installed() != 0 }
 

@@ -59,8 +59,8 @@ package protocol HostedEngine: AnyObject {
     func announceEnded()
     /// Stops playing, every tap finalised; the closing status.
     func finish() throws -> LiveStatus
-    /// A descriptor the loop also waits on (an engine process's link); nil: none.
-    var wakeDescriptor: Int32? { get }
+    /// Descriptors the loop also waits on (an engine process's link and crash pipe).
+    var wakeDescriptors: [Int32] { get }
     /// What the operator should hear since the last call (an engine's own warnings).
     func takeNotes() -> [(text: String, isWarning: Bool)]
     /// Why the session can play no more (a supervisor gave up restarting its
@@ -71,7 +71,7 @@ package protocol HostedEngine: AnyObject {
 }
 
 extension HostedEngine {
-    package var wakeDescriptor: Int32? { nil }
+    package var wakeDescriptors: [Int32] { [] }
     package func takeNotes() -> [(text: String, isWarning: Bool)] { [] }
     package var failure: String? { nil }
     package var nextDeadline: Double? { nil }

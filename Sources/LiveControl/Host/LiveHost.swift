@@ -164,7 +164,7 @@ public final class LiveHost {
     private func wait(until deadline: Double?) {
         var descriptors = [pollfd(fd: notifier.descriptor, events: Int16(POLLIN), revents: 0)]
         if let signals { descriptors.append(pollfd(fd: signals.notifier.descriptor, events: Int16(POLLIN), revents: 0)) }
-        if let link = engine.wakeDescriptor { descriptors.append(pollfd(fd: link, events: Int16(POLLIN), revents: 0)) }
+        for descriptor in engine.wakeDescriptors { descriptors.append(pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)) }
         // Whole milliseconds, rounded up so a timer is never woken for early;
         // bounded so no deadline can overflow the conversion.
         let timeout = deadline.map { Int32(min(max(($0 - Self.now()) * 1000, 0).rounded(.up), 3_600_000)) } ?? -1

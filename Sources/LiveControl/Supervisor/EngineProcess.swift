@@ -49,6 +49,23 @@ package final class EngineProcess {
         close(crashPipe)
     }
 
+    /// The crash pipe: readable once the handler reported (the engine may
+    /// then be stopped rather than ended, during a bounce).
+    package var crashDescriptorHere: Int32 { crashPipe }
+
+    /// True once the crash handler has written its report.
+    package var hasCrashReport: Bool {
+        var entry = pollfd(fd: crashPipe, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) > 0 && entry.revents & Int16(POLLIN) != 0
+    }
+
+    /// Waits until the link has something to read, or the crash pipe, at most `seconds`.
+    package func waitReadable(seconds: Double) {
+        var entries = [pollfd(fd: link.descriptor, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: crashPipe, events: Int16(POLLIN), revents: 0)]
+        _ = poll(&entries, 2, Int32(min(max(seconds * 1000, 0), 3_600_000).rounded(.up)))
+    }
+
     /// What the crash handler wrote (empty: nothing; it ended another way).
     package func crashReport() -> String {
         var bytes: [UInt8] = []

@@ -20,10 +20,14 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
     package struct Launch: Sendable {
         package var executable: String
         package var arguments: [String]
+        /// The JACK server the engine joins (nil: the default one), for the
+        /// client this process holds while a bounce freewheels it.
+        package var server: String?
 
-        package init(executable: String, arguments: [String]) {
+        package init(executable: String, arguments: [String], server: String?) {
             self.executable = executable
             self.arguments = arguments
+            self.server = server
         }
 
         /// With `flags` added where options still count (before a `--`).
@@ -64,6 +68,10 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
     /// The silence each take was given across restarts, by file.
     private var gaps: [String: [LiveStatus.Tap.Gap]] = [:]
     private var ended: (serverShutDown: Bool, status: LiveStatus)?
+    /// Held while the engine bounces: a server whose freewheeling client dies
+    /// is wedged, so the engine stops at a crash, and this client ends the
+    /// freewheel before the engine is killed.
+    private var keeper: FreewheelKeeper?
     private var lastStatus: LiveStatus?
     private let startedAt = LiveHost.now()
     package private(set) var failure: String?
@@ -87,7 +95,10 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
     // MARK: HostedEngine
 
     package var surface: any ControlSurface { self }
-    package var wakeDescriptor: Int32? { process?.link.descriptor }
+    package var wakeDescriptors: [Int32] {
+        guard let process else { return [] }
+        return [process.link.descriptor, process.crashDescriptorHere]
+    }
 
     /// Starts the first engine; throws why it could not play.
     package func start() throws {
@@ -101,6 +112,10 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         do {
             handle(try process.link.receive())
         } catch {
+            engineLost()
+            return
+        }
+        if process.hasCrashReport {
             engineLost()
             return
         }
@@ -153,6 +168,15 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
                 return .changed(changes + [ControlChange(.restored(node: node), from: source)])
             }
             return result
+        case .bounce:
+            // Held before the server freewheels: a crash at any moment of the bounce is covered.
+            if keeper == nil { keeper = try? FreewheelKeeper(server: launch.server) }
+            do {
+                return try forward(command, from: source)
+            } catch {
+                keeper = nil
+                throw error
+            }
         default:
             var result = try forward(command, from: source)
             if case .status(var status) = result {
@@ -363,6 +387,10 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         guard let process else { return }
         self.process = nil
         let lostAt = LiveHost.now()
+        // A crash during a bounce stopped the engine: end the freewheel while its client still exists.
+        let bounced = keeper != nil
+        if let keeper, process.hasCrashReport { _ = keeper.leaveFreewheel() }
+        keeper = nil
         var ending = process.wait(seconds: 2)
         if ending == nil {
             process.kill()
@@ -401,6 +429,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         if let backtrace = report?.backtrace { sentence += "; the backtrace is in \(backtrace)" }
         crash.sentence = sentence
         crashes.append(crash)
+        if bounced { announce([ControlChange(.bounceFailed(reason: "the bounce ended with the crash; nothing was written"), from: .host)]) }
         announce([ControlChange(.engineCrashed(crash), from: .host)])
     }
 
@@ -461,12 +490,12 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
                 throw .engineLost
             }
             if let reply = replies.removeValue(forKey: id) { return reply }
-            guard LiveHost.now() < deadline else {
+            guard LiveHost.now() < deadline, !process.hasCrashReport else {
                 process.kill()
                 engineLost()
                 throw .engineLost
             }
-            process.link.waitReadable(seconds: min(0.25, max(deadline - LiveHost.now(), 0)))
+            process.waitReadable(seconds: min(0.25, max(deadline - LiveHost.now(), 0)))
         }
     }
 
@@ -498,6 +527,8 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         case .tempo(let beatsPerMinute): tempo = beatsPerMinute
         case .transport(let value): rolling = value
         case .bypass(let node, false) where leftOut.contains(node): leftOut.removeAll { $0 == node }
+        case .bounceStarted: keeper = try? FreewheelKeeper(server: launch.server)
+        case .bounceFinished, .bounceFailed: keeper = nil
         default: break
         }
     }
