@@ -47,6 +47,7 @@ final class CommandTableTests: XCTestCase {
         case .transport: "transport"
         case .status: "status"
         case .state: "state"
+        case .restore: "restore"
         case .quit: "quit"
         }
     }
@@ -244,6 +245,8 @@ final class CommandTableTests: XCTestCase {
         case .patchRefused: "patchRefused"
         case .tempo: "tempo"
         case .transport: "transport"
+        case .engineCrashed: "engineCrashed"
+        case .restored: "restored"
         }
     }
 
