@@ -47,7 +47,6 @@ final class CommandTableTests: XCTestCase {
         case .transport: "transport"
         case .status: "status"
         case .state: "state"
-        case .restore: "restore"
         case .quit: "quit"
         case .restore: "restore"
         }

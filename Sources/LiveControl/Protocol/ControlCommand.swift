@@ -52,3 +52,13 @@ package enum ControlCommand: Equatable, Sendable, Codable {
     /// run loop that owns the session finishes it.
     case quit
 }
+
+extension ControlCommand {
+    /// A question that changes nothing (`status`, `state`, `mappings`): safe to ask again.
+    package var isQuery: Bool {
+        switch self {
+        case .status, .state, .mappings: true
+        default: false
+        }
+    }
+}

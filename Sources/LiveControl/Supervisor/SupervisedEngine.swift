@@ -73,6 +73,9 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
     /// freewheel before the engine is killed.
     private var keeper: FreewheelKeeper?
     private var lastStatus: LiveStatus?
+    /// Seconds the engines before this one played, and when this one started playing.
+    private var playedBefore = 0.0
+    private var engineStartedAt = LiveHost.now()
     private let startedAt = LiveHost.now()
     package private(set) var failure: String?
 
@@ -179,6 +182,8 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
             }
         default:
             var result = try forward(command, from: source)
+            // What a command changed is in the next restart's state at once.
+            if snapshotStale { takeSnapshot() }
             if case .status(var status) = result {
                 amend(&status)
                 lastStatus = status
@@ -191,7 +196,11 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
     private func forward(_ command: ControlCommand, from source: ControlSource) throws(ControlError) -> ControlResult {
         let reply: EngineReply
         do {
-            reply = try request(.command(command, from: source))
+            do {
+                reply = try request(.command(command, from: source))
+            } catch .engineLost where command.isQuery {
+                reply = try request(.command(command, from: source))  // a question is asked again of the new engine
+            }
         } catch {
             let refusal = ControlError(command: command, source: source, reason: .refused(error.description))
             for listener in refusalListeners { listener(refusal) }
@@ -360,6 +369,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
             }
             process.link.waitReadable(seconds: 0.25)
         }
+        engineStartedAt = LiveHost.now()
         for key in readers.keys { readers[key] = .some(nil) }  // the new engine's readers are made when first read
         takeSnapshot()
         readTaps()
@@ -387,6 +397,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         guard let process else { return }
         self.process = nil
         let lostAt = LiveHost.now()
+        playedBefore += lostAt - engineStartedAt
         // A crash during a bounce stopped the engine: end the freewheel while its client still exists.
         let bounced = keeper != nil
         if let keeper, process.hasCrashReport { _ = keeper.leaveFreewheel() }
@@ -541,6 +552,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
 
     private func amend(_ status: inout LiveStatus) {
         amendStatus?(&status)
+        status.seconds += playedBefore
         status.taps = status.taps.map(withGaps)
         status.crashes = crashes.isEmpty ? nil : crashes
         status.leftOut = leftOut.isEmpty ? nil : leftOut
