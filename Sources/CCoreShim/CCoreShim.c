@@ -47,6 +47,8 @@ int fxhost_rename_noreplace(const char *from, const char *to) {
     return 0;
 }
 
+int fxhost_pipe_cloexec(int descriptors[2]) { return pipe2(descriptors, O_CLOEXEC); }
+
 int fxhost_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
     return posix_spawn_file_actions_addclosefrom_np(actions, from);
 }

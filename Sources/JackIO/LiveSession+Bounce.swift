@@ -133,6 +133,7 @@ extension LiveSession {
         if CrashReport.isInstalled { CrashReport.stopsInsteadOfExiting(false) }
         // The engine ran silent (and, freewheeling, fast) meanwhile: that is not time played.
         bouncing.end(engineFrames: engine.statistics.frames)
+        liveTaps.breakClocks()  // the server's clock ran on while the takes recorded nothing
         do {
             try resumeLivePlan()
         } catch {

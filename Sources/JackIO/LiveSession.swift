@@ -193,6 +193,7 @@ public final class LiveSession {
         earlierFrames += previous.frames
         earlierXruns += previous.xruns
         earlierSwaps += previous.programSwaps
+        liveTaps.breakClocks()  // a new server's frame clock starts anew
         do {
             try engine.publish(makeProgram(for: plan))
             reportLatency(of: plan)

@@ -64,12 +64,18 @@ struct LiveTaps {
         var opened: [String] = []
         do {
             for tap in plan.taps where recorders[tap.file] == nil {
-                let recorder: TapRecorder
+                var continuedRecorder: TapRecorder?
                 if let continued = continuing.removeValue(forKey: tap.file) {
-                    recorder = try TapRecorder(continuing: tap.file, channels: tap.channels.count, sampleRate: sampleRate,
-                                               expectedFrameTime: continued.paused ? nil : continued.expectedFrameTime,
-                                               notifier: notifier)
-                    if continued.paused { recorder.pause() }
+                    // A take that cannot go on (moved, unreadable, another width) gives way to a new one.
+                    continuedRecorder = try? TapRecorder(continuing: tap.file, channels: tap.channels.count,
+                                                         sampleRate: sampleRate,
+                                                         expectedFrameTime: continued.paused ? nil : continued.expectedFrameTime,
+                                                         notifier: notifier)
+                    if continued.paused { continuedRecorder?.pause() }
+                }
+                let recorder: TapRecorder
+                if let continuedRecorder {
+                    recorder = continuedRecorder
                 } else {
                     recorder = try TapRecorder(path: tap.file, format: try AudioFileFormat(path: tap.file),
                                                channels: tap.channels.count, sampleRate: sampleRate,
@@ -100,6 +106,12 @@ struct LiveTaps {
             recorders.removeValue(forKey: file)?.abort()
             meters[file] = nil
         }
+    }
+
+    /// The takes recording now no longer follow the server's frame clock
+    /// (a bounce played while they recorded nothing, the server came back).
+    func breakClocks() {
+        for recorder in recorders.values { recorder.breakClock() }
     }
 
     /// For a session that never ran or is going away.

@@ -9,11 +9,13 @@ public struct TakeContinuation: Codable, Sendable, Equatable {
     /// The JACK frame time the file's first frame would have been played
     /// at had nothing been left out (its `startFrame`, plus frames dropped
     /// and skipped): the silence before the new frames makes up the rest.
-    public var expectedFrameTime: Int
+    /// nil: the take's clock is unknown (it was paused, a bounce played
+    /// meanwhile), so it goes on with no silence added.
+    public var expectedFrameTime: Int?
     /// It was paused: it stays paused, and no silence is added.
     public var paused: Bool
 
-    public init(requestedFile: String, file: String, expectedFrameTime: Int, paused: Bool) {
+    public init(requestedFile: String, file: String, expectedFrameTime: Int?, paused: Bool) {
         self.requestedFile = requestedFile
         self.file = file
         self.expectedFrameTime = expectedFrameTime

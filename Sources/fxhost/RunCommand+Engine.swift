@@ -28,10 +28,11 @@ extension RunCommand {
         // A take the crashed engine was recording goes on in its own file, on the same port.
         let continued = try engineContinue.map { try JSONDecoder().decode([TakeContinuation].self, from: Data($0.utf8)) } ?? []
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var unused = continued
         for index in patch.taps.indices {
             let requested = PatchLoader.resolve(patch.taps[index].file, in: folder)
-            if let take = continued.first(where: { $0.requestedFile == requested || $0.file == requested }) {
-                patch.taps[index].file = take.file
+            if let match = unused.firstIndex(where: { $0.requestedFile == requested }) {
+                patch.taps[index].file = unused.remove(at: match).file  // each take goes on in one tap only
             }
         }
         for index in patch.nodes.indices {

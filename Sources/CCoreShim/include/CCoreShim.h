@@ -40,6 +40,9 @@ int fxhost_rename_noreplace(const char *from, const char *to);
 /// (glibc's posix_spawn_file_actions_addclosefrom_np, which needs
 /// _GNU_SOURCE). 0 on success, an errno value otherwise.
 int fxhost_spawn_close_from(posix_spawn_file_actions_t *actions, int from);
+/* pipe2(O_CLOEXEC): both ends close-on-exec from the start, so no child
+ * started meanwhile by another thread inherits them. */
+int fxhost_pipe_cloexec(int descriptors[2]);
 
 #include "CrashReport.h"
 

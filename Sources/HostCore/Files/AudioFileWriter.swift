@@ -136,11 +136,15 @@ package final class AudioFileWriter {
             Glibc.close(descriptor)
             throw .cannotCreate(path: path, reason: reason.text)
         }
-        guard Int(info.channels) == channels, Int(info.samplerate) == sampleRate,
-              sf_seek(file, 0, SEEK_END | Int32(SFM_WRITE)) >= 0 else {
+        guard Int(info.channels) == channels, Int(info.samplerate) == sampleRate else {
             sf_close(file)
             Glibc.close(descriptor)
             throw .cannotCreate(path: path, reason: "it holds \(info.channels) channels at \(info.samplerate) Hz, not \(channels) at \(sampleRate)")
+        }
+        guard sf_seek(file, 0, SEEK_END | Int32(SFM_WRITE)) >= 0 else {
+            sf_close(file)
+            Glibc.close(descriptor)
+            throw .cannotCreate(path: path, reason: "its end could not be found to write on")
         }
         self.descriptor = descriptor
         Self.keepReadableIfKilled(file, format: format)

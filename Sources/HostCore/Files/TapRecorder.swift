@@ -165,18 +165,29 @@ package final class TapRecorder {
                       counters: TapCounters())
         input.counters.written.pointee.store(writer.framesWritten, ordering: .relaxed)
         writerState = WriterState(writer: writer, input: input, notifier: notifier,
-                                  gapExpected: expectedFrameTime.map { ($0, writer.framesWritten, sampleRate) })
+                                  continuation: (expectedFrameTime, writer.framesWritten, sampleRate))
         self.path = writer.path
         self.channels = channels
         self.sampleRate = sampleRate
         policy = .dropWhenFull
     }
 
-    /// The JACK frame time the first frame was pushed at; nil before (or offline).
+    /// The JACK frame time the file's first frame stands at: when the first
+    /// frame was pushed, less what a continued take held before it (its
+    /// earlier frames and the gap). nil before the first push, offline, or
+    /// once the clock broke (`breakClock`).
     package var startFrame: Int? {
         let frame = input.counters.startFrame.pointee.load(ordering: .acquiring)
-        return frame < 0 ? nil : frame
+        guard frame >= 0, !clockBroken.load(ordering: .relaxed) else { return nil }
+        guard let before = writerState.framesBeforeStart else { return nil }
+        return frame &- before
     }
+
+    /// The take's frames no longer follow the server's frame clock one for
+    /// one (a bounce played while it recorded nothing, the server restarted):
+    /// `startFrame` says nothing from here on.
+    package func breakClock() { clockBroken.store(true, ordering: .relaxed) }
+    private let clockBroken = Atomic<Bool>(false)
 
     /// Frames played while paused, which the file does not hold.
     package var framesSkipped: Int { input.counters.skipped.pointee.load(ordering: .relaxed) }
@@ -315,33 +326,44 @@ private final class WriterState: @unchecked Sendable {
 
     /// A continued take's gap still to fill: the frame time its next frame
     /// was due at, the frames it held, its rate. Writer thread only.
-    private var gapExpected: (frameTime: Int, frames: Int, sampleRate: Int)?
+    /// A continued take: the frame time its next frame was due at (nil: no
+    /// gap to fill), the frames it held, its rate. Writer thread only; nil
+    /// once handled.
+    private var continuation: (frameTime: Int?, frames: Int, sampleRate: Int)?
     private let filledGap = Mutex<(atFrame: Int, frames: Int)?>(nil)
+    /// Frames in the file before the first one pushed here (a continued
+    /// take's, and its gap); nil until the first push is handled.
+    private let before = Mutex<Int?>(nil)
     /// Longest gap filled: a restart takes well under a second; a longer
     /// one (a clock that jumped) is not made into silence.
     private static let maximumGapSeconds = 600
 
     init(writer: AudioFileWriter, input: TapRecorder.Input, notifier: EventNotifier?,
-         gapExpected: (frameTime: Int, frames: Int, sampleRate: Int)? = nil) {
+         continuation: (frameTime: Int?, frames: Int, sampleRate: Int)? = nil) {
         self.writer = writer
         self.input = input
         self.notifier = notifier
-        self.gapExpected = gapExpected
+        self.continuation = continuation
+        if continuation == nil { before.withLock { $0 = 0 } }
     }
 
     var gap: (atFrame: Int, frames: Int)? { filledGap.withLock { $0 } }
+    var framesBeforeStart: Int? { before.withLock { $0 } }
 
     /// Before the first frames of a continued take: silence for the time
     /// between the take's last frame and the first one pushed now. JACK's
     /// frame time is 32 bits and wraps: the difference is taken modulo 2^32.
     private func fillGap() {
-        guard let expected = gapExpected else { return }
-        gapExpected = nil
+        guard let expected = continuation else { return }
+        continuation = nil
+        var frames = 0
+        defer { before.withLock { $0 = expected.frames + frames } }
         let start = input.counters.startFrame.pointee.load(ordering: .acquiring)
-        guard start >= 0 else { return }
-        let due = expected.frameTime &+ expected.frames
-        let frames = Int(Int32(truncatingIfNeeded: start &- due))
-        guard frames > 0, frames <= Self.maximumGapSeconds * expected.sampleRate else { return }
+        guard start >= 0, let frameTime = expected.frameTime else { return }
+        let due = frameTime &+ expected.frames
+        let late = Int(Int32(truncatingIfNeeded: start &- due))
+        guard late > 0, late <= Self.maximumGapSeconds * expected.sampleRate else { return }
+        frames = late
         let silence = [Float](repeating: 0, count: min(frames, 4096) * input.ring.channels)
         var done = 0
         while done < frames {

@@ -38,6 +38,13 @@ package enum ChildProcess {
         }
     }
 
+    /// A pipe whose ends are close-on-exec from the start: (read, write).
+    package static func pipe() throws(ChildProcessError) -> (Int32, Int32) {
+        var ends: [Int32] = [-1, -1]
+        guard fxhost_pipe_cloexec(&ends) == 0 else { throw ChildProcessError(reason: String(cString: strerror(errno))) }
+        return (ends[0], ends[1])
+    }
+
     /// This process's own arguments (argv[0] included) with `flags` added
     /// where options still count: before a `--`, if one ends them.
     package static func thisCommand(adding flags: [String]) -> [String] {

@@ -1,4 +1,5 @@
 import CCoreShim
+import Glibc
 
 /// Called by: the render's own thread, off the realtime thread.
 ///
@@ -47,6 +48,7 @@ package enum CrashReport {
     /// the report goes to `descriptor` (its crash pipe), as a line of
     /// fields and the sentence, instead of the terminal.
     package static func installForSupervisedEngine(reportingTo descriptor: Int32) {
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)  // nothing a plugin starts keeps the supervisor's pipe
         fxhost_crash_report_to(descriptor)
         fxhost_crash_install(liveAftermath, liveHangAftermath)
     }

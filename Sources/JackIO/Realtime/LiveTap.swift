@@ -36,7 +36,8 @@ package struct LiveTap {
         }
         guard !input.hasFailed else { return }
         guard !input.isPaused else {
-            input.skip(frames: frames)
+            // Paused time counts once the take has started: its frames lie between the file's.
+            if !input.needsStartFrame { input.skip(frames: frames) }
             return
         }
         if input.needsStartFrame, let client {

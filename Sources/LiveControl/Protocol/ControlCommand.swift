@@ -54,6 +54,14 @@ package enum ControlCommand: Equatable, Sendable, Codable {
 }
 
 extension ControlCommand {
+    /// Starts, stops, pauses or resumes a take.
+    package var changesTaps: Bool {
+        switch self {
+        case .tap, .untap, .pauseTap, .resumeTap: true
+        default: false
+        }
+    }
+
     /// A question that changes nothing (`status`, `state`, `mappings`): safe to ask again.
     package var isQuery: Bool {
         switch self {

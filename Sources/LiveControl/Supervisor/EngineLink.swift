@@ -16,11 +16,29 @@ package final class EngineLink {
     package static let maximumFrameBytes = 64 << 20
 
     /// Takes ownership of `descriptor` (closed by `close`).
+    /// Close-on-exec as well: the engine's end came through dup2, and
+    /// nothing a plugin starts may hold the link open.
     package init(descriptor: Int32) {
         self.descriptor = descriptor
         let flags = fcntl(descriptor, F_GETFL)
         _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
     }
+
+    /// Both ends are this executable: a value JSON has no form for (a
+    /// bounce's speed when no time passed) crosses as text.
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return encoder
+    }()
+    private static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return decoder
+    }()
+    /// How long a write may wait for a peer that reads nothing.
+    private static let writeSeconds = 10.0
 
     deinit { close() }
 
@@ -43,7 +61,7 @@ package final class EngineLink {
     package func send(_ message: EngineMessage) throws(EngineLinkError) {
         let body: Data
         do {
-            body = try JSONEncoder().encode(message)
+            body = try Self.encoder.encode(message)
         } catch {
             throw .broken("a message could not be written (\(error))")
         }
@@ -57,6 +75,7 @@ package final class EngineLink {
 
     private func write(_ bytes: [UInt8]) throws(EngineLinkError) {
         var offset = 0
+        let deadline = LiveHost.now() + Self.writeSeconds
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { raw in
                 Glibc.send(descriptor, raw.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
@@ -64,6 +83,7 @@ package final class EngineLink {
             if written > 0 {
                 offset += written
             } else if written < 0 && (errno == EAGAIN || errno == EINTR) {
+                guard LiveHost.now() < deadline else { throw .broken("the peer read nothing for \(Int(Self.writeSeconds)) s") }
                 var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
                 _ = poll(&entry, 1, 1000)
             } else {
@@ -95,7 +115,7 @@ package final class EngineLink {
             guard buffer.count - start - 4 >= length else { break }
             let body = Data(buffer[(start + 4)..<(start + 4 + length)])
             do {
-                messages.append(try JSONDecoder().decode(EngineMessage.self, from: body))
+                messages.append(try Self.decoder.decode(EngineMessage.self, from: body))
             } catch {
                 throw .broken("a message could not be read (\(error))")
             }

@@ -18,13 +18,15 @@ package final class EngineProcess {
 
     package init(executable: String, arguments: [String]) throws(EngineLinkError) {
         let (mine, theirs) = try EngineLink.pair()
-        var report: [Int32] = [-1, -1]
-        guard pipe(&report) == 0 else {
+        let report: [Int32]
+        do {
+            let (readEnd, writeEnd) = try ChildProcess.pipe()
+            report = [readEnd, writeEnd]
+        } catch {
             close(mine)
             close(theirs)
-            throw .broken("cannot make the engine's crash pipe (\(String(cString: strerror(errno))))")
+            throw .broken("cannot make the engine's crash pipe (\(error.reason))")
         }
-        for end in report { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         let nothing = open("/dev/null", O_RDONLY | O_CLOEXEC)
         defer {
             close(theirs)
@@ -57,6 +59,16 @@ package final class EngineProcess {
     package var hasCrashReport: Bool {
         var entry = pollfd(fd: crashPipe, events: Int16(POLLIN), revents: 0)
         return poll(&entry, 1, 0) > 0 && entry.revents & Int16(POLLIN) != 0
+    }
+
+    /// True once the process has ended (a plugin's child may hold the link
+    /// open after it), reaped; a stopped one has not ended.
+    package var hasEnded: Bool {
+        if ending != nil { return true }
+        var status: Int32 = 0
+        guard waitpid(pid, &status, WNOHANG) == pid else { return false }
+        ending = ChildProcess.Ending(waitStatus: status)  // without WUNTRACED: never a stop
+        return true
     }
 
     /// Waits until the link has something to read, or the crash pipe, at most `seconds`.

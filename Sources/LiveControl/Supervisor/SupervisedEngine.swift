@@ -68,6 +68,9 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
     /// The silence each take was given across restarts, by file.
     private var gaps: [String: [LiveStatus.Tap.Gap]] = [:]
     private var ended: (serverShutDown: Bool, status: LiveStatus)?
+    /// The run is ending (`finish`), or an engine is being started: a crash then is not restarted.
+    private var finishing = false
+    private var startingEngine = false
     /// Held while the engine bounces: a server whose freewheeling client dies
     /// is wedged, so the engine stops at a crash, and this client ends the
     /// freewheel before the engine is killed.
@@ -83,8 +86,8 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
     private static let answerSeconds = 30.0
     /// How long an engine may take to start playing.
     private static let startSeconds = 60.0
-    /// Snapshots of the running state, at most this often.
-    private static let snapshotSeconds = 0.2
+    /// A change is in the snapshot within this long (or before the next command).
+    private static let snapshotSeconds = 0.05
     /// The taps' counts (frames dropped, skipped while paused) are read this often.
     private static let tapSeconds = 0.5
     /// Crashes with no culprit to leave out, at most, in `crashWindowSeconds`: then the run ends.
@@ -118,7 +121,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
             engineLost()
             return
         }
-        if process.hasCrashReport {
+        if process.hasCrashReport || process.hasEnded {
             engineLost()
             return
         }
@@ -141,15 +144,15 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
     }
 
     package func finish() throws -> LiveStatus {
+        finishing = true
         var status: LiveStatus
         if let ended {
             status = ended.status
         } else if process != nil, case .status(let closing)? = try? request(.finish, seconds: Self.startSeconds) {
             status = closing
-        } else if let lastStatus {
-            status = lastStatus
         } else {
-            throw SupervisorError.noStatus
+            status = lastStatus ?? .unavailable
+            status.taps = lastTaps
         }
         process?.wait(seconds: 10)
         process?.kill()
@@ -173,7 +176,16 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
             return result
         case .bounce:
             // Held before the server freewheels: a crash at any moment of the bounce is covered.
-            if keeper == nil { keeper = try? FreewheelKeeper(server: launch.server) }
+            if keeper == nil {
+                do {
+                    keeper = try FreewheelKeeper(server: launch.server)
+                } catch {
+                    let refusal = ControlError(command: command, source: source, reason: .refused(
+                        "the bounce needs a JACK client of fxhost's own to end the freewheel if a plugin crashes, and \(error)"))
+                    for listener in refusalListeners { listener(refusal) }
+                    throw refusal
+                }
+            }
             do {
                 return try forward(command, from: source)
             } catch {
@@ -181,9 +193,12 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
                 throw error
             }
         default:
+            // Every change before this command is in the restart's state
+            // before the command runs (it may be the one that crashes); what
+            // it changes itself is taken at the next poll, within `snapshotSeconds`.
+            if snapshotStale, !command.isQuery { takeSnapshot() }
             var result = try forward(command, from: source)
-            // What a command changed is in the next restart's state at once.
-            if snapshotStale { takeSnapshot() }
+            if command.changesTaps { readTaps() }
             if case .status(var status) = result {
                 amend(&status)
                 lastStatus = status
@@ -316,9 +331,10 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
             if tap.state == .paused {
                 return TakeContinuation(requestedFile: requested, file: tap.file, expectedFrameTime: 0, paused: true)
             }
-            guard let start = tap.startFrame else { return nil }
+            // No clock (it never recorded, or a bounce broke it): it goes on with no silence added.
             return TakeContinuation(requestedFile: requested, file: tap.file,
-                                    expectedFrameTime: start &+ tap.droppedFrames &+ (tap.skippedFrames ?? 0), paused: false)
+                                    expectedFrameTime: tap.startFrame.map { $0 &+ tap.droppedFrames &+ (tap.skippedFrames ?? 0) },
+                                    paused: false)
         }
     }
 
@@ -343,6 +359,8 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         }
         let process = try EngineProcess(executable: launch.executable, arguments: launch.arguments(adding: flags))
         self.process = process
+        startingEngine = true
+        defer { startingEngine = false }
         let deadline = LiveHost.now() + Self.startSeconds
         while true {
             let messages: [EngineMessage]
@@ -373,6 +391,10 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         for key in readers.keys { readers[key] = .some(nil) }  // the new engine's readers are made when first read
         takeSnapshot()
         readTaps()
+        // It died even as it began (its crash is recorded): it did not start.
+        guard self.process != nil else {
+            throw SupervisorError.crashedStarting(crashes.last?.sentence ?? "the engine ended")
+        }
     }
 
     /// Why an engine that ended before playing could not start.
@@ -400,7 +422,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         playedBefore += lostAt - engineStartedAt
         // A crash during a bounce stopped the engine: end the freewheel while its client still exists.
         let bounced = keeper != nil
-        if let keeper, process.hasCrashReport { _ = keeper.leaveFreewheel() }
+        if let keeper { _ = keeper.leaveFreewheel() }
         keeper = nil
         var ending = process.wait(seconds: 2)
         if ending == nil {
@@ -409,6 +431,8 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         }
         let report = EngineCrashReport(process.crashReport())
         if ended != nil, report == nil { return }  // it ended by itself (the server shut down), as it said
+        // While the run ends, or while an engine is being started, a crash is recorded and not restarted.
+        let restarting = !finishing && !startingEngine
         let signal = report?.signal ?? ending.map(\.description) ?? "an unknown end"
         var crash = LiveStatus.Crash(node: report?.node, plugin: report?.plugin, call: report?.call, signal: signal,
                                      atSeconds: lostAt - startedAt, restartSeconds: nil, leftOut: false, sentence: "")
@@ -419,6 +443,12 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
             unnamedCrashes = unnamedCrashes.filter { lostAt - startedAt - $0 < Self.crashWindowSeconds } + [lostAt - startedAt]
         }
         let what = report.map { Self.culprit($0, ending: ending) } ?? "the engine ended (\(signal))"
+        guard restarting else {
+            crash.sentence = what
+            crashes.append(crash)
+            if finishing { ended = ended ?? (false, lastStatus ?? .unavailable) }
+            return
+        }
         if unnamedCrashes.count >= Self.unnamedCrashesAllowed {
             fail(crash, sentence: what + "; it ended \(unnamedCrashes.count) times in a minute with no plugin to leave out, so the run ends")
             return
@@ -501,9 +531,12 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
                 throw .engineLost
             }
             if let reply = replies.removeValue(forKey: id) { return reply }
-            guard LiveHost.now() < deadline, !process.hasCrashReport else {
-                process.kill()
-                engineLost()
+            if process.hasCrashReport || process.hasEnded {
+                engineLost()  // in order: a bounce's freewheel ended first, then the engine killed
+                throw .engineLost
+            }
+            guard LiveHost.now() < deadline else {
+                engineLost()  // taken for hung
                 throw .engineLost
             }
             process.waitReadable(seconds: min(0.25, max(deadline - LiveHost.now(), 0)))

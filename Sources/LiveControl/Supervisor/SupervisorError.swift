@@ -12,7 +12,6 @@ package enum SupervisorError: Error, CustomStringConvertible, UserFacingError {
     case crashedStarting(String)
     case didNotStart(seconds: Double)
     case snapshotNotWritten(String)
-    case noStatus
 
     package var description: String {
         switch self {
@@ -22,7 +21,6 @@ package enum SupervisorError: Error, CustomStringConvertible, UserFacingError {
         case .crashedStarting(let what): what + " as the engine started, so the run could not start"
         case .didNotStart(let seconds): "the engine did not start playing within \(NumberText.format(seconds)) s, so it was stopped"
         case .snapshotNotWritten(let reason): "the running state could not be saved for the restart (\(reason))"
-        case .noStatus: "the engine ended without a closing status"
         }
     }
 }
