@@ -46,6 +46,113 @@ final class SupervisedTakeRunTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(gap, 2 * 48_000, "the 2 s without a cycle are in the gap")
     }
 
+    /// The gap's length judged by a clock outside fxhost: a JACK client of
+    /// its own (python's JACK-Client) plays a ramp that is a function of
+    /// JACK's frame time, 0.25 + 0.5 × (t mod 48000) / 48000. fxhost records
+    /// it through a crash; every sample of the take, before and after the
+    /// gap, must be the ramp at the same frame time as the take's first
+    /// sample plus its index: so the silence stands for exactly the frames
+    /// that went by.
+    func testTheGapIsExactlyAsLongAsTheTimeTheServerPlayed() throws {
+        try recordRampThroughCrashes(1)
+    }
+
+    /// The same through two crashes of the same take (`restore` plays the
+    /// plugin again, and it crashes again 200 blocks later): the second
+    /// restart continues a take the first one continued.
+    func testTwoCrashesInOneTakeKeepItOnTheClock() throws {
+        try recordRampThroughCrashes(2)
+    }
+
+    private func recordRampThroughCrashes(_ crashes: Int) throws {
+        let server = try startJackServer(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder()
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        let plugins = try CrashingPlugins.install(in: folder.appendingPathComponent("lv2"))
+        let ramp = Process()
+        let command = JackServerProcess.launchCommand(executable: "/usr/bin/python3", arguments: ["-c", Self.rampClient, server.name])
+        ramp.executableURL = URL(fileURLWithPath: command[0])
+        ramp.arguments = Array(command.dropFirst())
+        let rampOutput = folder.appendingPathComponent("ramp.log")
+        _ = FileManager.default.createFile(atPath: rampOutput.path, contents: nil)
+        ramp.standardOutput = try FileHandle(forWritingTo: rampOutput)
+        ramp.standardError = ramp.standardOutput
+        try ramp.run()
+        defer {
+            ramp.terminate()
+            ramp.waitUntilExit()
+        }
+        func rampSaid() -> String { (try? String(contentsOf: rampOutput, encoding: .utf8)) ?? "" }
+        XCTAssertTrue(eventually(within: 30) { rampSaid().contains("ready") || !ramp.isRunning },
+                      "python's JACK-Client (scripts/install-deps.sh) must be installed: \(rampSaid())")
+        XCTAssertTrue(rampSaid().contains("ready"), rampSaid())
+        try """
+        fxhost: 1
+        nodes:
+          in:  { input: [ramp:out] }
+          bad: { plugin: "\(CrashingPlugins.crashInRun)", params: { after: 200 } }
+          out: { output: 1 }
+        chain: [in, bad, out]
+        taps:
+          - { at: bad, file: take.wav }
+        """.write(toFile: path("ramp.yaml"), atomically: true, encoding: .utf8)
+        let run = try LiveRun(["run", path("ramp.yaml"), "--server", server.name, "--quiet", "--json", "--duration", "60s"],
+                              console: true, environment: ["LV2_PATH": plugins.path, "TMPDIR": folder.path])
+        func restarts() -> Int { run.stderr.components(separatedBy: "the engine restarted without it").count - 1 }
+        for crash in 1...crashes {
+            XCTAssertTrue(eventually(within: 30) { restarts() == crash }, run.stderr)
+            if crash < crashes { run.type("restore bad") }
+        }
+        XCTAssertTrue(eventually(within: 30) { (try? Audio.read(path("take.wav")).frames) ?? 0 > (crashes + 2) * 48_000 })
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+        // Silent until the input is connected to the ramp, just after the engine starts.
+        let whole = try Audio.read(path("take.wav")).channels.first ?? []
+        let samples = Array(whole.drop { $0 == 0 })
+        let leading = whole.count - samples.count
+        let runs = LiveRunTests.runs(of: samples)
+        let silences = runs.filter { $0.value == 0 }
+        XCTAssertEqual(silences.count, crashes, "one gap per crash")
+        XCTAssertGreaterThan(samples.count, 2 * 48_000)
+        // The ramp's step at the first sample, then every sample against the clock.
+        guard let first = samples.first, first >= 0.25 else { return XCTFail("the take starts with the ramp: \(samples.prefix(4))") }
+        let start = Int(((Double(first) - 0.25) / 0.5 * 48_000).rounded())
+        var wrong = 0, inGap = 0
+        for (index, sample) in samples.enumerated() {
+            if sample == 0 { inGap += 1; continue }
+            let expected = Float(0.25 + 0.5 * Double((start + index) % 48_000) / 48_000)
+            if abs(sample - expected) > 1e-6 { wrong += 1 }
+        }
+        XCTAssertEqual(wrong, 0, "every sample is the ramp at its own frame time, before and after the gap")
+        XCTAssertGreaterThan(inGap, 0)
+        let closing = try JSONSerialization.jsonObject(with: Data((LiveRun.prettyJSONDocuments(in: run.stdout).last ?? "{}").utf8)) as? [String: Any] ?? [:]
+        let gaps = (closing["taps"] as? [[String: Any]])?.first?["gaps"] as? [[String: Any]] ?? []
+        // The silence filled for the restart, then the new engine's first blocks before its input was connected.
+        XCTAssertEqual(gaps.count, crashes)
+        let gapFrames = gaps.reduce(0) { $0 + ($1["frames"] as? Int ?? 0) }
+        XCTAssertGreaterThan(gapFrames, 0)
+        XCTAssertLessThanOrEqual(gapFrames, inGap, "the status's gaps are in the take's silence")
+        let gapStart = Int(((gaps.first?["atSeconds"] as? Double ?? -1) * 48_000).rounded())
+        XCTAssertEqual(gapStart, leading + (samples.firstIndex(of: 0) ?? -1), "the status says where the silence starts")
+    }
+
+    /// Plays a ramp keyed to JACK's frame clock on `ramp:out` until terminated.
+    private static let rampClient = """
+        import jack, signal, sys
+        client = jack.Client("ramp", servername=sys.argv[1], no_start_server=True)
+        port = client.outports.register("out")
+        @client.set_process_callback
+        def process(frames):
+            samples, start = memoryview(port.get_buffer()).cast("f"), client.last_frame_time
+            for index in range(frames):
+                samples[index] = 0.25 + 0.5 * ((start + index) % 48000) / 48000.0
+        client.activate()
+        print("ready", flush=True)
+        signal.sigwait({signal.SIGTERM, signal.SIGINT})
+        client.deactivate()
+        client.close()
+        """
+
     /// Runs a constant 0.5 through `plugin` (which fails after 200 blocks
     /// of 256 frames), a -6 dB gain and an output, tapping the gain.
     private func playThrough(_ plugin: String, seconds: Int) throws -> (LiveRun, URL) {
