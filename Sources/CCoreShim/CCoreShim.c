@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <string.h>
@@ -48,6 +50,11 @@ int fxhost_rename_noreplace(const char *from, const char *to) {
 }
 
 int fxhost_pipe_cloexec(int descriptors[2]) { return pipe2(descriptors, O_CLOEXEC); }
+
+int fxhost_die_with_parent(int parent) {
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) return -1;
+    return getppid() == parent ? 0 : -1;
+}
 
 int fxhost_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
     return posix_spawn_file_actions_addclosefrom_np(actions, from);

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CCoreShim
 import Foundation
 import HostCore
 import JackIO
@@ -12,9 +13,18 @@ extension RunCommand {
     /// crash, the supervisor starts another from `--engine-restart` (the
     /// running state as `save` writes it) with `--engine-bypass` nodes left out.
     func runEngine() throws {
+        let parentAtStart = getppid()
         // The supervisor ends the run: Ctrl-C reaches the terminal's whole
-        // process group, and this process waits to be told (or for the link to close).
+        // process group, and this process waits to be told (or for the link to
+        // close). They came blocked, so none ended it before this.
         for number in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { signal(number, SIG_IGN) }
+        var stops = sigset_t()
+        sigemptyset(&stops)
+        for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&stops, number) }
+        pthread_sigmask(SIG_UNBLOCK, &stops, nil)
+        // A supervisor killed outright takes its engine along: its takes stay
+        // readable as after any kill, and no engine plays on for no one.
+        guard fxhost_die_with_parent(parentAtStart) == 0 else { throw ExitCode(1) }
         CrashReport.installForSupervisedEngine(reportingTo: EngineProcess.crashDescriptor)
         JackMessages.silenceUnlessVerbose()
         Terminal.separateResultsFromPluginOutput()

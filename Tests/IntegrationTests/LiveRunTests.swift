@@ -164,9 +164,13 @@ final class LiveRunTests: XCTestCase {
             for file in ["take.wav", "take.flac"] { held[file] = (try? Audio.read(path(file)).frames) ?? 0 }
             return held["take.wav"]! >= 3 * 48_000 && held["take.flac"]! >= 2 * 48_000
         }, "\(held)")
+        // The engine plays in a child process: killing the supervisor takes it along, killed too.
+        let engines = run.children
+        XCTAssertEqual(engines.count, 1, "one engine process")
         run.kill(SIGKILL)
         let played = Date().timeIntervalSince(created)
         XCTAssertEqual(run.waitForExit(seconds: 60), SIGKILL)
+        XCTAssertTrue(eventually(within: 30) { engines.allSatisfy { Glibc.kill($0, 0) != 0 } }, "the engine ended with it")
         for file in ["take.wav", "take.flac"] {
             let take = try Audio.read(path(file))
             XCTAssertGreaterThanOrEqual(take.frames, held[file]!, "\(file) lost what it held before the kill")
@@ -395,6 +399,17 @@ final class LiveRun {
     func kill(_ signal: Int32) { Glibc.kill(process.processIdentifier, signal) }
 
     var processIdentifier: Int32 { process.processIdentifier }
+
+    /// The processes this one started (the supervised engine), by their parent in /proc.
+    var children: [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(Int32.init).filter { pid in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && Int32(fields[1]) == process.processIdentifier
+        }
+    }
 
     /// Waits until a recording-mode tap file reads as at least `seconds` long.
     func waitForTap(_ path: String, seconds: Double, timeout: Double = 60) -> Bool {

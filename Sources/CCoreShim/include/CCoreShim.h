@@ -43,6 +43,9 @@ int fxhost_spawn_close_from(posix_spawn_file_actions_t *actions, int from);
 /* pipe2(O_CLOEXEC): both ends close-on-exec from the start, so no child
  * started meanwhile by another thread inherits them. */
 int fxhost_pipe_cloexec(int descriptors[2]);
+/* This process gets SIGKILL when the thread that started it ends (prctl's
+ * PR_SET_PDEATHSIG); 0, or -1 when that parent has already gone. */
+int fxhost_die_with_parent(int parent);
 
 #include "CrashReport.h"
 

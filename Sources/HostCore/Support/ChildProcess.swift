@@ -57,9 +57,12 @@ package enum ChildProcess {
     /// or throws the `posix_spawn` error's text.
     /// `keeping` passes more of this process's descriptors, each as the
     /// child's descriptor number given (from 3 on).
+    /// `blocking` signals start blocked in the child (it ignores them, then
+    /// unblocks them: none can end it before it is ready to).
     package static func start(_ executable: String, arguments: [String], standardInput: Int32? = nil,
                               standardOutput: Int32? = nil, standardError: Int32? = nil,
-                              keeping: [(descriptor: Int32, as: Int32)] = []) throws(ChildProcessError) -> pid_t {
+                              keeping: [(descriptor: Int32, as: Int32)] = [],
+                              blocking: [Int32] = []) throws(ChildProcessError) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -91,6 +94,7 @@ package enum ChildProcess {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         var mask = sigset_t()
         sigemptyset(&mask)
+        for number in blocking { sigaddset(&mask, number) }
         posix_spawnattr_setsigmask(&attributes, &mask)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         let argv = arguments.map { strdup($0) } + [nil]

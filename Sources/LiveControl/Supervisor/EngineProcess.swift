@@ -35,7 +35,8 @@ package final class EngineProcess {
         }
         do {
             pid = try ChildProcess.start(executable, arguments: arguments, standardInput: nothing >= 0 ? nothing : nil,
-                                         keeping: [(theirs, Self.linkDescriptor), (report[1], Self.crashDescriptor)])
+                                         keeping: [(theirs, Self.linkDescriptor), (report[1], Self.crashDescriptor)],
+                                         blocking: [SIGINT, SIGTERM, SIGHUP])
         } catch {
             close(mine)
             close(report[0])

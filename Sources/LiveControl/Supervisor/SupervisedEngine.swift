@@ -88,8 +88,14 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
     private static let startSeconds = 60.0
     /// A change is in the snapshot within this long (or before the next command).
     private static let snapshotSeconds = 0.05
-    /// The taps' counts (frames dropped, skipped while paused) are read this often.
+    /// The taps are read this often while one has yet to record its first
+    /// frame, or just after a tap command (their clocks, the frames skipped
+    /// while paused, settle then); otherwise every `idleTapSeconds`, so an
+    /// idle host sleeps.
     private static let tapSeconds = 0.5
+    private static let idleTapSeconds = 5.0
+    /// Until when taps are read often, after a tap command.
+    private var tapsWatchedUntil = -Double.infinity
     /// Crashes with no culprit to leave out, at most, in `crashWindowSeconds`: then the run ends.
     private static let unnamedCrashesAllowed = 3
     private static let crashWindowSeconds = 60.0
@@ -126,12 +132,18 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
             return
         }
         if snapshotStale, LiveHost.now() - snapshotTaken >= Self.snapshotSeconds { takeSnapshot() }
-        if LiveHost.now() - tapsRead >= Self.tapSeconds { readTaps() }
+        if LiveHost.now() >= tapsDue { readTaps() }
+    }
+
+    /// When the taps are next read.
+    private var tapsDue: Double {
+        let settling = LiveHost.now() < tapsWatchedUntil || lastTaps.contains { $0.state == .recording && $0.startFrame == nil }
+        return tapsRead + (settling ? Self.tapSeconds : Self.idleTapSeconds)
     }
 
     package var nextDeadline: Double? {
         guard process != nil else { return nil }
-        return min(tapsRead + Self.tapSeconds, snapshotStale ? snapshotTaken + Self.snapshotSeconds : .infinity)
+        return min(tapsDue, snapshotStale ? snapshotTaken + Self.snapshotSeconds : .infinity)
     }
 
     package var serverHasShutDown: Bool { ended?.serverShutDown ?? false }
@@ -198,7 +210,10 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
             // it changes itself is taken at the next poll, within `snapshotSeconds`.
             if snapshotStale, !command.isQuery { takeSnapshot() }
             var result = try forward(command, from: source)
-            if command.changesTaps { readTaps() }
+            if command.changesTaps {
+                readTaps()
+                tapsWatchedUntil = LiveHost.now() + 2
+            }
             if case .status(var status) = result {
                 amend(&status)
                 lastStatus = status
@@ -424,7 +439,8 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         let bounced = keeper != nil
         if let keeper { _ = keeper.leaveFreewheel() }
         keeper = nil
-        var ending = process.wait(seconds: 2)
+        // One that said its run ended is finalising its takes: it is given time to.
+        var ending = process.wait(seconds: ended != nil && !process.hasCrashReport ? Self.answerSeconds : 2)
         if ending == nil {
             process.kill()
             ending = process.wait(seconds: 0)
@@ -531,6 +547,8 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
                 throw .engineLost
             }
             if let reply = replies.removeValue(forKey: id) { return reply }
+            // An engine whose run ended by itself answers nothing more.
+            if ended != nil { throw .noEngine }
             if process.hasCrashReport || process.hasEnded {
                 engineLost()  // in order: a bounce's freewheel ended first, then the engine killed
                 throw .engineLost
