@@ -15,12 +15,10 @@ final class SupervisedTakeRunTests: XCTestCase {
 
     func testATakeGoesOnInTheSameFileAcrossACrashWithOneGapOfTheLengthTheStatusReports() throws {
         let (run, folder) = try playThrough(CrashingPlugins.crashInRun, seconds: 5)
-        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
-        let errors = run.stderr.split(separator: "\n").filter { $0.hasPrefix("fxhost: error:") }
-        XCTAssertEqual(errors.count, 1, run.stderr)
-        XCTAssertTrue(errors.first?.hasPrefix("fxhost: error: node `bad` (Crashy Effect) crashed in run() (SIGSEGV); "
-                                              + "the engine restarted without it in ") == true, run.stderr)
-        XCTAssertTrue(errors.first?.contains(" s; `restore bad` tries it again; the backtrace is in \(folder.path)/fxhost-crash-") == true,
+        let error = try oneErrorLine(of: run)
+        XCTAssertTrue(error.hasPrefix("fxhost: error: node `bad` (Crashy Effect) crashed in run() (SIGSEGV); "
+                                      + "the engine restarted without it in "), run.stderr)
+        XCTAssertTrue(error.contains(" s; `restore bad` tries it again; the backtrace is in \(folder.path)/fxhost-crash-"),
                       run.stderr)
         try assertOneTakeWithOneGap(run, folder, framesBefore: 200 * 256)
     }
@@ -30,11 +28,8 @@ final class SupervisedTakeRunTests: XCTestCase {
     /// the take goes on after a gap of at least those 2 s.
     func testAHangIsHandledAsACrashAndTheTakeGoesOn() throws {
         let (run, folder) = try playThrough(CrashingPlugins.spinInRun, seconds: 7)
-        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
-        let errors = run.stderr.split(separator: "\n").filter { $0.hasPrefix("fxhost: error:") }
-        XCTAssertEqual(errors.count, 1, run.stderr)
-        XCTAssertTrue(errors.first?.hasPrefix("fxhost: error: node `bad` (Spinning Effect) hung in run() "
-                                              + "(no cycle completed for 2 s); the engine restarted without it in ") == true,
+        XCTAssertTrue(try oneErrorLine(of: run).hasPrefix("fxhost: error: node `bad` (Spinning Effect) hung in run() "
+                                                          + "(no cycle completed for 2 s); the engine restarted without it in "),
                       run.stderr)
         // The backtrace is the stuck thread's own: the plugin's library is on it.
         let logs = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("fxhost-crash-") }
@@ -152,6 +147,14 @@ final class SupervisedTakeRunTests: XCTestCase {
         client.deactivate()
         client.close()
         """
+
+    /// The run's one error line, once it ended with status 0 (it played on).
+    private func oneErrorLine(of run: LiveRun) throws -> String {
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+        let errors = run.stderr.split(separator: "\n").filter { $0.hasPrefix("fxhost: error:") }
+        XCTAssertEqual(errors.count, 1, run.stderr)
+        return String(try XCTUnwrap(errors.first))
+    }
 
     /// Runs a constant 0.5 through `plugin` (which fails after 200 blocks
     /// of 256 frames), a -6 dB gain and an output, tapping the gain.
