@@ -606,6 +606,12 @@ extension WebPage {
             case 'error':
               log(event.error, true);
               return;
+            case 'engine.crashed':
+              // A plugin crashed the engine: said where the page shows alerts, and the restarted session read anew.
+              log(`${event.source}: ${event.sentence}`, true);
+              $('session-refusal').textContent = event.sentence;
+              reload().catch((error) => log('the state could not be read: ' + error.message, true));
+              return;
             case 'parameter': case 'bypass': case 'property': case 'tempo': case 'transport':
               apply(event);
               // Heard while the state is read: the answer may predate it, so it is applied again once drawn.

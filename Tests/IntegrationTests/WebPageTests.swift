@@ -266,6 +266,35 @@ final class WebPageTests: XCTestCase {
         XCTAssertTrue(saved.contains("gain: -4"), saved)
     }
 
+    /// A plugin that crashes the engine while a page is open (the crashing
+    /// test plugin, made to crash by a command): the page shows the
+    /// console's own sentence where it shows alerts and, marked, in its
+    /// log, and the restarted session it reads has the culprit bypassed.
+    func testACrashShowsInThePageAsOnTheConsole() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder(#function)
+        let plugins = try CrashingPlugins.install(in: folder.appendingPathComponent("lv2"))
+        try Audio.constant([0.5], frames: 48_000 * 60).write(folder.appendingPathComponent("dc.wav").path)
+        let patch = folder.appendingPathComponent("crash.yaml").path
+        try """
+        fxhost: 1
+        nodes:
+          dc:  { file: dc.wav }
+          bad: { plugin: "\(CrashingPlugins.crashInRun)", params: { after: 1000000 } }
+          out: { output: 1 }
+        chain: [dc, bad, out]
+        """.write(toFile: patch, atomically: true, encoding: .utf8)
+        let seen = try Self.browse("page_crash.py", [Tools.fxhost, patch, server.name, plugins.path])
+        let crash = seen.first { $0["kind"] as? String == "crash" } ?? [:]
+        let console = crash["console"] as? String ?? ""
+        XCTAssertTrue(console.hasPrefix("node `bad` (Crashy Effect) crashed in run() (SIGSEGV); the engine restarted without it"),
+                      "\(seen)")
+        XCTAssertEqual(crash["page"] as? String, console, "the page shows the console's sentence")
+        XCTAssertEqual(crash["log"] as? String, "host: " + console, "and logs it, from the host")
+        XCTAssertEqual(crash["bypassed"] as? Bool, true)
+        XCTAssertEqual(seen.first { $0["kind"] as? String == "exit" }?["status"] as? Int, 0)
+    }
+
     /// Tap tempo, the preset menu and `--watch` from one page. Four
     /// taps at 0, 400, 800 and 1300 ms (timed in the page by busy-waiting on
     /// `performance.now`) set 60000 / mean interval BPM: within 0.5 of that
