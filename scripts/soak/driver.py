@@ -4,7 +4,8 @@
 Steers a running `fxhost run PATCH --osc PORT --watch` through the command
 protocol (`/fxhost/json s:command`, answered with `/fxhost/json s:reply`) with
 random valid commands and random invalid ones at a steady rate, and samples
-fxhost's resident memory, descriptors, threads, xruns and DSP load into a CSV.
+fxhost's resident memory, descriptors and threads (its engine process's
+included), xruns and DSP load into a CSV.
 
 Every valid command must be answered `"ok": true` and every invalid one
 refused (`"ok": false`, or `/fxhost/error` for a packet that is not a
@@ -473,19 +474,37 @@ class Soak:
     # Sampling
 
     def proc(self):
-        """fxhost's resident set (KiB), open descriptors and threads, from /proc."""
-        rss = threads = None
-        try:
-            with open(f"/proc/{self.options.pid}/status") as lines:
-                for line in lines:
-                    if line.startswith("VmRSS:"):
-                        rss = int(line.split()[1])
-                    elif line.startswith("Threads:"):
-                        threads = int(line.split()[1])
-            fds = len(os.listdir(f"/proc/{self.options.pid}/fd"))
-        except OSError:
-            raise Stop("fxhost exited")
+        """fxhost's resident set (KiB), open descriptors and threads, from /proc: the
+        supervisor's and its engine process's together (the engine is its child)."""
+        rss = fds = threads = 0
+        for pid in [self.options.pid] + self.children():
+            try:
+                with open(f"/proc/{pid}/status") as lines:
+                    for line in lines:
+                        if line.startswith("VmRSS:"):
+                            rss += int(line.split()[1])
+                        elif line.startswith("Threads:"):
+                            threads += int(line.split()[1])
+                fds += len(os.listdir(f"/proc/{pid}/fd"))
+            except OSError:
+                if pid == self.options.pid:
+                    raise Stop("fxhost exited")
         return rss, fds, threads
+
+    def children(self):
+        """The processes fxhost started (its engine), by their parent in /proc."""
+        found = []
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    fields = stat.read().rsplit(") ", 1)[-1].split()
+            except OSError:
+                continue
+            if len(fields) > 1 and fields[1] == str(self.options.pid):
+                found.append(int(entry))
+        return found
 
     def sample(self, kind):
         status = self.status(f"status ({kind})")
