@@ -428,8 +428,6 @@ void fxhost_crash_thread_begin_for_life(void) {
     if (memory != NULL && pthread_setspecific(stack_key, memory) != 0) fxhost_crash_thread_end(memory);
 }
 
-void fxhost_crash_stop_instead_of_exit(void) { stop_instead_of_exit = 1; }
-
 void fxhost_crash_set_stop_instead_of_exit(int stop) { stop_instead_of_exit = stop ? 1 : 0; }
 
 void fxhost_crash_report_to(int descriptor) { report_descriptor = descriptor; }

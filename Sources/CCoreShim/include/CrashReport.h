@@ -125,12 +125,10 @@ void fxhost_hang_report_anyway(void);
 /* Reports on the calling thread that the engine hung, naming no plugin, and
  * ends the process: when no interrupted thread did. */
 void fxhost_hang_report_here(void);
-/* After the report, stop the process (SIGSTOP) instead of ending it: for
- * the child of `fxhost render --engine jack`, which must not die while the
- * server freewheels; its parent switches freewheel off, then kills it. */
-void fxhost_crash_stop_instead_of_exit(void);
-/* The same for a while (1) and no longer (0): a supervised engine's live
- * bounce, during which its supervisor holds a client to end the freewheel. */
+/* While `stop` is 1, the process stops (SIGSTOP) after the report instead
+ * of ending: one that must not die while the server freewheels (the child
+ * of `fxhost render --engine jack`, a supervised engine's live bounce);
+ * whoever started it switches freewheel off, then kills it. */
 void fxhost_crash_set_stop_instead_of_exit(int stop);
 /* A supervised engine: the report goes to `descriptor` (its supervisor's
  * pipe) instead of stderr, as a line `crash<TAB>node<TAB>plugin<TAB>call<TAB>signal`

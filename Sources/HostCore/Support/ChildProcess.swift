@@ -48,9 +48,14 @@ package enum ChildProcess {
     /// This process's own arguments (argv[0] included) with `flags` added
     /// where options still count: before a `--`, if one ends them.
     package static func thisCommand(adding flags: [String]) -> [String] {
-        var arguments = CommandLine.arguments
-        arguments.insert(contentsOf: flags, at: arguments.firstIndex(of: "--") ?? arguments.endIndex)
-        return arguments
+        command(CommandLine.arguments, adding: flags)
+    }
+
+    /// `arguments` with `flags` added before a `--`, if one ends the options.
+    package static func command(_ arguments: [String], adding flags: [String]) -> [String] {
+        var result = arguments
+        result.insert(contentsOf: flags, at: result.firstIndex(of: "--") ?? result.endIndex)
+        return result
     }
 
     /// Starts `executable` with `arguments` (argv[0] included); returns its pid,

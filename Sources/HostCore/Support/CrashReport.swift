@@ -25,7 +25,7 @@ package enum CrashReport {
     /// report the process stops (SIGSTOP) rather than ends, for its parent
     /// to take a freewheeling JACK server back to realtime first.
     package static func installForRender(stopsInsteadOfExiting: Bool = false) {
-        if stopsInsteadOfExiting { fxhost_crash_stop_instead_of_exit() }
+        Self.stopsInsteadOfExiting(stopsInsteadOfExiting)
         fxhost_crash_install(renderAftermath, nil)
     }
 

@@ -67,9 +67,13 @@ package final class EngineProcess {
     package var hasEnded: Bool {
         if ending != nil { return true }
         var status: Int32 = 0
-        guard waitpid(pid, &status, WNOHANG) == pid else { return false }
-        ending = ChildProcess.Ending(waitStatus: status)  // without WUNTRACED: never a stop
-        return true
+        let result = waitpid(pid, &status, WNOHANG)
+        if result == pid {
+            ending = ChildProcess.Ending(waitStatus: status)  // without WUNTRACED: never a stop
+        } else if result < 0 && errno != EINTR {
+            ending = .exited(0)  // reaped already, or not ours: gone either way
+        }
+        return ending != nil
     }
 
     /// Waits until the link has something to read, or the crash pipe, at most `seconds`.
@@ -94,21 +98,12 @@ package final class EngineProcess {
     /// How it ended, waiting at most `seconds` (nil: it still runs).
     @discardableResult
     package func wait(seconds: Double) -> ChildProcess.Ending? {
-        if let ending { return ending }
         let deadline = LiveHost.now() + seconds
-        while true {
-            var status: Int32 = 0
-            let result = waitpid(pid, &status, WNOHANG)
-            if result == pid {
-                let ended = ChildProcess.Ending(waitStatus: status)
-                if case .stopped = ended { Glibc.kill(pid, SIGKILL); continue }
-                ending = ended
-                return ended
-            }
-            if result < 0 && errno != EINTR { ending = .exited(0); return ending }
+        while !hasEnded {
             guard LiveHost.now() < deadline else { return nil }
             usleep(5000)
         }
+        return ending
     }
 
     /// Ends it for good (it hung, or would not finish), and reaps it.

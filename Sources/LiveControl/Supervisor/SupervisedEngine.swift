@@ -29,13 +29,6 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
             self.arguments = arguments
             self.server = server
         }
-
-        /// With `flags` added where options still count (before a `--`).
-        func arguments(adding flags: [String]) -> [String] {
-            var result = arguments
-            result.insert(contentsOf: flags, at: result.firstIndex(of: "--") ?? result.endIndex)
-            return result
-        }
     }
 
     private let launch: Launch
@@ -372,7 +365,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         if snapshotText != nil, !continuations.isEmpty, let data = try? JSONEncoder().encode(continuations) {
             flags += ["--engine-continue", String(decoding: data, as: UTF8.self)]
         }
-        let process = try EngineProcess(executable: launch.executable, arguments: launch.arguments(adding: flags))
+        let process = try EngineProcess(executable: launch.executable, arguments: ChildProcess.command(launch.arguments, adding: flags))
         self.process = process
         startingEngine = true
         defer { startingEngine = false }
