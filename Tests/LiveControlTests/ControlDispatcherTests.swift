@@ -128,6 +128,10 @@ final class ControlDispatcherTests: XCTestCase {
             (.disconnect(from: PortReference(node: "in"), to: PortReference(node: "main")),
              "there is no connection from `in` to `main`"),
             (.cancelBounce, "no bounce is under way"),
+            // Only a supervisor leaves nodes out: a session of its own has none to restore.
+            (.restore(node: "amp"), "node `amp` was not left out by a crash, so there is nothing to restore"),
+            (.restore(node: "amq"), "there is no node named `amq`"),
+            (.restore(node: String(repeating: "\u{1b}[2J", count: 10_000)), "there is no node named"),
         ]
         for (command, sentence) in refused {
             XCTAssertThrowsError(try rig.dispatcher.dispatch(command, from: source)) { error in
