@@ -36,7 +36,12 @@ extension RunCommand {
         var patch = try text.map { try PatchParser.parse(text: $0, path: path) }
             ?? source.load(inputChannels: 2, plugins: plugins)
         // A take the crashed engine was recording goes on in its own file, on the same port.
-        let continued = try engineContinue.map { try JSONDecoder().decode([TakeContinuation].self, from: Data($0.utf8)) } ?? []
+        let continued: [TakeContinuation]
+        do {
+            continued = try engineContinue.map { try JSONDecoder().decode([TakeContinuation].self, from: Data($0.utf8)) } ?? []
+        } catch {
+            throw CommandLineError("--engine-continue takes the takes a supervisor hands its engine, as JSON, and this is not that")
+        }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var unused = continued
         for index in patch.taps.indices {
