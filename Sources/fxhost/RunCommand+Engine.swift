@@ -50,8 +50,10 @@ extension RunCommand {
                 patch.taps[index].file = unused.remove(at: match).file  // each take goes on in one tap only
             }
         }
+        var leftOut: [String: Bool] = [:]
         for index in patch.nodes.indices {
             guard engineBypass.contains(patch.nodes[index].name), case .plugin(var spec) = patch.nodes[index].kind else { continue }
+            leftOut[patch.nodes[index].name] = spec.bypass
             spec.bypass = true
             patch.nodes[index].kind = .plugin(spec)
         }
@@ -82,6 +84,7 @@ extension RunCommand {
         let patchFile = LivePatchFile(path: source.patch, patch: patch, text: source.patch == nil ? nil : text) {
             reference throws(UnitError) in try provider.makeUnit(reference)
         }
+        patchFile.leftOut = leftOut
         let engine = InProcessEngine(session: try LiveSession(graph: graph, options: sessionOptions), patchFile: patchFile)
         engine.dispatcher.remoteFolder = files
         let host = LiveHost(engine: engine, notifier: notifier, signals: nil, options: hostOptions)

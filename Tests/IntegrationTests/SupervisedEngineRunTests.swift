@@ -81,6 +81,41 @@ final class SupervisedEngineRunTests: XCTestCase {
         XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
     }
 
+    /// `save` after a crash writes the patch as its user left it: the
+    /// culprit is played bypassed until `restore`, but that is the crash's
+    /// doing, so the file keeps the node playing (no `bypass`), while a
+    /// bypass the user chose (`boost`) is written. A `bypass bad on` typed
+    /// while it is left out is the user's choice, and the next save keeps it.
+    func testSaveAfterACrashWritesTheCulpritAsTheUserLeftIt() throws {
+        let (_, folder, run) = try startRun()
+        try makeChanges(run)
+        run.type("set bad after 0")
+        _ = try XCTUnwrap(waitForCrash(run, count: 1))
+        let patchPath = path("crash.yaml", in: folder)
+        func saved() throws -> Patch {
+            let echoes = run.stdout.components(separatedBy: "saved the running patch to \(patchPath)").count
+            run.type("save")
+            XCTAssertTrue(eventually(within: 30) {
+                run.stdout.components(separatedBy: "saved the running patch to \(patchPath)").count > echoes
+            }, run.stdout + run.stderr)
+            return try PatchParser.parse(text: String(contentsOfFile: patchPath, encoding: .utf8), path: patchPath)
+        }
+        func bypass(_ node: String, in patch: Patch) -> Bool? {
+            guard case .plugin(let spec)? = patch.node(named: node)?.kind else { return nil }
+            return spec.bypass
+        }
+        let first = try saved()
+        XCTAssertEqual(bypass("bad", in: first), false, "left out by the crash, not by its user")
+        XCTAssertEqual(bypass("boost", in: first), true, "bypassed by its user")
+        XCTAssertEqual(try XCTUnwrap(ask(run, "status --json"))["leftOut"] as? [String], ["bad"], "still left out")
+
+        run.type("bypass bad on")
+        XCTAssertTrue(eventually(within: 30) { run.stdout.contains("bad bypassed") }, run.stdout)
+        XCTAssertEqual(bypass("bad", in: try saved()), true, "bypassed by its user now")
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+    }
+
     /// A plugin that aborts in instantiate() crashes the first engine
     /// before it plays: nothing to restart from, so the run ends with exit
     /// status 1 and one sentence naming the node, the plugin, the call and

@@ -22,4 +22,24 @@ extension ControlDispatcher: ControlSurface {
     package var activity: (dspLoadPercent: Double, xruns: Int, bounce: LiveStatus.Bounce?) { session.activity }
     package var taps: [LiveStatus.Tap] { session.taps }
     package var runningText: String? { patchFile?.runningText(session) }
+
+    package func draftSave(_ command: ControlCommand, from source: ControlSource) throws(ControlError) -> PatchSaveDraft {
+        do throws(ControlError.Reason) {
+            guard case .save(let file, let force) = try confined(command, from: source) else {
+                throw .refused("only `save` is written by another process")
+            }
+            return try saveDraft(file: file, force: force)
+        } catch {
+            let refusal = ControlError(command: command, source: source, reason: error)
+            for listener in refusalListeners { listener(refusal) }
+            throw refusal
+        }
+    }
+
+    package func saved(_ draft: PatchSaveDraft, from source: ControlSource) throws(ControlError) -> ControlResult {
+        patchFile?.remember(draft)
+        let changes = [ControlChange(.saved(file: draft.target), from: source)]
+        announce(changes)
+        return .changed(changes)
+    }
 }

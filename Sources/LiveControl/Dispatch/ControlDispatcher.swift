@@ -30,7 +30,7 @@ package final class ControlDispatcher {
 
     package let session: LiveSession
     private var listeners: [(id: ListenerID, listener: Listener)] = []
-    private var refusalListeners: [RefusalListener] = []
+    private(set) var refusalListeners: [RefusalListener] = []
     private var listenersAdded = 0
     /// Adds what a front end counts itself to every status it answers
     /// (OSC's ignored messages), so `status --json` shows it from any front end.
@@ -144,7 +144,7 @@ package final class ControlDispatcher {
 
     /// `command` with the paths a remote front end named resolved inside
     /// `remotePaths`' folder, or refused; other sources' commands as they are.
-    private func confined(_ command: ControlCommand, from source: ControlSource) throws(ControlError.Reason) -> ControlCommand {
+    func confined(_ command: ControlCommand, from source: ControlSource) throws(ControlError.Reason) -> ControlCommand {
         guard source.isRemote else { return command }
         let paths = remotePaths
         func inside(_ path: String, _ use: RemotePaths.Use) throws(ControlError.Reason) -> String {
@@ -167,6 +167,19 @@ package final class ControlDispatcher {
         }
     }
 
+    /// What `save` writes and where, checked: an unforced `save FILE`
+    /// refuses a file that exists (checked again as the file is renamed
+    /// into place: no race replaces one).
+    func saveDraft(file: String?, force: Bool) throws(ControlError.Reason) -> PatchSaveDraft {
+        guard let patchFile else { throw .patchFile(.saveNeedsFile) }
+        if let file { try Self.refuseExisting(file, force: force, command: "save", asked: file) }
+        do {
+            return try patchFile.draft(session, to: file, replacing: force || file == nil)
+        } catch {
+            throw .patchFile(error)
+        }
+    }
+
     /// Refuses an existing `file` unless `force`: `save FILE` never replaces
     /// a file by accident (a symbolic link counts). `bounce FILE` is checked
     /// by the session, after its own conflicts (a live tap, a source).
@@ -180,14 +193,14 @@ package final class ControlDispatcher {
 
     private func perform(_ command: ControlCommand) throws(ControlError.Reason) -> [ControlChange.Kind] {
         if case .save(let file, let force) = command {
-            guard let patchFile else { throw .patchFile(.saveNeedsFile) }
-            if let file { try Self.refuseExisting(file, force: force, command: "save", asked: file) }
+            let draft = try saveDraft(file: file, force: force)
             do {
-                // Checked above, and again as the file is renamed into place: no race replaces one.
-                return [.saved(file: try patchFile.save(session, to: file, replacing: force || file == nil))]
+                try draft.write()
             } catch {
                 throw .patchFile(error)
             }
+            patchFile?.remember(draft)
+            return [.saved(file: draft.target)]
         }
         if case .restore(let node) = command {
             // Only a supervisor leaves nodes out, and it carries `restore` out itself.
@@ -213,6 +226,8 @@ package final class ControlDispatcher {
             return [.parameter(node: node, parameter: parameter, value: stored)]
         case .bypass(let node, let on):
             try session.setBypass(node: node, on)
+            // A node a crash left out is the user's again once they choose (`restore` is `bypass NODE off`).
+            if patchFile?.leftOut[node] != nil { patchFile?.leftOut[node] = on ? true : nil }
             return [.bypass(node: node, on: on)]
         case .preset(let node, let name):
             try session.applyPreset(node: node, name: name)

@@ -43,6 +43,12 @@ package protocol ControlSurface: AnyObject {
     var taps: [LiveStatus.Tap] { get }
     /// The running state as `save` would write it (nil: no patch to write).
     var runningText: String? { get }
+    /// `save`'s first half, for a patch file another process writes: what
+    /// to write where, checked (and confined, from a remote front end) as
+    /// `save` is; a refusal is announced and thrown.
+    func draftSave(_ command: ControlCommand, from source: ControlSource) throws(ControlError) -> PatchSaveDraft
+    /// Its second half, once the draft is written: remembered and announced.
+    func saved(_ draft: PatchSaveDraft, from source: ControlSource) throws(ControlError) -> ControlResult
 }
 
 /// A session as `LiveHost` drives it: started, polled between wake-ups and

@@ -12,13 +12,27 @@ extension LivePatchFile {
     /// (`save FILE` unforced) a file that appears at `file` meanwhile is
     /// left alone and the save refused.
     package func save(_ session: LiveSession, to file: String?, replacing: Bool = true) throws(LivePatchFileError) -> String {
+        let draft = try draft(session, to: file, replacing: replacing)
+        try draft.write()
+        remember(draft)
+        return draft.target
+    }
+
+    /// What `save` writes, and where, without writing it: a supervisor
+    /// writes it from its own process (`PatchSaveDraft.write`), then hands
+    /// it back to `remember`.
+    package func draft(_ session: LiveSession, to file: String?, replacing: Bool) throws(LivePatchFileError) -> PatchSaveDraft {
         guard let target = file.map(Self.absolute) ?? path else { throw .saveNeedsFile }
-        let newText = runningText(session, writingInto: Self.folder(of: target))
-        try Self.writeAtomically(newText, to: Self.realPath(target), replacing: replacing)
-        if target == path, let saved = try? PatchParser.parse(text: newText, path: target) {
-            remember(saved, text: newText)
+        return PatchSaveDraft(target: target, text: runningText(session, writingInto: Self.folder(of: target)),
+                              replacing: replacing)
+    }
+
+    /// After `draft` was written: a save over the loaded file is what the
+    /// next save edits and what `--watch` compares with.
+    package func remember(_ draft: PatchSaveDraft) {
+        if draft.target == path, let saved = try? PatchParser.parse(text: draft.text, path: draft.target) {
+            remember(saved, text: draft.text)
         }
-        return target
     }
 
     /// The running state as the text `save` writes: the loaded text edited
@@ -56,7 +70,7 @@ extension LivePatchFile {
                 }
                 spec.parameters = savedParameters(spec, unit: unit, node: node.name, session: session)
                     + savedMessageParameters(spec, unit: unit, writingInto: folder)
-                spec.bypass = bypass
+                spec.bypass = leftOut[node.name] ?? bypass
                 spec.pluginLocation = nil
                 spec.presetLocation = nil
                 kind = .plugin(spec)

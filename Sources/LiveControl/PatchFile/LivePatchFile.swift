@@ -27,6 +27,10 @@ package final class LivePatchFile {
     /// at every save, and the section is written as given (replacing the
     /// file's section of that key, or added at the end). nil: none.
     package var extraSections: [() -> PatchSection?] = []
+    /// Nodes a crash left out (played bypassed until `restore`), each with
+    /// the bypass its user gave it: that is what is saved, and what the next
+    /// restart starts from, so a crash never writes itself into the file.
+    package var leftOut: [String: Bool] = [:]
 
     package init(path: String?, patch: Patch, text: String?, makeUnit: @escaping UnitMaker) {
         self.path = path.map(Self.absolute)

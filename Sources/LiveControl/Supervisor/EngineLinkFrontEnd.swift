@@ -93,6 +93,18 @@ package final class EngineLinkFrontEnd: LiveFrontEnd {
             return .activity(EngineActivity(dspLoadPercent: activity.dspLoadPercent, xruns: activity.xruns, bounce: activity.bounce))
         case .taps: return .taps(surface.taps)
         case .snapshot: return .snapshot(surface.runningText)
+        case .draftSave(let command, let source):
+            do {
+                return .draft(try surface.draftSave(command, from: source))
+            } catch {
+                return .refused(EngineRefusal(error))
+            }
+        case .saved(let draft, let source):
+            do {
+                return .result(try surface.saved(draft, from: source))
+            } catch {
+                return .refused(EngineRefusal(error))
+            }
         case .finish: return .done
         }
     }

@@ -27,6 +27,9 @@ package enum EngineRequest: Codable, Sendable {
     case taps
     /// The running session as patch text, for a restart.
     case snapshot
+    /// `save`'s halves (`ControlSurface.draftSave`, `saved`): the supervisor writes the file between them.
+    case draftSave(ControlCommand, from: ControlSource)
+    case saved(PatchSaveDraft, from: ControlSource)
     /// End the run: every tap finalised; answered with the closing status.
     case finish
 }
@@ -43,6 +46,7 @@ package enum EngineReply: Codable, Sendable {
     case taps([LiveStatus.Tap])
     /// nil: a session with no patch text (a `--chain`).
     case snapshot(String?)
+    case draft(PatchSaveDraft)
     case done
 }
 

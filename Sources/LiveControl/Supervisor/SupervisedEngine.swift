@@ -179,6 +179,8 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
                 return .changed(changes + [ControlChange(.restored(node: node), from: source)])
             }
             return result
+        case .save:
+            return try save(command, from: source)
         case .bounce:
             // Held before the server freewheels: a crash at any moment of the bounce is covered.
             if keeper == nil {
@@ -217,23 +219,61 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
     }
 
     private func forward(_ command: ControlCommand, from source: ControlSource) throws(ControlError) -> ControlResult {
+        switch try ask(.command(command, from: source), for: command, from: source) {
+        case .result(let result): return result
+        default: throw ControlError(command: command, source: source, reason: .refused("the engine answered out of turn"))
+        }
+    }
+
+    /// The engine's answer to `request`, made for `command`: a refusal (the
+    /// engine's, announced by it as an event, or the link's, announced here) is thrown.
+    private func ask(_ request: EngineRequest, for command: ControlCommand,
+                     from source: ControlSource) throws(ControlError) -> EngineReply {
         let reply: EngineReply
         do {
             do {
-                reply = try request(.command(command, from: source))
+                reply = try self.request(request)
             } catch .engineLost where command.isQuery {
-                reply = try request(.command(command, from: source))  // a question is asked again of the new engine
+                reply = try self.request(request)  // a question is asked again of the new engine
             }
         } catch {
-            let refusal = ControlError(command: command, source: source, reason: .refused(error.description))
-            for listener in refusalListeners { listener(refusal) }
-            throw refusal
+            try refuse(command, from: source, .refused(error.description))
         }
-        switch reply {
-        case .result(let result): return result
-        case .refused(let refusal): throw refusal.error  // the engine announced it, as an event
-        default: throw ControlError(command: command, source: source, reason: .refused("the engine answered out of turn"))
+        if case .refused(let refusal) = reply { throw refusal.error }
+        return reply
+    }
+
+    private func refuse(_ command: ControlCommand, from source: ControlSource, _ reason: ControlError.Reason) throws(ControlError) -> Never {
+        let refusal = ControlError(command: command, source: source, reason: reason)
+        for listener in refusalListeners { listener(refusal) }
+        throw refusal
+    }
+
+    /// `save`: the engine composes the text, this process writes the file
+    /// (the patch file is the supervisor's), and the engine remembers it.
+    private func save(_ command: ControlCommand, from source: ControlSource) throws(ControlError) -> ControlResult {
+        let draft = try draftSave(command, from: source)
+        do {
+            try draft.write()
+        } catch {
+            try refuse(command, from: source, .patchFile(error))
         }
+        return try saved(draft, from: source)
+    }
+
+    package func draftSave(_ command: ControlCommand, from source: ControlSource) throws(ControlError) -> PatchSaveDraft {
+        guard case .draft(let draft) = try ask(.draftSave(command, from: source), for: command, from: source) else {
+            try refuse(command, from: source, .refused("the engine answered out of turn"))
+        }
+        return draft
+    }
+
+    package func saved(_ draft: PatchSaveDraft, from source: ControlSource) throws(ControlError) -> ControlResult {
+        let command = ControlCommand.save(file: draft.target, force: draft.replacing)
+        guard case .result(let result) = try ask(.saved(draft, from: source), for: command, from: source) else {
+            try refuse(command, from: source, .refused("the engine answered out of turn"))
+        }
+        return result
     }
 
     package func addListener(_ listener: @escaping ControlDispatcher.Listener) -> ControlDispatcher.ListenerID {
