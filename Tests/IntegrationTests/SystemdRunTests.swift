@@ -193,6 +193,48 @@ final class SystemdRunTests: XCTestCase {
         return path
     }
 
+    /// systemd's watchdog is fed through a crash in a live `bounce`, the
+    /// longest wait a supervisor has: jackd2 takes some 10 s to leave a
+    /// freewheel whose client crashed. With WATCHDOG_USEC at 4 s (a ping
+    /// every 2 s), no two pings from READY=1 to the restart may lie 4 s
+    /// apart, or systemd would have killed the service. Before, the
+    /// supervisor waited in `jack_set_freewheel` and the pings stopped.
+    func testTheWatchdogIsFedThroughACrashInABounce() throws {
+        let server = try startJackServer(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try makeScratchFolder(prefix: "fxhost-systemd")
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        let plugins = try CrashingPlugins.install(in: folder.appendingPathComponent("lv2"))
+        try Audio.constant([0.5], frames: 48_000 * 60).write(path("dc.wav"))
+        // The bounce's own instance of the plugin reaches its 2000 blocks early in the 60 s file.
+        try """
+        fxhost: 1
+        nodes:
+          dc:  { file: dc.wav }
+          bad: { plugin: "\(CrashingPlugins.crashInRun)", params: { after: 2000 } }
+          out: { output: 1 }
+        chain: [dc, bad, out]
+        """.write(toFile: path("bounce.yaml"), atomically: true, encoding: .utf8)
+        let socketPath = try Self.shortSocketPath()
+        let systemd = try FakeSystemd(address: socketPath, server: server.name)
+        let run = try LiveRun(["run", path("bounce.yaml"), "--server", server.name, "--no-connect", "--quiet",
+                               "--duration", "120s"], console: true,
+                              environment: ["LV2_PATH": plugins.path, "TMPDIR": folder.path,
+                                            "NOTIFY_SOCKET": socketPath, "WATCHDOG_USEC": "4000000"])
+        XCTAssertTrue(eventually(within: 60) { systemd.messages.contains { $0.lines.contains("READY=1") } },
+                      run.stderr + systemd.output)
+        run.type("bounce mix.wav")
+        XCTAssertTrue(eventually(within: 90) { run.stderr.contains("the engine restarted without it") }, run.stderr)
+        // One more ping after the restart, so the wait is inside the stretch judged.
+        let pingsAtRestart = systemd.messages.filter { $0.lines == ["WATCHDOG=1"] }.count
+        XCTAssertTrue(eventually(within: 30) { systemd.messages.filter { $0.lines == ["WATCHDOG=1"] }.count > pingsAtRestart },
+                      systemd.output)
+        let times = systemd.messages.filter { $0.lines.contains("READY=1") || $0.lines == ["WATCHDOG=1"] }.map(\.time)
+        let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
+        XCTAssertLessThan(gaps.max() ?? .infinity, 4.0, "systemd would have killed the service: \(gaps)")
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+    }
+
     /// A socket path well within sun_path's 108 bytes, whatever the test's
     /// name and the temporary folder; removed when the test ends.
     static func shortSocketPath() throws -> String {

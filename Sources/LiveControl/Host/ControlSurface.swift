@@ -74,6 +74,9 @@ package protocol HostedEngine: AnyObject {
     var failure: String? { get }
     /// When it next wants `poll` without being woken; nil: only when woken.
     var nextDeadline: Double? { get }
+    /// `beat` is called about every 0.1 s while the engine keeps the
+    /// host's thread waiting (a supervisor restarting its engine).
+    func keepAliveWhileWaiting(_ beat: @escaping () -> Void)
 }
 
 extension HostedEngine {
@@ -81,4 +84,5 @@ extension HostedEngine {
     package func takeNotes() -> [(text: String, isWarning: Bool)] { [] }
     package var failure: String? { nil }
     package var nextDeadline: Double? { nil }
+    package func keepAliveWhileWaiting(_ beat: @escaping () -> Void) {}  // one in this process never waits long
 }

@@ -18,6 +18,11 @@ package protocol LiveFrontEnd: AnyObject {
     /// Something the host has to tell the operator (a warning, the server
     /// coming back); a front end with no operator ignores it.
     func note(_ text: String, isWarning: Bool)
+    /// While the engine holds the host's thread in a wait it bounds (a
+    /// restart, an answer, a server leaving freewheel), about every 0.1 s:
+    /// only what shows the host is alive belongs here (systemd's
+    /// watchdog); commands wait for the loop.
+    func keepAlive(now: Double)
     /// After the loop, in the reverse order of `start`.
     func stop()
 }
@@ -28,5 +33,6 @@ extension LiveFrontEnd {
     package func service(now: Double) -> LiveFrontEndOutcome { .keepRunning }
     package func nextDeadline() -> Double? { nil }
     package func note(_ text: String, isWarning: Bool) {}
+    package func keepAlive(now: Double) {}
     package func stop() {}
 }

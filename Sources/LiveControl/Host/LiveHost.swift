@@ -65,6 +65,11 @@ public final class LiveHost {
         inbox = ControlInbox(notifier: notifier)
         self.signals = signals
         self.options = options
+        engine.keepAliveWhileWaiting { [weak self] in
+            guard let self else { return }
+            let now = Self.now()
+            for frontEnd in frontEnds { frontEnd.keepAlive(now: now) }
+        }
     }
 
     /// Adds a front end; they start in the order attached.

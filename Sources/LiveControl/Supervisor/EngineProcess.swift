@@ -97,10 +97,11 @@ package final class EngineProcess {
 
     /// How it ended, waiting at most `seconds` (nil: it still runs).
     @discardableResult
-    package func wait(seconds: Double) -> ChildProcess.Ending? {
+    package func wait(seconds: Double, beating beat: () -> Void = {}) -> ChildProcess.Ending? {
         let deadline = LiveHost.now() + seconds
         while !hasEnded {
             guard LiveHost.now() < deadline else { return nil }
+            beat()
             usleep(5000)
         }
         return ending

@@ -68,6 +68,8 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
     /// is wedged, so the engine stops at a crash, and this client ends the
     /// freewheel before the engine is killed.
     private var keeper: FreewheelKeeper?
+    /// Called through every wait below (`HostedEngine.keepAliveWhileWaiting`).
+    private var beat: () -> Void = {}
     private var lastStatus: LiveStatus?
     /// Seconds the engines before this one played, and when this one started playing.
     private var playedBefore = 0.0
@@ -142,6 +144,8 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
     package var serverHasShutDown: Bool { ended?.serverShutDown ?? false }
     package func reconnect() throws(LiveSessionError) {}  // the engine waits for its server itself (--reconnect)
     package func announceEnded() {}  // the engine announces its own, as events
+
+    package func keepAliveWhileWaiting(_ beat: @escaping () -> Void) { self.beat = beat }
 
     package func takeNotes() -> [(text: String, isWarning: Bool)] {
         defer { notes = [] }
@@ -433,7 +437,8 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
                 self.process = nil
                 throw SupervisorError.didNotStart(seconds: Self.startSeconds)
             }
-            process.link.waitReadable(seconds: 0.25)
+            beat()
+            process.link.waitReadable(seconds: 0.1)
         }
         engineStartedAt = LiveHost.now()
         for key in readers.keys { readers[key] = .some(nil) }  // the new engine's readers are made when first read
@@ -447,7 +452,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
 
     /// Why an engine that ended before playing could not start.
     private func startFailure(of process: EngineProcess) -> SupervisorError {
-        let ending = process.wait(seconds: 10) ?? {
+        let ending = process.wait(seconds: 10, beating: beat) ?? {
             process.kill()
             return process.wait(seconds: 0)
         }()
@@ -470,10 +475,10 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         playedBefore += lostAt - engineStartedAt
         // A crash during a bounce stopped the engine: end the freewheel while its client still exists.
         let bounced = keeper != nil
-        if let keeper { _ = keeper.leaveFreewheel() }
+        if let keeper { _ = keeper.leaveFreewheelAndClose(beating: beat) }
         keeper = nil
         // One that said its run ended is finalising its takes: it is given time to.
-        var ending = process.wait(seconds: ended != nil && !process.hasCrashReport ? Self.answerSeconds : 2)
+        var ending = process.wait(seconds: ended != nil && !process.hasCrashReport ? Self.answerSeconds : 2, beating: beat)
         if ending == nil {
             process.kill()
             ending = process.wait(seconds: 0)
@@ -590,7 +595,8 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
                 engineLost()  // taken for hung
                 throw .engineLost
             }
-            process.waitReadable(seconds: min(0.25, max(deadline - LiveHost.now(), 0)))
+            beat()
+            process.waitReadable(seconds: min(0.1, max(deadline - LiveHost.now(), 0)))
         }
     }
 

@@ -84,12 +84,18 @@ package final class SystemdNotifier: LiveFrontEnd {
     }
 
     package func service(now: Double) -> LiveFrontEndOutcome {
+        keepAlive(now: now)
+        return .keepRunning
+    }
+
+    /// The ping, when due: from the loop, and from the supervisor's bounded
+    /// waits (a restart after a crash in a bounce holds it some 10 s).
+    package func keepAlive(now: Double) {
         if let due = nextPing, let watchdog = keptWatchdog, now >= due {
             notify("WATCHDOG=1")
             // From now, not from when it was due: a late turn never bunches pings.
             nextPing = now + watchdog.period
         }
-        return .keepRunning
     }
 
     package func nextDeadline() -> Double? { nextPing }
