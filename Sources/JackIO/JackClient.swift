@@ -39,6 +39,9 @@ package final class JackClient {
 
     package var sampleRate: Int { client.map { Int(jack_get_sample_rate($0)) } ?? 0 }
     package var bufferSize: Int { client.map { Int(jack_get_buffer_size($0)) } ?? 0 }
+    /// The server's frame time now (estimated from its last cycle; JACK
+    /// counts it in 32 bits); nil once closed.
+    package var frameTime: Int? { client.map { Int(jack_frame_time($0)) } }
 
     /// Registers an audio port named `shortName` (JACK prefixes the client name).
     package func registerAudioPort(_ shortName: String, isInput: Bool) throws(JackError) -> JackPort {

@@ -27,11 +27,17 @@ final class LiveFilePlayer: @unchecked Sendable {
     /// Frames of silence still to write before the file starts.
     private var leadingSilence: Int
     private var reachedEnd = false
+    /// A resumed player not yet placed on its timeline (`prime(at:)`).
+    private var resumePending = false
     private let stopRequested = Atomic<Bool>(false)
     private var thread: PosixThread?
 
-    /// Opens `source.path`; its rate must be the server's (fxhost does not resample).
-    init(node: String, source: FilePlayerSource, sampleRate: Int, ringSeconds: Double = 2) throws(LiveSessionError) {
+    /// Opens `source.path`; its rate must be the server's (fxhost does not
+    /// resample). `resumingFrom`: the origin a crashed engine's player had
+    /// (`LiveFeedCounters.origin`): this one plays on where that one would
+    /// be now, as if no crash had come between.
+    init(node: String, source: FilePlayerSource, sampleRate: Int, ringSeconds: Double = 2,
+         resumingFrom origin: Int? = nil) throws(LiveSessionError) {
         let reader: AudioFileReader
         do {
             reader = try AudioFileReader(path: source.path)
@@ -48,7 +54,7 @@ final class LiveFilePlayer: @unchecked Sendable {
         self.sampleRate = sampleRate
         ring = SPSCFloatRing(channels: reader.channels, capacity: max(Int(ringSeconds * Double(sampleRate)), 2 * chunkFrames))
         counters = .allocate(capacity: 1)
-        counters.initialize(to: LiveFeedCounters())
+        counters.initialize(to: LiveFeedCounters(resumingFrom: origin))
         scratch = .allocate(capacity: reader.channels)
         for channel in 0..<reader.channels {
             let buffer = UnsafeMutablePointer<Float>.allocate(capacity: chunkFrames)
@@ -56,6 +62,7 @@ final class LiveFilePlayer: @unchecked Sendable {
             scratch[channel] = buffer
         }
         leadingSilence = max(0, Int((source.startSeconds * Double(sampleRate)).rounded()))
+        resumePending = origin != nil
     }
 
     deinit {
@@ -73,10 +80,42 @@ final class LiveFilePlayer: @unchecked Sendable {
     var playedFrames: Int { counters.pointee.playedFrames.load(ordering: .relaxed) }
     var finished: Bool { counters.pointee.finished.load(ordering: .relaxed) && ring.readableFrames == 0 }
 
-    /// Fills the ring as far as it goes, on this thread.
-    func prime() {
+    /// Fills the ring as far as it goes, on this thread. A resumed player
+    /// first moves to where its origin puts the server's frame time `now`
+    /// (the callback's first fills then drop the frames the start took).
+    func prime(at now: Int? = nil) {
+        if resumePending, let now, let position = counters.pointee.clock.position(at: now) {
+            resumePending = false
+            // Early by half a ring: `now` is JACK's estimate, which runs
+            // ahead of a late server, and the fills can only skip forward.
+            place(at: max(0, position - ring.capacity / 2))
+        }
         while !reachedEnd && ring.writableFrames >= chunkFrames { readChunk() }
     }
+
+    /// Starts the ring `position` frames into the timeline: into the
+    /// leading silence, into the file, or past its end.
+    private func place(at position: Int) {
+        counters.pointee.ringStart.store(position, ordering: .relaxed)
+        if position <= leadingSilence {
+            leadingSilence -= position
+            return
+        }
+        let into = position - leadingSilence
+        leadingSilence = 0
+        if (try? reader.seek(toFrame: into)) == nil {
+            // Past the end (or a file that cannot seek): it has played out.
+            reachedEnd = true
+            counters.pointee.finished.store(true, ordering: .releasing)
+        }
+    }
+
+    /// The file no longer plays in step with the server's clock (a bounce
+    /// played meanwhile, a new server): the callback notes its origin anew.
+    func breakClock() { counters.pointee.clock.fellBehind() }
+
+    /// See `LiveSourceClock.origin`; nil until known.
+    var origin: Int? { counters.pointee.clock.knownOrigin }
 
     /// Starts the disk thread (once).
     func start() throws(LiveSessionError) {

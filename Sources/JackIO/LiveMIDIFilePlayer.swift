@@ -3,15 +3,20 @@ import HostCore
 /// A `midi-file` node's events, playing live from the moment the session
 /// starts (its timeline position advances with every block rendered), kept
 /// by the session so a new plan (an edit) plays on from where the last one
-/// was. The realtime thread sees only its `playback` pointer.
+/// was. The realtime thread sees only its `playback` and `clock` pointers.
 final class LiveMIDIFilePlayer {
     let playback: UnsafeMutablePointer<MIDIFilePlayback>
+    /// Where it stands on the server's frame clock (a restart plays on from there).
+    let clock: UnsafeMutablePointer<LiveSourceClock>
     let sampleRate: Double
 
     /// `fromFrame`: where on the timeline it plays on from (a player
-    /// replacing one at another rate).
-    init(source: MIDIFileSource, sampleRate: Double, fromFrame: Int = 0) {
+    /// replacing one at another rate). `resumingFrom`: the origin a crashed
+    /// engine's player had: its first fill skips to where that puts it.
+    init(source: MIDIFileSource, sampleRate: Double, fromFrame: Int = 0, resumingFrom origin: Int? = nil) {
         self.sampleRate = sampleRate
+        clock = .allocate(capacity: 1)
+        clock.initialize(to: LiveSourceClock(resumingFrom: origin))
         playback = .allocate(capacity: 1)
         playback.initialize(to: MIDIFilePlayback(file: source.file,
                                                  startFrame: Int((source.startSeconds * sampleRate).rounded()),
@@ -20,6 +25,8 @@ final class LiveMIDIFilePlayer {
     }
 
     deinit {
+        clock.deinitialize(count: 1)
+        clock.deallocate()
         playback.pointee.deallocate()
         playback.deinitialize(count: 1)
         playback.deallocate()

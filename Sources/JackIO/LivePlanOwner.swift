@@ -92,7 +92,7 @@ package final class LivePlanOwner {
             case .file:
                 guard let player = midiPlayers[source.node] else { continue }
                 owner.midiPlayers.append(player)
-                live.midiFiles.append(LiveMIDIFeed(playback: player.playback, list: source.list))
+                live.midiFiles.append(LiveMIDIFeed(playback: player.playback, list: source.list, clock: player.clock))
             }
         }
         live.midiOutputs = plan.midiOutputs.map(\.list)

@@ -134,6 +134,7 @@ extension LiveSession {
         // The engine ran silent (and, freewheeling, fast) meanwhile: that is not time played.
         bouncing.end(engineFrames: engine.statistics.frames)
         liveTaps.breakClocks()  // the server's clock ran on while the takes recorded nothing
+        breakFileClocks()
         do {
             try resumeLivePlan()
         } catch {

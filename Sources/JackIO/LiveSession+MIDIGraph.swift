@@ -21,8 +21,8 @@ extension LiveSession {
     /// start; one at another rate (the server's rate changed) is replaced by
     /// one that plays on from the same time (the program still running keeps
     /// the old one alive).
-    static func midiFilePlayers(for plan: RenderPlan, from players: [String: LiveMIDIFilePlayer])
-        -> [String: LiveMIDIFilePlayer] {
+    static func midiFilePlayers(for plan: RenderPlan, from players: [String: LiveMIDIFilePlayer],
+                                resuming resumed: [String: Int] = [:]) -> [String: LiveMIDIFilePlayer] {
         var players = players
         let rate = plan.format.sampleRate
         for source in plan.midiSources {
@@ -33,7 +33,7 @@ extension LiveSession {
                 players[source.node] = LiveMIDIFilePlayer(source: file, sampleRate: rate,
                                                           fromFrame: Int((seconds * rate).rounded()))
             } else {
-                players[source.node] = LiveMIDIFilePlayer(source: file, sampleRate: rate)
+                players[source.node] = LiveMIDIFilePlayer(source: file, sampleRate: rate, resumingFrom: resumed[source.node])
             }
         }
         return players

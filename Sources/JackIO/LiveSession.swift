@@ -40,6 +40,9 @@ public final class LiveSession {
         /// Takes to go on with rather than start anew, by the file the
         /// graph's tap declares (a supervised engine restarted after a crash).
         package var continuedTakes: [TakeContinuation] = []
+        /// File and MIDI-file sources a restarted engine plays on, by node:
+        /// the origin each had in the engine that crashed (`sourceOrigins`).
+        package var resumedSources: [String: Int] = [:]
 
         public init() {}
     }
@@ -114,7 +117,8 @@ public final class LiveSession {
         meterPeaks = LiveMeters(channels: outputs.count)
         for source in plan.sources {
             guard case .file(let file) = source.kind else { continue }
-            players[source.node] = try LiveFilePlayer(node: source.node, source: file, sampleRate: client.sampleRate)
+            players[source.node] = try LiveFilePlayer(node: source.node, source: file, sampleRate: client.sampleRate,
+                                                      resumingFrom: options.resumedSources[source.node])
         }
         liveTaps.continuing = Dictionary(options.continuedTakes.map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
         try openRecorders(for: plan)
@@ -194,6 +198,7 @@ public final class LiveSession {
         earlierXruns += previous.xruns
         earlierSwaps += previous.programSwaps
         liveTaps.breakClocks()  // a new server's frame clock starts anew
+        breakFileClocks()
         do {
             try engine.publish(makeProgram(for: plan))
             reportLatency(of: plan)
@@ -219,7 +224,7 @@ public final class LiveSession {
     public func start() throws(LiveSessionError) {
         guard !isRunning else { return }
         for player in players.values {
-            player.prime()
+            player.prime(at: client.frameTime)
             try player.start()
         }
         do {
@@ -381,6 +386,23 @@ public final class LiveSession {
     /// The latest taps stopped (see `LiveTaps.stoppedListed`), then those recording.
     package var taps: [LiveStatus.Tap] { liveTaps.status }
 
+    /// Where each file and MIDI-file source stands on the server's frame
+    /// clock (`LiveSourceClock.origin`; nil before its first cycle): a
+    /// restarted engine plays them on from there.
+    package var sourceOrigins: [String: Int?] {
+        var origins: [String: Int?] = [:]
+        for (node, player) in players { origins[node] = .some(player.origin) }
+        for (node, player) in midiFilePlayers { origins[node] = .some(player.clock.pointee.knownOrigin) }
+        return origins
+    }
+
+    /// The sources no longer play in step with the server's clock (a
+    /// bounce played instead, a new server): each notes its origin anew.
+    func breakFileClocks() {
+        for player in players.values { player.breakClock() }
+        for player in midiFilePlayers.values { player.clock.pointee.fellBehind() }
+    }
+
     /// The taps whose file could not be written (a full disk) since the
     /// last call, each once, as they are now: `failed`, with why. Their
     /// writers signal the notifier when it happens, so the host asks at once.
@@ -394,7 +416,9 @@ public final class LiveSession {
         // block or two until this one runs, the old one's ops share its
         // numbering unless the graph itself changed.
         if CrashReport.isInstalled { CrashReport.register(nodes: plan.nodes) }
-        midiFilePlayers = Self.midiFilePlayers(for: plan, from: midiFilePlayers)
+        // Only the engine's first program resumes: a node added later starts as new.
+        midiFilePlayers = Self.midiFilePlayers(for: plan, from: midiFilePlayers,
+                                               resuming: midiFilePlayers.isEmpty ? options.resumedSources : [:])
         var live = LivePlanOwner.makeProgram(for: plan, players: players, recorders: liveTaps.recorders,
                                              tapMeters: liveTaps.meters,
                                              peaks: meterPeaks.peaks, midiPlayers: midiFilePlayers)

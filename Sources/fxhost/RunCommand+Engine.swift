@@ -42,6 +42,12 @@ extension RunCommand {
         } catch {
             throw CommandLineError("--engine-continue takes the takes a supervisor hands its engine, as JSON, and this is not that")
         }
+        let resumed: [String: Int]
+        do {
+            resumed = try engineResume.map { try JSONDecoder().decode([String: Int].self, from: Data($0.utf8)) } ?? [:]
+        } catch {
+            throw CommandLineError("--engine-resume takes the file sources a supervisor hands its engine, as JSON, and this is not that")
+        }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var unused = continued
         for index in patch.taps.indices {
@@ -77,6 +83,7 @@ extension RunCommand {
         sessionOptions.tempo = patch.tempo
         sessionOptions.notifier = notifier
         sessionOptions.continuedTakes = continued
+        sessionOptions.resumedSources = resumed
         var hostOptions = LiveHost.Options()
         hostOptions.reconnect = reconnect
         hostOptions.connectPorts = !noConnect

@@ -138,6 +138,10 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("engine-continue"), help: .private)
     var engineContinue: String?
 
+    /// File sources the restarted engine plays on, by node: each one's origin (JSON: `{"node": frame}`).
+    @Option(name: .customLong("engine-resume"), help: .private)
+    var engineResume: String?
+
     /// `duration` in seconds, parsed once by `validate`.
     private var durationSeconds: Double?
     /// `osc` parsed once by `validate`.

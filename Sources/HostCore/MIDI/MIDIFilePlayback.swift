@@ -44,6 +44,14 @@ package struct MIDIFilePlayback {
         position = timelineFrame
     }
 
+    /// Live: passes over the next `count` frames' events without playing
+    /// them (a restarted engine catching up with the clock).
+    @inlinable @_noLocks
+    package mutating func skip(frames count: Int) {
+        position += count
+        while cursor < frames.count && frames[cursor] < position { cursor += 1 }
+    }
+
     /// Puts the events of timeline frames `timelineFrame ..< timelineFrame + frames`
     /// into `list` (emptied first), each at its frame within the block plus
     /// `offset` (live: where this chunk starts in the cycle).

@@ -53,7 +53,7 @@ func runLiveCycle(_ state: UnsafeMutablePointer<LiveEngineState>, frameCount: In
                     UnsafeMutableRawPointer(inputs[index]).copyMemory(from: source, byteCount: byteCount)
                 }
             }
-            for feed in feeds { feed.fill(frames: chunk) }
+            for feed in feeds { feed.fill(frames: chunk, offset: offset, client: state.pointee.client) }
             fillMIDIInputs(state, slot, frames: frames, offset: offset, chunk: chunk)
             program.transport?.pointee = position
             // Later chunks of the cycle roll on: no jump, so nothing is sent.

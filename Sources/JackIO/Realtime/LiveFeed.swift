@@ -1,3 +1,4 @@
+import CJack
 import HostCore
 import Synchronization
 
@@ -21,8 +22,14 @@ package struct LiveFeedCounters: ~Copyable {
     package let diskWaiting = Atomic<Bool>(false)
     /// How often the callback woke the disk thread.
     package let diskWakeups = Atomic<Int>(0)
+    /// Where the file stands on the server's frame clock.
+    package let clock: LiveSourceClock
+    /// The timeline frame the ring's first frame is at (a resumed feed's).
+    package let ringStart = Atomic<Int>(0)
 
-    package init() {}
+    package init(resumingFrom origin: Int? = nil) {
+        clock = LiveSourceClock(resumingFrom: origin)
+    }
 }
 
 /// A file source as the callback sees it: before each chunk it moves frames
@@ -46,9 +53,12 @@ package struct LiveFeed {
         self.wakeFrames = wakeFrames
     }
 
-    /// Fills `frames` frames; silence where the ring runs dry.
+    /// Fills `frames` frames, which start `offset` frames into the cycle;
+    /// silence where the ring runs dry. `client`: for the frame time when
+    /// the clock has a task (nil offline: no clock).
     @_noLocks
-    func fill(frames: Int) {
+    func fill(frames: Int, offset: Int = 0, client: OpaquePointer? = nil) {
+        if counters.pointee.clock.hasTask, let client { followClock(at: Int(_unsafePerformance { jack_last_frame_time(client) }) + offset) }
         // Read the flag first: if it was set, everything is already in the ring.
         let finished = counters.pointee.finished.load(ordering: .acquiring)
         let channels = ring.channels
@@ -71,7 +81,21 @@ package struct LiveFeed {
         for channel in 0..<channels {
             (buffers[channel] + done).update(repeating: 0, count: frames - done)
         }
-        if !finished { counters.pointee.underrunFrames.wrappingAdd(frames - done, ordering: .relaxed) }
+        if !finished {
+            counters.pointee.underrunFrames.wrappingAdd(frames - done, ordering: .relaxed)
+            counters.pointee.clock.fellBehind()
+        }
+    }
+
+    /// The clock's task for a chunk played at frame time `now`: a resumed
+    /// feed drops what its ring holds before where its origin puts it.
+    @_noLocks
+    private func followClock(at now: Int) {
+        let position = counters.pointee.ringStart.load(ordering: .relaxed) + counters.pointee.playedFrames.load(ordering: .relaxed)
+        let skipped = counters.pointee.clock.framesToSkip(now: now, position: position, available: ring.readableFrames)
+        guard skipped > 0 else { return }
+        ring.consume(frames: skipped)
+        counters.pointee.playedFrames.wrappingAdd(skipped, ordering: .relaxed)
     }
 
     /// Posts `spaceFreed` when the disk thread sleeps and a read's worth of

@@ -1,3 +1,4 @@
+import CJack
 import HostCore
 
 // Called by: the realtime thread (`fillMIDIInputs`, once per chunk of a
@@ -9,4 +10,17 @@ import HostCore
 package struct LiveMIDIFeed {
     package let playback: UnsafeMutablePointer<MIDIFilePlayback>
     package let list: UnsafeMutablePointer<MIDIEventList>
+    package let clock: UnsafeMutablePointer<LiveSourceClock>
+
+    /// The chunk's events, which start `offset` frames into the cycle; a
+    /// resumed file first passes over what it would have played meanwhile.
+    @_noLocks
+    func fill(frames: Int, offset: Int, client: OpaquePointer?) {
+        if clock.pointee.hasTask, let client {
+            let now = Int(_unsafePerformance { jack_last_frame_time(client) }) + offset
+            let skipped = clock.pointee.framesToSkip(now: now, position: playback.pointee.position, available: .max)
+            if skipped > 0 { playback.pointee.skip(frames: skipped) }
+        }
+        playback.pointee.fillNext(list, frames: frames)
+    }
 }

@@ -49,7 +49,7 @@ func fillMIDIInputs(_ state: UnsafeMutablePointer<LiveEngineState>, _ slot: Unsa
             list.pointee.insert(message)
         }
     }
-    for feed in slot.pointee.midiFiles { feed.playback.pointee.fillNext(feed.list, frames: chunk) }
+    for feed in slot.pointee.midiFiles { feed.fill(frames: chunk, offset: offset, client: state.pointee.client) }
 }
 
 /// Writes the program's MIDI output lists for the chunk at `offset` into

@@ -21,6 +21,7 @@ extension ControlDispatcher: ControlSurface {
 
     package var activity: (dspLoadPercent: Double, xruns: Int, bounce: LiveStatus.Bounce?) { session.activity }
     package var taps: [LiveStatus.Tap] { session.taps }
+    package var sourceOrigins: [String: Int?] { session.sourceOrigins }
     package var runningText: String? { patchFile?.runningText(session) }
 
     package func draftSave(_ command: ControlCommand, from source: ControlSource) throws(ControlError) -> PatchSaveDraft {

@@ -41,6 +41,9 @@ package protocol ControlSurface: AnyObject {
     var activity: (dspLoadPercent: Double, xruns: Int, bounce: LiveStatus.Bounce?) { get }
     /// The latest taps stopped, then those recording.
     var taps: [LiveStatus.Tap] { get }
+    /// Where each file and MIDI-file source stands on the server's frame
+    /// clock (nil before its first cycle), for a restart to play on from.
+    var sourceOrigins: [String: Int?] { get }
     /// The running state as `save` would write it (nil: no patch to write).
     var runningText: String? { get }
     /// `save`'s first half, for a patch file another process writes: what

@@ -92,6 +92,7 @@ package final class EngineLinkFrontEnd: LiveFrontEnd {
             let activity = surface.activity
             return .activity(EngineActivity(dspLoadPercent: activity.dspLoadPercent, xruns: activity.xruns, bounce: activity.bounce))
         case .taps: return .taps(surface.taps)
+        case .sourceOrigins: return .sourceOrigins(surface.sourceOrigins)
         case .snapshot: return .snapshot(surface.runningText)
         case .draftSave(let command, let source):
             do {

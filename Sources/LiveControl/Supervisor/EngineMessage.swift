@@ -25,6 +25,7 @@ package enum EngineRequest: Codable, Sendable {
     case tapMeters(OutputPeakReaders.Reader)
     case activity
     case taps
+    case sourceOrigins
     /// The running session as patch text, for a restart.
     case snapshot
     /// `save`'s halves (`ControlSurface.draftSave`, `saved`): the supervisor writes the file between them.
@@ -44,6 +45,7 @@ package enum EngineReply: Codable, Sendable {
     case meters([EngineMeter])
     case activity(EngineActivity)
     case taps([LiveStatus.Tap])
+    case sourceOrigins([String: Int?])
     /// nil: a session with no patch text (a `--chain`).
     case snapshot(String?)
     case draft(PatchSaveDraft)

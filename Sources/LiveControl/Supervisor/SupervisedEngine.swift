@@ -68,6 +68,10 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
     /// is wedged, so the engine stops at a crash, and this client ends the
     /// freewheel before the engine is killed.
     private var keeper: FreewheelKeeper?
+    /// Each file and MIDI-file source's origin on the server's clock, as
+    /// last read (nil: not known yet): a restarted engine plays them on
+    /// from there (`--engine-resume`).
+    package private(set) var sourceOrigins: [String: Int?] = [:]
     /// Called through every wait below (`HostedEngine.keepAliveWhileWaiting`).
     private var beat: () -> Void = {}
     private var lastStatus: LiveStatus?
@@ -133,6 +137,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
     /// When the taps are next read.
     private var tapsDue: Double {
         let settling = LiveHost.now() < tapsWatchedUntil || lastTaps.contains { $0.state == .recording && $0.startFrame == nil }
+            || sourceOrigins.values.contains { $0 == nil }
         return tapsRead + (settling ? Self.tapSeconds : Self.idleTapSeconds)
     }
 
@@ -360,6 +365,10 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
 
     private func readTaps() {
         tapsRead = LiveHost.now()
+        if case .sourceOrigins(let origins)? = try? request(.sourceOrigins) {
+            // One not known in this engine yet keeps what the last one said.
+            sourceOrigins = origins.merging(sourceOrigins) { new, old in new ?? old }
+        }
         guard case .taps(let taps)? = try? request(.taps) else { return }
         lastTaps = taps
         for tap in taps {
@@ -408,6 +417,10 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         for node in leftOut { flags += ["--engine-bypass", node] }
         if snapshotText != nil, !continuations.isEmpty, let data = try? JSONEncoder().encode(continuations) {
             flags += ["--engine-continue", String(decoding: data, as: UTF8.self)]
+        }
+        let origins = sourceOrigins.compactMapValues { $0 }
+        if snapshotText != nil, !origins.isEmpty, let data = try? JSONEncoder().encode(origins) {
+            flags += ["--engine-resume", String(decoding: data, as: UTF8.self)]
         }
         let process = try EngineProcess(executable: launch.executable, arguments: ChildProcess.command(launch.arguments, adding: flags))
         self.process = process
