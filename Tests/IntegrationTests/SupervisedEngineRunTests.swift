@@ -1,6 +1,7 @@
 import Foundation
 import HostCore
 import JackIO
+import TestSupport
 import XCTest
 
 /// `fxhost run` supervises its engine: a plugin that crashes the engine
@@ -19,8 +20,9 @@ final class SupervisedEngineRunTests: XCTestCase {
     /// after the crash: 0.5 × 10^((-6 - 6 - 3)/20) (eg-amp at -6 dB, the
     /// gain stage's -6 dB, the connection's -3 dB, SWH's +6 dB amp bypassed).
     func testValuesBypassWiringTempoAndSceneAreTheSameAfterARestart() throws {
-        let (_, folder, run) = try startRun()
-        try makeChanges(run)
+        let (server, folder, run) = try startRun()
+        try makeChanges(run, server: server)
+        XCTAssertEqual(ask(run, "status --json")?["scene"] as? String, "soft", "the scene the program change switched to")
         run.type("set bad after 0")
         let sentence = try XCTUnwrap(waitForCrash(run, count: 1))
         let held = Self.heldFrames(in: folder), heldBefore = LiveRun.frames(path("take.wav", in: folder))
@@ -238,6 +240,9 @@ final class SupervisedEngineRunTests: XCTestCase {
         chain: [dc, amp, boost, trim, bad, main]
         taps:
           - { at: main, file: take.wav }
+        midi-control:
+          map:
+            - { program: 5, scene: soft }
         scenes:
           soft: { amp: { gain: -3 } }
           loud: { amp: { gain: 0 } }
@@ -251,11 +256,16 @@ final class SupervisedEngineRunTests: XCTestCase {
     }
 
     /// Changes every kind of state a restart must keep, each away from the
-    /// patch's, waiting for each echo.
-    private func makeChanges(_ run: LiveRun, file: StaticString = #filePath, line: UInt = #line) throws {
-        // The scene first: the values set after it must win over it after the restart too.
-        for (command, echo) in [("scene loud", "scene loud"), ("scene soft", "scene soft"),
-                                ("set amp gain -6", "amp:gain = -6.0"), ("bypass boost on", "boost bypassed"),
+    /// patch's, waiting for each echo; the scene by a program change from
+    /// another JACK client (PyPI's JACK-Client), on the patch's `midi_control` port.
+    private func makeChanges(_ run: LiveRun, server: JackServerProcess, file: StaticString = #filePath, line: UInt = #line) throws {
+        // The scenes first (on the console, then by a program change the
+        // realtime thread applies): the values set after them must win over them after the restart too.
+        run.type("scene loud")
+        XCTAssertTrue(eventually(within: 30) { run.stdout.contains("scene loud") }, run.stdout + run.stderr, file: file, line: line)
+        try MIDISender.send([.program(5)], server: server.name, to: "fxhost:midi_control")
+        XCTAssertTrue(eventually(within: 30) { run.stdout.contains("scene soft") }, run.stdout + run.stderr, file: file, line: line)
+        for (command, echo) in [("set amp gain -6", "amp:gain = -6.0"), ("bypass boost on", "boost bypassed"),
                                 ("disconnect trim bad", "disconnected trim → bad"),
                                 ("connect trim bad -3 dB", "connected trim → bad (-3.0 dB)"),
                                 ("tempo 133", "tempo 133 bpm")] {
