@@ -480,6 +480,8 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
                                      atSeconds: lostAt - startedAt, restartSeconds: nil, leftOut: false, sentence: "")
         if let node = report?.node, report?.call != nil {
             if !leftOut.contains(node) { leftOut.append(node) }
+            // One that crashed as it was made (a new format makes plugins again) is not made in the next engine.
+            if report?.call?.hasPrefix("instantiate") == true, !standIns.contains(node) { standIns.append(node) }
             crash.leftOut = true
         } else {
             unnamedCrashes = unnamedCrashes.filter { lostAt - startedAt - $0 < Self.crashWindowSeconds } + [lostAt - startedAt]
