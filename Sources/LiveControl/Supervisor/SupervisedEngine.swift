@@ -565,6 +565,12 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         guard let process else {
             throw ControlError(command: command, source: source, reason: .refused(SupervisorError.noEngine.description))
         }
+        guard keeper == nil else {
+            let refusal = ControlError(command: command, source: source, reason: .refused(
+                "`\(node)` crashed as it was made, so trying it again takes a new engine, which waits for the bounce to end"))
+            for listener in refusalListeners { listener(refusal) }
+            throw refusal
+        }
         if snapshotStale { takeSnapshot() }
         readTaps()
         let stoppedAt = LiveHost.now()
