@@ -159,6 +159,46 @@ package final class JackClient {
         return names
     }
 
+    /// Every connection of this client's own ports (both directions), as
+    /// the server has them now, sorted; a connection between two of its own
+    /// ports is listed once.
+    package func connectionsOfOwnPorts() -> JackConnections {
+        guard let client, let list = jack_get_ports(client, nil, nil, 0) else { return JackConnections(client: name, connections: []) }
+        defer { jack_free(list) }
+        var found = Set<JackConnections.Connection>()
+        var index = 0
+        while let entry = list[index] {
+            index += 1
+            guard let port = jack_port_by_name(client, entry), jack_port_is_mine(client, port) != 0 else { continue }
+            let own = String(cString: entry)
+            let isOutput = UInt32(bitPattern: jack_port_flags(port)) & JackPortIsOutput.rawValue != 0
+            guard let others = jack_port_get_all_connections(client, port) else { continue }
+            var other = 0
+            while let name = others[other] {
+                other += 1
+                let peer = String(cString: name)
+                found.insert(isOutput ? .init(source: own, destination: peer) : .init(source: peer, destination: own))
+            }
+            jack_free(others)
+        }
+        let sorted = found.sorted { ($0.source, $0.destination) < ($1.source, $1.destination) }
+        return JackConnections(client: name, connections: sorted)
+    }
+
+    /// Connects one output port to one input port, both named in full;
+    /// false if the server refused (a port that no longer exists).
+    package func connectExactly(_ source: String, to destination: String) -> Bool {
+        guard let client else { return false }
+        let code = jack_connect(client, source, destination)
+        return code == 0 || code == EEXIST
+    }
+
+    /// Breaks one connection, both ports named in full.
+    package func disconnectExactly(_ source: String, from destination: String) {
+        guard let client else { return }
+        _ = jack_disconnect(client, source, destination)
+    }
+
     /// Starts the callbacks. Every `jack_set_*_callback` must come before.
     package func activate() throws(JackError) {
         let client = try handle()

@@ -152,6 +152,16 @@ package final class LiveEngine {
         guard jack_set_latency_callback(handle, latency, context) == 0 else {
             throw .callbackSetupFailed(callback: "latency")
         }
+        // Any connection in the server, made or broken by anyone: a flag for
+        // the control thread, which reads this client's own (a supervisor keeps them for a restart).
+        let connect: JackPortConnectCallback = { _, _, _, context in
+            let state = context!.assumingMemoryBound(to: LiveEngineState.self)
+            state.pointee.connectionsChanged.store(true, ordering: .releasing)
+            EventNotifier.signal(state.pointee.noticeDescriptor.load(ordering: .acquiring))
+        }
+        guard jack_set_port_connect_callback(handle, connect, context) == 0 else {
+            throw .callbackSetupFailed(callback: "port connect")
+        }
         // Only a flag: closing the client here is not allowed.
         let shutdown: JackShutdownCallback = { context in
             let state = context!.assumingMemoryBound(to: LiveEngineState.self)
@@ -285,6 +295,11 @@ package final class LiveEngine {
     package func takeBufferSizeChange() -> Int? {
         guard state.pointee.bufferSizeChanged.exchange(false, ordering: .acquiringAndReleasing) else { return nil }
         return state.pointee.bufferSize.load(ordering: .acquiring)
+    }
+
+    /// True if a connection in the server changed since the last call.
+    package func takeConnectionChange() -> Bool {
+        state.pointee.connectionsChanged.exchange(false, ordering: .acquiringAndReleasing)
     }
 
     /// What the sample-rate callback does: records the rate and flags a change.

@@ -29,6 +29,8 @@ struct LiveMIDIControl {
     private var generation: Int32 = 0
     /// The last few tables' meanings, by generation.
     private var resolutions: [Int32: Resolution] = [:]
+    /// The scene last switched to (a command or a program change), for the status.
+    var currentScene: String?
     /// Changes taken from the realtime thread and recorded, not yet announced.
     private var undelivered: [LiveSessionChange] = []
     /// How many tables back a report may come from and still be announced.
@@ -103,6 +105,7 @@ struct LiveMIDIControl {
                       resolution.scenes.indices.contains(Int(report.index)) else { continue }
                 let scene = resolution.scenes[Int(report.index)]
                 keep("scene \(scene.name)", .sceneApplied(scene.name))
+                currentScene = scene.name
                 for parameter in scene.parameters {
                     keep("\(parameter.node):\(parameter.symbol)",
                          .parameter(node: parameter.node, parameter: parameter.symbol, value: parameter.value))

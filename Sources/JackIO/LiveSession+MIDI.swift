@@ -72,8 +72,17 @@ extension LiveSession {
         return record(resolved)
     }
 
+    /// Takes `name` for the scene last switched to, without applying it: an
+    /// engine restarted from a snapshot (whose values already hold what came
+    /// after the scene) keeps the scene its status reported. An unknown name is ignored.
+    package func resumeScene(_ name: String) {
+        guard (try? midi.scene(named: name)) != nil else { return }
+        midi.currentScene = name
+    }
+
     /// Records what a scene set (values, bypass in the graph); returns its changes.
     private func record(_ scene: LiveMIDIControl.ResolvedScene) -> [LiveSessionChange] {
+        midi.currentScene = scene.name
         var changes: [LiveSessionChange] = [.sceneApplied(scene.name)]
         for parameter in scene.parameters {
             noteParameterValue(node: parameter.node, symbol: parameter.symbol, value: parameter.value)

@@ -336,6 +336,7 @@ public final class LiveSession {
             },
             serverShutDown: serverHasShutDown)
         snapshot.bounce = bouncing.status
+        snapshot.scene = midi.currentScene
         snapshot.earlierTakes = liveTaps.stoppedNotListed > 0 ? liveTaps.stoppedNotListed : nil
         snapshot.threads = engine.threads
         snapshot.workerTasks = engine.tasksRunByWorkers

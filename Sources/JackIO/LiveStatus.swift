@@ -139,6 +139,8 @@ public struct LiveStatus: Codable, Sendable {
     public var crashes: [Crash]? = nil
     /// Nodes a crash left out (bypassed) until `restore` (nil: none).
     public var leftOut: [String]? = nil
+    /// The scene last switched to (`scene`, a program change); nil: none yet.
+    public var scene: String? = nil
 
     /// A status with nothing in it, for a session no engine plays.
     package static let unavailable = LiveStatus(

@@ -64,6 +64,11 @@ extension RunCommand {
             patch.nodes[index].kind = .plugin(spec)
         }
         let graph = try PatchLoader(units: plugins.provider).graph(for: patch)
+        // A plugin that crashed as it was made is not made again: its description stands in.
+        for name in engineStandIn {
+            guard let node = graph.node(named: name), case .unit(let unit, _) = node.kind else { continue }
+            graph.replaceUnit(of: name, with: StandInUnit(standingInFor: unit))
+        }
         // A snapshot holds the taps as they were; --tap is the first start's.
         for tap in engineRestart == nil ? taps : [] {
             let (reference, file) = try Self.tapArgument(tap)
@@ -93,9 +98,20 @@ extension RunCommand {
         }
         patchFile.leftOut = leftOut
         let engine = InProcessEngine(session: try LiveSession(graph: graph, options: sessionOptions), patchFile: patchFile)
+        if let engineScene { engine.session.resumeScene(engineScene) }
+        if let engineConnections {
+            let data = try PatchFileReader.read(path: engineConnections)
+            guard let saved = try? JSONDecoder().decode(JackConnections.self, from: Data(data.utf8)) else {
+                throw CommandLineError("--engine-connections takes the connections a supervisor hands its engine, as JSON, and this is not that")
+            }
+            engine.connectionsToRemake = saved
+        }
+        // Remade even with --no-connect: they are what the ports had, not the patch's.
+        engine.makesPatchConnections = !noConnect
+        hostOptions.connectPorts = !noConnect || engine.connectionsToRemake != nil
         engine.dispatcher.remoteFolder = files
         let host = LiveHost(engine: engine, notifier: notifier, signals: nil, options: hostOptions)
-        let link = EngineLinkFrontEnd(descriptor: EngineProcess.linkDescriptor)
+        let link = EngineLinkFrontEnd(descriptor: EngineProcess.linkDescriptor, session: engine.session)
         host.attach(MIDIAnnouncer())
         host.attach(link)  // last: `ready` once all else is up
         let (reason, closing) = try host.run()

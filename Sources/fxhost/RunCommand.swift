@@ -134,6 +134,18 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("engine-bypass"), help: .private)
     var engineBypass: [String] = []
 
+    /// The connections of the crashed engine's ports (JSON: `JackConnections`), remade instead of the patch's.
+    @Option(name: .customLong("engine-connections"), help: .private)
+    var engineConnections: String?
+
+    /// The scene the crashed engine had last switched to: its status says so again (its values are in the snapshot).
+    @Option(name: .customLong("engine-scene"), help: .private)
+    var engineScene: String?
+
+    /// Nodes that crashed in instantiate(), left out and never made: a stand-in plays their part (`StandInUnit`).
+    @Option(name: .customLong("engine-stand-in"), help: .private)
+    var engineStandIn: [String] = []
+
     /// Takes the restarted engine goes on with (JSON: `[TakeContinuation]`).
     @Option(name: .customLong("engine-continue"), help: .private)
     var engineContinue: String?

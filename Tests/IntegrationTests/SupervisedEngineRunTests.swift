@@ -1,6 +1,7 @@
 import Foundation
 import HostCore
 import JackIO
+import TestSupport
 import XCTest
 
 /// `fxhost run` supervises its engine: a plugin that crashes the engine
@@ -12,15 +13,16 @@ import XCTest
 /// The oracles are the values the test itself set, the plugins' names in
 /// their TTL, and the level arithmetic of a tap.
 final class SupervisedEngineRunTests: XCTestCase {
-    /// A value, a bypass, a connection's gain and the tempo, each changed
-    /// from the patch's on the console, read back the same from `show
-    /// --json` after the restart; `bad` is bypassed and left out; and the
+    /// A value, a bypass, a connection's gain, the tempo and the scene, each
+    /// changed from the patch's on the console, read back the same from `show
+    /// --json` and `status --json` after the restart; `bad` is bypassed and left out; and the
     /// tap of the output holds the level those changes make, before and
     /// after the crash: 0.5 × 10^((-6 - 6 - 3)/20) (eg-amp at -6 dB, the
     /// gain stage's -6 dB, the connection's -3 dB, SWH's +6 dB amp bypassed).
-    func testValuesBypassWiringAndTempoAreTheSameAfterARestart() throws {
-        let (_, folder, run) = try startRun()
-        try makeChanges(run)
+    func testValuesBypassWiringTempoAndSceneAreTheSameAfterARestart() throws {
+        let (server, folder, run) = try startRun()
+        try makeChanges(run, server: server)
+        XCTAssertEqual(ask(run, "status --json")?["scene"] as? String, "soft", "the scene the program change switched to")
         run.type("set bad after 0")
         let sentence = try XCTUnwrap(waitForCrash(run, count: 1))
         let held = Self.heldFrames(in: folder), heldBefore = LiveRun.frames(path("take.wav", in: folder))
@@ -33,6 +35,7 @@ final class SupervisedEngineRunTests: XCTestCase {
         let status = try XCTUnwrap(ask(run, "status --json"), run.stdout)
         XCTAssertEqual(status["leftOut"] as? [String], ["bad"])
         XCTAssertEqual((status["crashes"] as? [Any])?.count, 1)
+        XCTAssertEqual(status["scene"] as? String, "soft", "the scene switched to before the crash: \(status)")
 
         // What plays after the restart: the same level, on the tap the snapshot kept
         // (continued or in a new file, but never over the take made before the crash).
@@ -87,8 +90,8 @@ final class SupervisedEngineRunTests: XCTestCase {
     /// bypass the user chose (`boost`) is written. A `bypass bad on` typed
     /// while it is left out is the user's choice, and the next save keeps it.
     func testSaveAfterACrashWritesTheCulpritAsTheUserLeftIt() throws {
-        let (_, folder, run) = try startRun()
-        try makeChanges(run)
+        let (server, folder, run) = try startRun()
+        try makeChanges(run, server: server)
         run.type("set bad after 0")
         _ = try XCTUnwrap(waitForCrash(run, count: 1))
         let patchPath = path("crash.yaml", in: folder)
@@ -117,32 +120,63 @@ final class SupervisedEngineRunTests: XCTestCase {
     }
 
     /// A plugin that aborts in instantiate() crashes the first engine
-    /// before it plays: nothing to restart from, so the run ends with exit
-    /// status 1 and one sentence naming the node, the plugin, the call and
-    /// the signal, and no backtrace on the terminal.
-    func testACrashAtStartUpEndsTheRunInOneSentence() throws {
-        let server = try startJackServer(sampleRate: 48_000, bufferFrames: 256)
-        let folder = try Tools.temporaryFolder()
-        let plugins = try CrashingPlugins.install(in: folder.appendingPathComponent("lv2"))
-        try Audio.constant([0.5], frames: 48_000).write(path("dc.wav", in: folder))
-        try """
-        fxhost: 1
-        nodes:
-          dc:  { file: dc.wav }
-          bad: { plugin: "\(CrashingPlugins.abortInInstantiate)" }
-          main: { output: 1 }
-        chain: [dc, bad, main]
-        """.write(toFile: path("abort.yaml", in: folder), atomically: true, encoding: .utf8)
-        let result = try Tools.run(Tools.fxhost, ["run", path("abort.yaml", in: folder), "--server", server.name,
-                                                  "--duration", "60s"],
-                                   environment: ["LV2_PATH": plugins.path, "TMPDIR": folder.path])
-        XCTAssertEqual(result.status, 1, result.stderr)
-        let errors = result.stderr.split(separator: "\n").filter { $0.hasPrefix("fxhost: error:") }
-        XCTAssertEqual(errors.count, 1, result.stderr)
-        XCTAssertTrue(result.stderr.contains("fxhost: error: node `bad` (Aborting Effect) crashed in instantiate() (SIGABRT)"),
-                      result.stderr)
+    /// before it plays. It is left out, and an engine that never makes it
+    /// starts: the run goes on, with one sentence naming the node, the
+    /// plugin, the call and the signal (and no backtrace on the terminal),
+    /// and its stand-in passes the constant through unchanged: the chain
+    /// before it (0 dB, +6 dB, -6 dB) gives 0.5 at the output, as it went in.
+    func testACrashAtStartUpLeavesTheNodeOutAndTheRunGoesOn() throws {
+        let (_, folder, run) = try startRun(plugin: CrashingPlugins.abortInInstantiate)
+        let sentence = try XCTUnwrap(waitForCrash(run, count: 1))
+        assertCrashSentence(sentence, plugin: "Aborting Effect", call: "instantiate()", signal: "SIGABRT", engine: "started",
+                            folder: folder)
+        let status = try XCTUnwrap(ask(run, "status --json"), run.stdout)
+        XCTAssertEqual(status["leftOut"] as? [String], ["bad"])
+        let crashes = status["crashes"] as? [[String: Any]] ?? []
+        XCTAssertEqual(crashes.map { $0["call"] as? String }, ["instantiate()"], "\(status)")
+        XCTAssertEqual(crashes.map { $0["sentence"] as? String }, [sentence])
+        XCTAssertEqual(Self.node("bad", in: try XCTUnwrap(ask(run, "show --json")))["bypassed"] as? Bool, true)
+        try assertPlaysThrough(run, folder: folder)
         for backtrace in ["Backtrace", "Program crashed", "Thread 0", "Fatal error"] {
-            XCTAssertFalse(result.stderr.contains(backtrace), "no backtrace on the terminal: \(result.stderr)")
+            XCTAssertFalse(run.stderr.contains(backtrace), "no backtrace on the terminal: \(run.stderr)")
+        }
+    }
+
+    /// `restore bad` of a node that crashed as it was made starts a new
+    /// engine that makes it again: it aborts again, is left out again with
+    /// a sentence of its own, and the run goes on as before, the constant
+    /// passed through.
+    func testRestoreOfANodeThatCrashedAsItWasMadeTriesAgainAndLeavesItOutAgain() throws {
+        let (_, folder, run) = try startRun(plugin: CrashingPlugins.abortInInstantiate)
+        _ = try XCTUnwrap(waitForCrash(run, count: 1))
+        run.type("restore bad")
+        let second = try XCTUnwrap(waitForCrash(run, count: 2))
+        assertCrashSentence(second, plugin: "Aborting Effect", call: "instantiate()", signal: "SIGABRT", engine: "restarted",
+                            folder: folder)
+        let status = try XCTUnwrap(ask(run, "status --json"), run.stdout)
+        XCTAssertEqual(status["leftOut"] as? [String], ["bad"], "left out again")
+        XCTAssertEqual((status["crashes"] as? [[String: Any]])?.map { $0["call"] as? String }, ["instantiate()", "instantiate()"])
+        XCTAssertEqual(Self.node("bad", in: try XCTUnwrap(ask(run, "show --json")))["bypassed"] as? Bool, true)
+        try assertPlaysThrough(run, folder: folder)
+    }
+
+    /// The run plays on another second, then quits cleanly; the take that
+    /// grew ends in a second or more of 0.5, the constant passed through `bad`.
+    private func assertPlaysThrough(_ run: LiveRun, folder: URL, file: StaticString = #filePath, line: UInt = #line) throws {
+        let held = Self.heldFrames(in: folder)
+        let framesBefore = Dictionary(uniqueKeysWithValues: Self.takes(in: folder).map { ($0, LiveRun.frames($0)) })
+        XCTAssertTrue(eventually(within: 60) { Self.heldFrames(in: folder) >= held + 48_000 },
+                      "a second of sound: \(Self.takes(in: folder)) \(run.stderr)", file: file, line: line)
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr, file: file, line: line)
+        let grown = Self.takes(in: folder).filter { LiveRun.frames($0) >= (framesBefore[$0] ?? 0) + 48_000 }
+        XCTAssertFalse(grown.isEmpty, "\(Self.takes(in: folder))", file: file, line: line)
+        for take in grown {
+            let runs = LiveRunTests.runs(of: try Audio.read(take).channels[0])
+            XCTAssertEqual(runs.last?.value ?? 0, 0.5, accuracy: 1e-5, "\(take): \(runs.map { ($0.value, $0.count) })",
+                           file: file, line: line)
+            XCTAssertGreaterThanOrEqual(runs.last?.count ?? 0, 48_000, "\(take): \(runs.map { ($0.value, $0.count) })",
+                                        file: file, line: line)
         }
     }
 
@@ -241,6 +275,12 @@ final class SupervisedEngineRunTests: XCTestCase {
         chain: [dc, amp, boost, trim, bad, main]
         taps:
           - { at: main, file: take.wav }
+        midi-control:
+          map:
+            - { program: 5, scene: soft }
+        scenes:
+          soft: { amp: { gain: -3 } }
+          loud: { amp: { gain: 0 } }
         """.write(toFile: path("crash.yaml", in: folder), atomically: true, encoding: .utf8)
         let run = try LiveRun(["run", path("crash.yaml", in: folder), "--server", server.name, "--no-connect",
                                "--quiet", "--duration", "300s"] + arguments,
@@ -251,8 +291,15 @@ final class SupervisedEngineRunTests: XCTestCase {
     }
 
     /// Changes every kind of state a restart must keep, each away from the
-    /// patch's, waiting for each echo.
-    private func makeChanges(_ run: LiveRun, file: StaticString = #filePath, line: UInt = #line) throws {
+    /// patch's, waiting for each echo; the scene by a program change from
+    /// another JACK client (PyPI's JACK-Client), on the patch's `midi_control` port.
+    private func makeChanges(_ run: LiveRun, server: JackServerProcess, file: StaticString = #filePath, line: UInt = #line) throws {
+        // The scenes first (on the console, then by a program change the
+        // realtime thread applies): the values set after them must win over them after the restart too.
+        run.type("scene loud")
+        XCTAssertTrue(eventually(within: 30) { run.stdout.contains("scene loud") }, run.stdout + run.stderr, file: file, line: line)
+        try MIDISender.send([.program(5)], server: server.name, to: "fxhost:midi_control")
+        XCTAssertTrue(eventually(within: 30) { run.stdout.contains("scene soft") }, run.stdout + run.stderr, file: file, line: line)
         for (command, echo) in [("set amp gain -6", "amp:gain = -6.0"), ("bypass boost on", "boost bypassed"),
                                 ("disconnect trim bad", "disconnected trim → bad"),
                                 ("connect trim bad -3 dB", "connected trim → bad (-3.0 dB)"),
@@ -299,10 +346,12 @@ final class SupervisedEngineRunTests: XCTestCase {
 
     /// The sentence in its exact words, but for the seconds the restart took;
     /// the backtrace it names is a file written in this test's TMPDIR.
-    private func assertCrashSentence(_ sentence: String, plugin: String, folder: URL,
+    private func assertCrashSentence(_ sentence: String, plugin: String, call: String = "run()", signal: String = "SIGSEGV",
+                                     engine verb: String = "restarted", folder: URL,
                                      file: StaticString = #filePath, line: UInt = #line) {
-        let pattern = #"^node `bad` \("# + NSRegularExpression.escapedPattern(for: plugin)
-            + #"\) crashed in run\(\) \(SIGSEGV\); the engine restarted without it in [0-9]+\.[0-9]{2} s; "#
+        let pattern = #"^node `bad` \("# + NSRegularExpression.escapedPattern(for: plugin) + #"\) crashed in "#
+            + NSRegularExpression.escapedPattern(for: call) + " \\(" + signal + #"\); the engine "# + verb
+            + #" without it in [0-9]+\.[0-9]{2} s; "#
             + #"`restore bad` tries it again; the backtrace is in (.+)$"#
         let expression = try! NSRegularExpression(pattern: pattern)
         let whole = NSRange(sentence.startIndex..., in: sentence)

@@ -63,6 +63,15 @@ public final class AudioGraph {
         try add(GraphNode(name: name, kind: .gain(decibels: decibels), location: location))
     }
 
+    /// Puts `unit` in place of the one node `name` plays (a `StandInUnit`
+    /// for a plugin left out before it was made), keeping its bypass,
+    /// wiring and taps, which name it. Nothing happens for any other node.
+    package func replaceUnit(of name: String, with unit: any ProcessingUnit) {
+        guard let index = nodes.firstIndex(where: { $0.name == name }),
+              case .unit(_, let bypassed) = nodes[index].kind else { return }
+        nodes[index] = GraphNode(name: name, kind: .unit(unit, bypass: bypassed), location: nodes[index].location)
+    }
+
     /// A processing unit (an LV2 plugin).
     @discardableResult
     public func addUnit(_ name: String, _ unit: any ProcessingUnit, bypass: Bool = false,

@@ -40,6 +40,8 @@ struct LiveEngineState: ~Copyable {
     let bufferSizeChanged = Atomic<Bool>(false)
     let bufferSize = Atomic<Int>(0)
     let serverShutDown = Atomic<Bool>(false)
+    /// Set by the port-connect callback: some connection in the server changed.
+    let connectionsChanged = Atomic<Bool>(false)
     /// The write end of a pipe the non-realtime callbacks (shutdown, buffer size, sample
     /// rate) signal after setting their flag, so the host's loop wakes for
     /// them (`EventNotifier`); -1: none. Never touched by the process callback.

@@ -6,6 +6,12 @@ import JackIO
 package final class InProcessEngine: HostedEngine {
     package let session: LiveSession
     package let dispatcher: ControlDispatcher
+    /// Connections to make instead of the patch's at the first
+    /// `connectPorts`: those an engine had when it crashed (a rejoined server
+    /// after that gets the patch's again, the others' ports being gone).
+    package var connectionsToRemake: JackConnections?
+    /// False: `connectPorts` makes none of the patch's (`--no-connect`), only those to remake.
+    package var makesPatchConnections = true
 
     package init(session: LiveSession, patchFile: LivePatchFile?) {
         self.session = session
@@ -15,7 +21,14 @@ package final class InProcessEngine: HostedEngine {
 
     package var surface: any ControlSurface { dispatcher }
     package func start() throws { try session.start() }
-    package func connectPorts() throws { try session.connectPorts() }
+    package func connectPorts() throws {
+        if let saved = connectionsToRemake {
+            connectionsToRemake = nil
+            session.remakeConnections(saved)
+        } else if makesPatchConnections {
+            try session.connectPorts()
+        }
+    }
     package func poll() throws { try session.poll() }
     package var serverHasShutDown: Bool { session.serverHasShutDown }
     package func reconnect() throws(LiveSessionError) { try session.reconnect() }

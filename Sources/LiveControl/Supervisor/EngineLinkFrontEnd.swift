@@ -17,6 +17,9 @@ package final class EngineLinkFrontEnd: LiveFrontEnd {
     private let running = Atomic<Bool>(true)
     private var reader: PosixThread?
     private var surface: (any ControlSurface)?
+    /// The session whose port connections the supervisor is kept told of.
+    private let session: LiveSession?
+    private var connectionsSent: JackConnections?
     /// The `finish` request to answer with the closing status, once the run has ended.
     package private(set) var finishRequest: Int?
 
@@ -25,8 +28,9 @@ package final class EngineLinkFrontEnd: LiveFrontEnd {
         var closed = false
     }
 
-    package init(descriptor: Int32) {
+    package init(descriptor: Int32, session: LiveSession? = nil) {
         link = EngineLink(descriptor: descriptor)
+        self.session = session
     }
 
     package func start(_ host: LiveHost) throws {
@@ -36,6 +40,8 @@ package final class EngineLinkFrontEnd: LiveFrontEnd {
         surface.addRefusalListener { [self] refusal in send(.event(.refusal(EngineRefusal(refusal)))) }
         let inbox = host.inbox
         reader = try PosixThread(name: "fxhost link") { [self] in read(waking: inbox) }
+        _ = session?.takeConnectionChange()
+        reportConnections()
         send(.event(.ready(EngineReadiness(remoteFolder: surface.remotePaths.folder))))
     }
 
@@ -62,6 +68,7 @@ package final class EngineLinkFrontEnd: LiveFrontEnd {
             defer { arrived.messages = [] }
             return (arrived.messages, arrived.closed)
         }
+        if session?.takeConnectionChange() == true { reportConnections() }
         for case .request(let id, let request) in messages {
             if case .finish = request {
                 finishRequest = id
@@ -75,6 +82,9 @@ package final class EngineLinkFrontEnd: LiveFrontEnd {
     private func answer(_ request: EngineRequest, on surface: any ControlSurface) -> EngineReply {
         switch request {
         case .command(let command, let source):
+            // A command may be the one that crashes: the connections as
+            // they are now (a callback's flag may not have come yet) reach the supervisor first.
+            if !command.isQuery { reportConnections() }
             do {
                 return .result(try surface.dispatch(command, from: source))
             } catch {
@@ -108,6 +118,15 @@ package final class EngineLinkFrontEnd: LiveFrontEnd {
             }
         case .finish: return .done
         }
+    }
+
+    /// Tells the supervisor the engine's port connections, if they changed since it was last told.
+    private func reportConnections() {
+        guard let session, !session.serverHasShutDown else { return }
+        let connections = session.portConnections
+        guard connections != connectionsSent else { return }
+        connectionsSent = connections
+        send(.event(.connections(connections)))
     }
 
     package func note(_ text: String, isWarning: Bool) {

@@ -59,6 +59,9 @@ package enum EngineEvent: Codable, Sendable {
     case changes([ControlChange])
     case refusal(EngineRefusal)
     case note(String, isWarning: Bool)
+    /// Every connection of the engine's ports, sent when it changed (by
+    /// anyone), so a restart remakes them as they were.
+    case connections(JackConnections)
     /// The engine's run ended by itself (the server shut down), with its closing status.
     case ended(serverShutDown: Bool, status: LiveStatus)
 }

@@ -51,8 +51,19 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
     /// The host's time, which the patch text does not keep: set again after a restart.
     private var tempo: Double?
     private var rolling: Bool?
+    /// The scene last switched to, which the patch text does not keep either.
+    private var scene: String?
+    /// Every connection of the engine's ports as it last reported them (anyone's), remade after a restart.
+    private var connections: JackConnections?
     private var crashes: [LiveStatus.Crash] = []
     private var leftOut: [String] = []
+    /// Nodes left out after they crashed in instantiate(): an engine never
+    /// makes their plugin (`StandInUnit`) until `restore` tries it again.
+    private var standIns: [String] = []
+    /// The crash report of the last engine that could not start, if it wrote one.
+    private var startReport: EngineCrashReport?
+    /// Crashes met before front ends listened (at start-up), announced at the first poll.
+    private var unannounced: [ControlChange] = []
     /// When crashes that named no node happened (seconds since the start).
     private var unnamedCrashes: [Double] = []
     /// The taps as last read, for the takes a restarted engine goes on with.
@@ -113,12 +124,20 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
 
     /// Starts the first engine; throws why it could not play.
     package func start() throws {
-        try startEngine(restartingFrom: nil)
+        let began = LiveHost.now()
+        // Front ends listen once the engine plays: they hear of these at the first poll.
+        unannounced = try startEngineLeavingOut(restartingFrom: nil).map {
+            recordStandIn($0, verb: "started", seconds: LiveHost.now() - began)
+        }
     }
 
     package func connectPorts() throws {}  // the engine connects its own, as it starts and after each restart
 
     package func poll() throws {
+        if !unannounced.isEmpty {
+            announce(unannounced)
+            unannounced = []
+        }
         guard let process else { return }
         do {
             handle(try process.link.receive())
@@ -181,6 +200,8 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         switch command {
         case .quit:
             return .quit
+        case .restore(let node) where standIns.contains(node), .bypass(let node, false) where standIns.contains(node):
+            return try makeAgain(node, from: source)
         case .restore(let node) where leftOut.contains(node):
             let result = try forward(.bypass(node: node, on: false), from: source)
             restored(node, from: source)
@@ -415,6 +436,15 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
             flags += ["--engine-restart", file]
         }
         for node in leftOut { flags += ["--engine-bypass", node] }
+        for node in standIns { flags += ["--engine-stand-in", node] }
+        if let scene { flags += ["--engine-scene", scene] }
+        var connectionsFile: String?
+        defer { if let connectionsFile { unlink(connectionsFile) } }
+        if let connections, let data = try? JSONEncoder().encode(connections) {
+            let file = try Self.writePrivately(String(decoding: data, as: UTF8.self), suffix: ".json")
+            connectionsFile = file
+            flags += ["--engine-connections", file]
+        }
         if snapshotText != nil, !continuations.isEmpty, let data = try? JSONEncoder().encode(continuations) {
             flags += ["--engine-continue", String(decoding: data, as: UTF8.self)]
         }
@@ -470,6 +500,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
             return process.wait(seconds: 0)
         }()
         if let report = EngineCrashReport(process.crashReport()) {
+            startReport = report
             return .crashedStarting(Self.culprit(report, ending: ending))
         }
         switch ending {
@@ -486,6 +517,8 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         self.process = nil
         let lostAt = LiveHost.now()
         playedBefore += lostAt - engineStartedAt
+        // What it said before it died (its connections, the last changes) counts.
+        if let messages = try? process.link.receive() { handle(messages) }
         // A crash during a bounce stopped the engine: end the freewheel while its client still exists.
         let bounced = keeper != nil
         if let keeper { _ = keeper.leaveFreewheelAndClose(beating: beat) }
@@ -505,6 +538,8 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
                                      atSeconds: lostAt - startedAt, restartSeconds: nil, leftOut: false, sentence: "")
         if let node = report?.node, report?.call != nil {
             if !leftOut.contains(node) { leftOut.append(node) }
+            // One that crashed as it was made (a new format makes plugins again) is not made in the next engine.
+            if report?.call?.hasPrefix("instantiate") == true, !standIns.contains(node) { standIns.append(node) }
             crash.leftOut = true
         } else {
             unnamedCrashes = unnamedCrashes.filter { lostAt - startedAt - $0 < Self.crashWindowSeconds } + [lostAt - startedAt]
@@ -520,8 +555,9 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
             fail(crash, sentence: what + "; it ended \(unnamedCrashes.count) times in a minute with no plugin to leave out, so the run ends")
             return
         }
+        let madeWithout: [(crash: LiveStatus.Crash, backtrace: String?)]
         do {
-            try startEngine(restartingFrom: snapshot)
+            madeWithout = try startEngineLeavingOut(restartingFrom: snapshot)
         } catch {
             fail(crash, sentence: what + "; the engine could not start again (\(error)), so the run ends")
             return
@@ -539,6 +575,93 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         crashes.append(crash)
         if bounced { announce([ControlChange(.bounceFailed(reason: "the bounce ended with the crash; nothing was written"), from: .host)]) }
         announce([ControlChange(.engineCrashed(crash), from: .host)])
+        announce(madeWithout.map { recordStandIn($0, verb: "restarted", seconds: LiveHost.now() - lostAt) })
+    }
+
+    /// Starts an engine. One that crashes as a plugin is made (in its
+    /// instantiate()) is started again with that node left out and never
+    /// made (`--engine-stand-in`), each node once; returns those crashes,
+    /// for `recordStandIn`. Any other failure to start is thrown.
+    private func startEngineLeavingOut(restartingFrom snapshotText: String?) throws
+        -> [(crash: LiveStatus.Crash, backtrace: String?)] {
+        var met: [(crash: LiveStatus.Crash, backtrace: String?)] = []
+        while true {
+            startReport = nil
+            do {
+                try startEngine(restartingFrom: snapshotText)
+                return met
+            } catch SupervisorError.crashedStarting(let what) {
+                guard let report = startReport, let node = report.node, report.call?.hasPrefix("instantiate") == true,
+                      !standIns.contains(node) else { throw SupervisorError.crashedStarting(what) }
+                standIns.append(node)
+                if !leftOut.contains(node) { leftOut.append(node) }
+                let crash = LiveStatus.Crash(node: node, plugin: report.plugin, call: report.call, signal: report.signal ?? "an unknown signal",
+                                             atSeconds: LiveHost.now() - startedAt, restartSeconds: nil, leftOut: true,
+                                             sentence: what)
+                met.append((crash, report.backtrace))
+            }
+        }
+    }
+
+    /// Records a crash in instantiate() that an engine `verb` ("started",
+    /// "restarted") without, and returns its announcement.
+    private func recordStandIn(_ met: (crash: LiveStatus.Crash, backtrace: String?), verb: String, seconds: Double) -> ControlChange {
+        var crash = met.crash
+        crash.restartSeconds = seconds
+        crash.sentence += "; the engine \(verb) without it in \(Self.secondsText(seconds)); `restore \(crash.node ?? "")` tries it again"
+        if let backtrace = met.backtrace { crash.sentence += "; the backtrace is in \(backtrace)" }
+        crashes.append(crash)
+        return ControlChange(.engineCrashed(crash), from: .host)
+    }
+
+    /// `restore` (or `bypass NODE off`) of a node that crashed as it was
+    /// made: a new engine, from the running state, tries to make it (the
+    /// takes go on in their files, as after a crash). If it crashes again,
+    /// it is left out again and that crash is announced.
+    private func makeAgain(_ node: String, from source: ControlSource) throws(ControlError) -> ControlResult {
+        let command = ControlCommand.restore(node: node)
+        guard let process else {
+            throw ControlError(command: command, source: source, reason: .refused(SupervisorError.noEngine.description))
+        }
+        guard keeper == nil else {
+            let refusal = ControlError(command: command, source: source, reason: .refused(
+                "`\(node)` crashed as it was made, so trying it again takes a new engine, which waits for the bounce to end"))
+            for listener in refusalListeners { listener(refusal) }
+            throw refusal
+        }
+        if snapshotStale { takeSnapshot() }
+        readTaps()
+        let stoppedAt = LiveHost.now()
+        // A planned end: the engine finalises its takes, and the next one goes
+        // on with them (an engine lost meanwhile is not restarted there).
+        finishing = true
+        _ = try? request(.finish, seconds: Self.startSeconds)
+        finishing = false
+        ended = nil
+        process.wait(seconds: 10, beating: beat)
+        process.kill()
+        self.process = nil
+        playedBefore += stoppedAt - engineStartedAt
+        standIns.removeAll { $0 == node }
+        let madeWithout: [(crash: LiveStatus.Crash, backtrace: String?)]
+        do {
+            madeWithout = try startEngineLeavingOut(restartingFrom: snapshot)
+        } catch {
+            let crash = LiveStatus.Crash(node: node, plugin: nil, call: nil, signal: "", atSeconds: stoppedAt - startedAt,
+                                         restartSeconds: nil, leftOut: false, sentence: "")
+            fail(crash, sentence: "`restore \(node)` needed a new engine, which could not start (\(error)), so the run ends")
+            throw ControlError(command: command, source: source, reason: .refused(failure ?? "the engine could not start"))
+        }
+        restoreTime()
+        let crashed = madeWithout.map { recordStandIn($0, verb: "restarted", seconds: LiveHost.now() - stoppedAt) }
+        announce(crashed)
+        if standIns.contains(node) { return .changed(crashed) }
+        let result = try forward(.bypass(node: node, on: false), from: source)
+        restored(node, from: source)
+        if case .changed(let changes) = result {
+            return .changed(crashed + changes + [ControlChange(.restored(node: node), from: source)])
+        }
+        return result
     }
 
     private func fail(_ crash: LiveStatus.Crash, sentence: String) {
@@ -626,6 +749,8 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
                 for listener in refusalListeners { listener(error) }
             case .event(.note(let text, let isWarning)):
                 notes.append((text, isWarning))
+            case .event(.connections(let connections)):
+                self.connections = connections
             case .event(.ended(let serverShutDown, let status)):
                 ended = (serverShutDown, status)
             case .event(.ready), .request:
@@ -640,6 +765,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         switch change.kind {
         case .tempo(let beatsPerMinute): tempo = beatsPerMinute
         case .transport(let value): rolling = value
+        case .sceneApplied(let name): scene = name
         case .bypass(let node, false) where leftOut.contains(node): leftOut.removeAll { $0 == node }
         case .bounceStarted: keeper = try? FreewheelKeeper(server: launch.server)
         case .bounceFinished, .bounceFailed: keeper = nil
@@ -665,10 +791,10 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
     private static func secondsText(_ seconds: Double) -> String { String(format: "%.2f s", seconds) }
 
     /// `text` in a new file only this user can read, in $TMPDIR.
-    private static func writePrivately(_ text: String) throws(SupervisorError) -> String {
+    private static func writePrivately(_ text: String, suffix: String = ".yaml") throws(SupervisorError) -> String {
         let folder = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
-        var template = Array((folder + "/fxhost-restart-XXXXXX.yaml").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 5) }
+        var template = Array((folder + "/fxhost-restart-XXXXXX" + suffix).utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, Int32(suffix.utf8.count)) }
         guard descriptor >= 0 else { throw .snapshotNotWritten(String(cString: strerror(errno))) }
         defer { close(descriptor) }
         let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
