@@ -19,6 +19,8 @@ package final class EngineLinkFrontEnd: LiveFrontEnd {
     private var surface: (any ControlSurface)?
     /// The `finish` request to answer with the closing status, once the run has ended.
     package private(set) var finishRequest: Int?
+    /// The plugin states this engine restored from snapshots, told to the supervisor with `ready`.
+    package var restoredState: [LiveStatus.Crash.RestoredState]?
 
     private struct Arrived {
         var messages: [EngineMessage] = []
@@ -36,7 +38,7 @@ package final class EngineLinkFrontEnd: LiveFrontEnd {
         surface.addRefusalListener { [self] refusal in send(.event(.refusal(EngineRefusal(refusal)))) }
         let inbox = host.inbox
         reader = try PosixThread(name: "fxhost link") { [self] in read(waking: inbox) }
-        send(.event(.ready(EngineReadiness(remoteFolder: surface.remotePaths.folder))))
+        send(.event(.ready(EngineReadiness(remoteFolder: surface.remotePaths.folder, restoredState: restoredState))))
     }
 
     /// The reader's loop: wait for bytes, decode, hand over, wake the host.

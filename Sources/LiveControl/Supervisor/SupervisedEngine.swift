@@ -74,6 +74,9 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
     private var engineStartedAt = LiveHost.now()
     private let startedAt = LiveHost.now()
     package private(set) var failure: String?
+    /// Where engines keep their plugins' state snapshots, and what the latest one restored.
+    private var stateFolder: EngineStateFolder?
+    private var restoredState: [LiveStatus.Crash.RestoredState]?
 
     /// How long an engine may take to answer one request before it is taken for hung.
     private static let answerSeconds = 30.0
@@ -107,6 +110,11 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
 
     /// Starts the first engine; throws why it could not play.
     package func start() throws {
+        do {
+            stateFolder = try EngineStateFolder()
+        } catch {
+            notes.append((error.description, true))
+        }
         try startEngine(restartingFrom: nil)
     }
 
@@ -162,6 +170,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         process?.wait(seconds: 10)
         process?.kill()
         process = nil
+        stateFolder = nil
         amend(&status)
         return status
     }
@@ -362,6 +371,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
             flags += ["--engine-restart", file]
         }
         for node in leftOut { flags += ["--engine-bypass", node] }
+        if let stateFolder { flags += ["--engine-state", stateFolder.path] }
         if snapshotText != nil, !continuations.isEmpty, let data = try? JSONEncoder().encode(continuations) {
             flags += ["--engine-continue", String(decoding: data, as: UTF8.self)]
         }
@@ -382,6 +392,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
             for message in messages {
                 if case .event(.ready(let readiness)) = message {
                     remoteFolder = readiness.remoteFolder
+                    restoredState = readiness.restoredState
                     ready = true
                 } else {
                     handle([message])
@@ -469,6 +480,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
             return
         }
         crash.restartSeconds = LiveHost.now() - lostAt
+        crash.restoredState = restoredState
         restoreTime()
         var sentence = what + "; the engine restarted"
         if crash.leftOut, let node = crash.node {
