@@ -102,7 +102,9 @@ extension RunCommand {
         link.restoredState = restored.isEmpty ? nil : restored
         host.attach(MIDIAnnouncer())
         if let snapshots {
-            host.attach(StateSnapshotLoop(snapshots: snapshots, session: engine.session) { link.note($0, isWarning: true) })
+            host.attach(StateSnapshotLoop(snapshots: snapshots, session: engine.session, leftOut: Set(engineBypass)) {
+                link.note($0, isWarning: true)
+            })
         }
         host.attach(link)  // last: `ready` once all else is up
         let (reason, closing) = try host.run()

@@ -95,6 +95,53 @@ final class SupervisedPluginStateRunTests: XCTestCase {
         XCTAssertEqual(stateFolders(), [], "the snapshots' folder is removed at the end of the run")
     }
 
+    /// A plugin that crashes in its state save(), which the engine calls
+    /// for a snapshot about a second after it starts, is named as a crash
+    /// in any other call is, and left out; while it is out its save() is
+    /// not called again, so the engine does not crash once a second after:
+    /// two seconds of the take after the restart hold no second crash.
+    /// `restore hold` plays it, and snapshots it, again: it crashes again.
+    func testACrashInStateSaveNamesTheNodeAndItsSaveIsNotCalledWhileItIsLeftOut() throws {
+        let server = try startJackServer(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder()
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        let plugins = folder.appendingPathComponent("lv2")
+        try PeakHoldPlugin.install(in: plugins)
+        try Audio.constant([0.5], frames: 48_000 * 60).write(path("dc.wav"))
+        try """
+        fxhost: 1
+        nodes:
+          dc:   { file: dc.wav }
+          hold: { plugin: "\(PeakHoldPlugin.crashInSave)" }
+          out:  { output: 1 }
+        chain: [dc, hold, out]
+        taps:
+          - { at: hold, file: take.wav }
+        """.write(toFile: path("save.yaml"), atomically: true, encoding: .utf8)
+        let run = try LiveRun(["run", path("save.yaml"), "--server", server.name, "--no-connect", "--quiet", "--json",
+                               "--duration", "120s"],
+                              console: true, environment: ["LV2_PATH": plugins.path, "TMPDIR": folder.path])
+        func crashLines() -> [String] { run.stderr.split(separator: "\n").map(String.init).filter { $0.hasPrefix("fxhost: error:") } }
+        XCTAssertTrue(eventually(within: 60) { crashLines().count == 1 }, run.stderr)
+        XCTAssertTrue(crashLines().first?.hasPrefix("fxhost: error: node `hold` (Crashy Save) crashed in its state save() (SIGSEGV); "
+                                                    + "the engine restarted without it in ") ?? false, run.stderr)
+        let framesAtRestart = (try? Audio.read(path("take.wav")).frames) ?? 0
+        XCTAssertTrue(eventually(within: 60) { ((try? Audio.read(path("take.wav")).frames) ?? 0) > framesAtRestart + 2 * 48_000 })
+        XCTAssertEqual(crashLines().count, 1, "no crash after the restart: \(run.stderr)")
+        // Left out, the hold passes its input through: the constant plays on.
+        XCTAssertEqual((try? Audio.read(path("take.wav")))?.channels.first?.last, 0.5)
+        // Restored, it is snapshotted again, and crashes again in save().
+        run.type("restore hold")
+        XCTAssertTrue(eventually(within: 60) { crashLines().count == 2 }, run.stderr)
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+        let closing = try JSONSerialization.jsonObject(with: Data((LiveRun.prettyJSONDocuments(in: run.stdout).last ?? "{}").utf8))
+            as? [String: Any] ?? [:]
+        let crashes = closing["crashes"] as? [[String: Any]] ?? []
+        XCTAssertEqual(crashes.map { $0["call"] as? String }, ["its state save()", "its state save()"], run.stdout)
+        XCTAssertEqual(closing["leftOut"] as? [String], ["hold"])
+    }
+
     /// Plays the level in argv[2] (default 0.8) on `level:out`; each line on
     /// stdin sets a new level, said back as "level X" once set.
     private static let levelClient = """

@@ -2,10 +2,15 @@ import Foundation
 
 /// The peak hold of Tests/TestPlugin/peak_hold.c: out = the largest |in|
 /// it has seen, a value it keeps as LV2 state (`state:interface`) that no
-/// port shows, so a patch's text cannot hold it. `install(in:)` compiles the
-/// library and writes its bundle, for an LV2_PATH of its own.
+/// port shows, so a patch's text cannot hold it; and the same plugin
+/// segfaulting in its state save(). `install(in:)` compiles the library and
+/// writes their bundle, for an LV2_PATH of its own.
 public enum PeakHoldPlugin {
     public static let uri = "urn:fxhost:test:peak-hold"
+    /// The same, but its state save() segfaults.
+    public static let crashInSave = "urn:fxhost:test:peak-hold-crash-save"
+    /// Each plugin's URI and `doap:name`.
+    public static let names = [uri: "Peak Hold", crashInSave: "Crashy Save"]
     /// The key its state stores the held value under.
     public static let heldKey = "urn:fxhost:test:peak-hold#held"
 
@@ -24,14 +29,13 @@ public enum PeakHoldPlugin {
 
 
             """
-        try (prefixes + """
-            <\(uri)> a lv2:Plugin ;
-                lv2:binary <\(library.absoluteString)> ;
-                rdfs:seeAlso <peak-hold.ttl> .
-            """).write(to: bundle.appendingPathComponent("manifest.ttl"), atomically: true, encoding: .utf8)
-        try (prefixes + """
+        try (prefixes + [uri, crashInSave].map { uri in
+            "<\(uri)> a lv2:Plugin ;\n    lv2:binary <\(library.absoluteString)> ;\n    rdfs:seeAlso <peak-hold.ttl> .\n"
+        }.joined(separator: "\n")).write(to: bundle.appendingPathComponent("manifest.ttl"), atomically: true, encoding: .utf8)
+        try (prefixes + [uri, crashInSave].map { uri in
+            """
             <\(uri)> a lv2:Plugin, lv2:UtilityPlugin ;
-                doap:name "Peak Hold" ;
+                doap:name "\(names[uri]!)" ;
                 lv2:requiredFeature urid:map ;
                 lv2:extensionData state:interface ;
                 lv2:port [
@@ -39,7 +43,9 @@ public enum PeakHoldPlugin {
                 ] , [
                     a lv2:OutputPort, lv2:AudioPort ; lv2:index 1 ; lv2:symbol "out" ; lv2:name "Out"
                 ] .
-            """).write(to: bundle.appendingPathComponent("peak-hold.ttl"), atomically: true, encoding: .utf8)
+
+            """
+        }.joined(separator: "\n")).write(to: bundle.appendingPathComponent("peak-hold.ttl"), atomically: true, encoding: .utf8)
         return bundle
     }
 }
