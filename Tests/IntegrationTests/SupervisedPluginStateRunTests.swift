@@ -142,6 +142,63 @@ final class SupervisedPluginStateRunTests: XCTestCase {
         XCTAssertEqual(closing["leftOut"] as? [String], ["hold"])
     }
 
+    /// A plugin whose restore() crashes on its own snapshot stops the new
+    /// engine as it starts, which would end the run: the supervisor starts
+    /// it once more without the snapshots, and says so in a warning.
+    func testARestartThatCrashesRestoringASnapshotGoesOnWithoutSnapshots() throws {
+        let server = try startJackServer(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder()
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        let plugins = try CrashingPlugins.install(in: folder.appendingPathComponent("lv2"))
+        try PeakHoldPlugin.install(in: plugins)
+        try Audio.constant([0.5], frames: 48_000 * 60).write(path("dc.wav"))
+        try """
+        fxhost: 1
+        nodes:
+          dc:   { file: dc.wav }
+          hold: { plugin: "\(PeakHoldPlugin.crashInRestore)" }
+          bad:  { plugin: "\(CrashingPlugins.crashInRun)", params: { after: 1000000 } }
+          out:  { output: 1 }
+        chain: [dc, hold, bad, out]
+        taps:
+          - { at: bad, file: take.wav }
+        """.write(toFile: path("restore.yaml"), atomically: true, encoding: .utf8)
+        let run = try LiveRun(["run", path("restore.yaml"), "--server", server.name, "--no-connect", "--quiet", "--json",
+                               "--duration", "120s"],
+                              console: true, environment: ["LV2_PATH": plugins.path, "TMPDIR": folder.path])
+        func last() -> Float? { (try? Audio.read(path("take.wav")))?.channels.first?.last }
+        XCTAssertTrue(eventually(within: 60) { last() == 0.5 })
+        XCTAssertTrue(eventually(within: 30) { Self.snapshot(of: "hold", in: folder)?.contains(PeakHoldPlugin.heldKey) ?? false })
+        run.type("set bad after 0")
+        XCTAssertTrue(eventually(within: 60) { run.stderr.contains("the engine restarted without it") }, run.stderr)
+        XCTAssertTrue(run.stderr.contains("crashed in its state restore() (SIGSEGV)") && run.stderr.contains("it starts without them"),
+                      run.stderr)
+        let framesAtRestart = (try? Audio.read(path("take.wav")).frames) ?? 0
+        XCTAssertTrue(eventually(within: 60) { ((try? Audio.read(path("take.wav")).frames) ?? 0) > framesAtRestart + 48_000 })
+        XCTAssertEqual(last(), 0.5, "the hold holds 0.5 again, from what it hears")
+        guard run.waitForExit(seconds: 0) == nil else { return XCTFail("the run ended: \(run.stderr)") }
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+        let closing = try JSONSerialization.jsonObject(with: Data((LiveRun.prettyJSONDocuments(in: run.stdout).last ?? "{}").utf8))
+            as? [String: Any] ?? [:]
+        let crashes = closing["crashes"] as? [[String: Any]] ?? []
+        XCTAssertEqual(crashes.map { $0["node"] as? String }, ["bad"], run.stdout)
+        XCTAssertNil(crashes.first?["restoredState"], "nothing was restored")
+    }
+
+    /// The text of `node`'s snapshot in the run's state folder (in `folder`, its TMPDIR), if one was taken.
+    private static func snapshot(of node: String, in folder: URL) -> String? {
+        let files = FileManager.default
+        for state in ((try? files.contentsOfDirectory(atPath: folder.path)) ?? []) where state.hasPrefix("fxhost-state-") {
+            let stateFolder = folder.appendingPathComponent(state).path
+            for name in (try? files.contentsOfDirectory(atPath: stateFolder)) ?? []
+            where name.hasPrefix("node-\(node)-") && name.hasSuffix(".lv2") && !name.contains(".lv2.") {
+                if let text = try? String(contentsOfFile: stateFolder + "/" + name + "/state.ttl", encoding: .utf8) { return text }
+            }
+        }
+        return nil
+    }
+
     /// Plays the level in argv[2] (default 0.8) on `level:out`; each line on
     /// stdin sets a new level, said back as "level X" once set.
     private static let levelClient = """

@@ -2,8 +2,9 @@
  * by sample, from when it was made (or its state restored). The held value
  * is state no port shows, saved and restored through LV2 state:interface
  * (key urn:fxhost:test:peak-hold#held, an atom:Float). save() may run
- * beside run(), as LV2 allows: the value crosses in an atomic. A second
- * plugin, peak-hold-crash-save, is the same but segfaults in save(). Its
+ * beside run(), as LV2 allows: the value crosses in an atomic. Two twins
+ * segfault: peak-hold-crash-save in save(), peak-hold-crash-restore in
+ * restore(). Their
  * bundle is written by the tests next to the built library (see
  * TestSupport's PeakHoldPlugin). */
 #include <lv2/atom/atom.h>
@@ -92,6 +93,14 @@ static LV2_State_Status save_crash(LV2_Handle instance, LV2_State_Store_Function
     return LV2_STATE_ERR_UNKNOWN;
 }
 
+static LV2_State_Status restore_crash(LV2_Handle instance, LV2_State_Retrieve_Function retrieve,
+                                      LV2_State_Handle handle, uint32_t flags, const LV2_Feature *const *features) {
+    (void)instance; (void)retrieve; (void)handle; (void)flags; (void)features;
+    volatile int *volatile nowhere = NULL;
+    *nowhere = 1;
+    return LV2_STATE_ERR_UNKNOWN;
+}
+
 static LV2_State_Status restore(LV2_Handle instance, LV2_State_Retrieve_Function retrieve, LV2_State_Handle handle,
                                 uint32_t flags, const LV2_Feature *const *features) {
     (void)flags; (void)features;
@@ -116,11 +125,17 @@ static const void *crash_save_extension_data(const char *uri) {
     return strcmp(uri, LV2_STATE__interface) == 0 ? &state : NULL;
 }
 
+static const void *crash_restore_extension_data(const char *uri) {
+    static const LV2_State_Interface state = {save, restore_crash};
+    return strcmp(uri, LV2_STATE__interface) == 0 ? &state : NULL;
+}
+
 static void cleanup(LV2_Handle instance) { free(instance); }
 
 static const LV2_Descriptor descriptors[] = {
     {FXHOST_PEAK_HOLD_URI, instantiate, connect_port, NULL, run, NULL, cleanup, extension_data},
     {FXHOST_PEAK_HOLD_CRASH_SAVE_URI, instantiate, connect_port, NULL, run, NULL, cleanup, crash_save_extension_data},
+    {FXHOST_PEAK_HOLD_CRASH_RESTORE_URI, instantiate, connect_port, NULL, run, NULL, cleanup, crash_restore_extension_data},
 };
 
 LV2_SYMBOL_EXPORT const LV2_Descriptor *lv2_descriptor(uint32_t index) {

@@ -2,15 +2,17 @@ import Foundation
 
 /// The peak hold of Tests/TestPlugin/peak_hold.c: out = the largest |in|
 /// it has seen, a value it keeps as LV2 state (`state:interface`) that no
-/// port shows, so a patch's text cannot hold it; and the same plugin
-/// segfaulting in its state save(). `install(in:)` compiles the library and
+/// port shows, so a patch's text cannot hold it; and twins segfaulting in
+/// its state save() or restore(). `install(in:)` compiles the library and
 /// writes their bundle, for an LV2_PATH of its own.
 public enum PeakHoldPlugin {
     public static let uri = "urn:fxhost:test:peak-hold"
     /// The same, but its state save() segfaults.
     public static let crashInSave = "urn:fxhost:test:peak-hold-crash-save"
+    /// The same, but its state restore() segfaults.
+    public static let crashInRestore = "urn:fxhost:test:peak-hold-crash-restore"
     /// Each plugin's URI and `doap:name`.
-    public static let names = [uri: "Peak Hold", crashInSave: "Crashy Save"]
+    public static let names = [uri: "Peak Hold", crashInSave: "Crashy Save", crashInRestore: "Crashy Restore"]
     /// The key its state stores the held value under.
     public static let heldKey = "urn:fxhost:test:peak-hold#held"
 
@@ -29,10 +31,10 @@ public enum PeakHoldPlugin {
 
 
             """
-        try (prefixes + [uri, crashInSave].map { uri in
+        try (prefixes + [uri, crashInSave, crashInRestore].map { uri in
             "<\(uri)> a lv2:Plugin ;\n    lv2:binary <\(library.absoluteString)> ;\n    rdfs:seeAlso <peak-hold.ttl> .\n"
         }.joined(separator: "\n")).write(to: bundle.appendingPathComponent("manifest.ttl"), atomically: true, encoding: .utf8)
-        try (prefixes + [uri, crashInSave].map { uri in
+        try (prefixes + [uri, crashInSave, crashInRestore].map { uri in
             """
             <\(uri)> a lv2:Plugin, lv2:UtilityPlugin ;
                 doap:name "\(names[uri]!)" ;

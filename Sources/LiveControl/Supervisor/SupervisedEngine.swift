@@ -474,7 +474,11 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
             return
         }
         do {
-            try startEngine(restartingFrom: snapshot)
+            do {
+                try startEngine(restartingFrom: snapshot)
+            } catch {
+                try startWithoutStateSnapshots(after: error)
+            }
         } catch {
             fail(crash, sentence: what + "; the engine could not start again (\(error)), so the run ends")
             return
@@ -493,6 +497,17 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         crashes.append(crash)
         if bounced { announce([ControlChange(.bounceFailed(reason: "the bounce ended with the crash; nothing was written"), from: .host)]) }
         announce([ControlChange(.engineCrashed(crash), from: .host)])
+    }
+
+    /// A restart that failed may have failed on a plugin's restore() of its
+    /// own state snapshot: once more with none (a new, empty folder), said in a warning.
+    private func startWithoutStateSnapshots(after failure: Error) throws {
+        guard stateFolder != nil else { throw failure }
+        stateFolder = nil
+        stateFolder = try? EngineStateFolder()
+        let why = if case SupervisorError.crashedStarting(let what) = failure { what } else { "\(failure)" }
+        notes.append(("the engine did not start again with the plugins' state snapshots (\(why)); it starts without them", true))
+        try startEngine(restartingFrom: snapshot)
     }
 
     private func fail(_ crash: LiveStatus.Crash, sentence: String) {
