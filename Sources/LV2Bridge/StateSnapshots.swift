@@ -35,13 +35,15 @@ package final class StateSnapshots {
     /// When a node skipped for a failure may be tried again (`LiveHost.now()`-style seconds).
     private var retryAt: [String: Double] = [:]
     private var written = 0
-    /// A snapshot bigger than this (its state and files) is skipped.
-    package static let largestBytes = 16 << 20
+    /// A snapshot bigger than this (its state and the files it copied) is skipped.
+    package let largestBytes: Int
+    package static let defaultLargestBytes = 16 << 20
     package static let retrySeconds = 30.0
 
     /// Snapshots in `folder`, which exists and is this user's alone.
-    package init(folder: String) {
+    package init(folder: String, largestBytes: Int = StateSnapshots.defaultLargestBytes) {
         self.folder = folder
+        self.largestBytes = largestBytes
     }
 
     deinit {
@@ -84,10 +86,10 @@ package final class StateSnapshots {
             return skip(node, now, "lilv could not write it")
         }
         let bytes = Self.bytes(in: bundle)
-        guard bytes <= Self.largestBytes else {
+        guard bytes <= largestBytes else {
             lilv_state_free(state)
             Self.remove(bundle)
-            return skip(node, now, "it is \(bytes >> 20) MiB, more than the \(Self.largestBytes >> 20) MiB a snapshot may take")
+            return skip(node, now, "it is \(Self.sizeText(bytes)), more than the \(Self.sizeText(largestBytes)) a snapshot may take")
         }
         // The new bundle goes in with one rename of the link; the old one goes after.
         let link = folder + "/\(key).lv2"
@@ -183,6 +185,11 @@ package final class StateSnapshots {
             }
         }
         return total
+    }
+
+    /// "16 MiB", "0.5 MiB", "120 bytes".
+    private static func sizeText(_ bytes: Int) -> String {
+        bytes < 1 << 20 ? "\(bytes) bytes" : NumberText.format(Double(bytes) / Double(1 << 20)) + " MiB"
     }
 
     private static func remove(_ path: String) { try? FileManager.default.removeItem(atPath: path) }

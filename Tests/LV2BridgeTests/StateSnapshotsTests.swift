@@ -105,6 +105,26 @@ final class StateSnapshotsTests: XCTestCase {
         XCTAssertEqual(try listing(folder).names.count, 2, "the restored bundle was replaced")
     }
 
+    /// A state bigger than a snapshot may take is skipped with one
+    /// sentence, nothing left in the folder, and tried again only
+    /// `retrySeconds` later.
+    func testAStateTooBigIsSkippedWithASentenceAndTriedAgainLater() throws {
+        let folder = try makeScratchFolder(prefix: "state-snapshots-big")
+        let hold = try peakHold(in: try catalog())
+        _ = try hold.prepareInstances(count: 1, format: live)
+        let snapshots = StateSnapshots(folder: folder.path, largestBytes: 16)
+        guard case .skipped(let sentence) = snapshots.take(node: "hold", unit: hold, now: 100) else {
+            return XCTFail("a state over 16 bytes is skipped")
+        }
+        XCTAssertTrue(sentence.hasPrefix("the state of `hold` was not snapshotted: it is "), sentence)
+        XCTAssertTrue(sentence.hasSuffix(" bytes, more than the 16 bytes a snapshot may take; it is tried again in 30 s"), sentence)
+        XCTAssertEqual(try listing(folder).names, [])
+        XCTAssertEqual(snapshots.take(node: "hold", unit: hold, now: 100 + StateSnapshots.retrySeconds - 1), .nothing)
+        guard case .skipped = snapshots.take(node: "hold", unit: hold, now: 100 + StateSnapshots.retrySeconds) else {
+            return XCTFail("tried again after \(StateSnapshots.retrySeconds) s")
+        }
+    }
+
     /// Only live instances are snapshotted (a bounce's offline ones are
     /// not the ones playing), plugins without state give nothing, and a
     /// hostile node name stays one file name inside the folder.
