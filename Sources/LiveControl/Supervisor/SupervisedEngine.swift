@@ -499,14 +499,15 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         announce([ControlChange(.engineCrashed(crash), from: .host)])
     }
 
-    /// A restart that failed may have failed on a plugin's restore() of its
-    /// own state snapshot: once more with none (a new, empty folder), said in a warning.
+    /// A restart that crashed may have crashed in a plugin's restore() of
+    /// its own state snapshot: once more with none (a new, empty folder),
+    /// said in a warning.
     private func startWithoutStateSnapshots(after failure: Error) throws {
-        guard stateFolder != nil else { throw failure }
+        guard case SupervisorError.crashedStarting(let what) = failure, let folder = stateFolder,
+              (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.isEmpty == false else { throw failure }
         stateFolder = nil
         stateFolder = try? EngineStateFolder()
-        let why = if case SupervisorError.crashedStarting(let what) = failure { what } else { "\(failure)" }
-        notes.append(("the engine did not start again with the plugins' state snapshots (\(why)); it starts without them", true))
+        notes.append(("the engine did not start again with the plugins' state snapshots (\(what)); it starts without them", true))
         try startEngine(restartingFrom: snapshot)
     }
 
