@@ -17,6 +17,21 @@ extension LiveStatus {
         public var leftOut: Bool
         /// What every front end was told, in one sentence.
         public var sentence: String
+        /// The nodes whose own plugin state the restarted engine took from a
+        /// snapshot, and how old each was; nil: none.
+        public var restoredState: [RestoredState]?
+
+        /// One node's plugin state as the last snapshot before the crash had it.
+        public struct RestoredState: Codable, Sendable, Equatable {
+            public var node: String
+            /// Seconds from the snapshot until the restarted engine restored it.
+            public var ageSeconds: Double
+
+            public init(node: String, ageSeconds: Double) {
+                self.node = node
+                self.ageSeconds = ageSeconds
+            }
+        }
 
         public init(node: String?, plugin: String?, call: String?, signal: String, atSeconds: Double,
                     restartSeconds: Double?, leftOut: Bool, sentence: String) {

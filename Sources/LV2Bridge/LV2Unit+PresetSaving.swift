@@ -56,27 +56,11 @@ extension LV2Unit {
         }
 
         // Every input control port, in the plugin's own order of symbols.
-        var values = PortValues()
+        var values: [(String, Float)] = []
         for port in plugin.ports where port.kind == .control && port.direction == .input {
-            let value = portValues[port.symbol] ?? controls[Int(port.index)]
-            values.add(port.symbol, value)
+            values.append((port.symbol, portValues[port.symbol] ?? controls[Int(port.index)]))
         }
-        let floatType = world.urids.map(LV2URI.atomFloat)
-        values.floatType = floatType
-        let state = withUnsafeMutablePointer(to: &values) { context in
-            PluginCall.marked(FXHOST_CALL_STATE_SAVE) { lilv_state_new_from_instance(
-                lilvPlugin, instance.instance, world.uridFeatures.map, scratchFolder, bundle.path, bundle.path, bundle.path,
-                { symbol, context, size, type in
-                    guard let symbol, let context else { return nil }
-                    let values = context.assumingMemoryBound(to: PortValues.self)
-                    guard let pointer = values.pointee.pointer(String(cString: symbol)) else { return nil }
-                    size?.pointee = UInt32(MemoryLayout<Float>.size)
-                    type?.pointee = values.pointee.floatType
-                    return UnsafeRawPointer(pointer)
-                },
-                context, UInt32(LV2_STATE_IS_POD.rawValue | LV2_STATE_IS_PORTABLE.rawValue), instance.stateFeatures) }
-        }
-        defer { values.free() }
+        let state = newState(of: instance, portValues: values, bundle: bundle.path)
         guard let state else { throw UnitError("`\(displayName)` gave no state to save") }
         defer { lilv_state_free(state) }
         lilv_state_set_label(state, label)
@@ -90,6 +74,30 @@ extension LV2Unit {
         guard let saved = plugin.presets.first(where: { $0.uri == stateFile }) ?? plugin.presets.first(where: { $0.label == label })
         else { throw UnitError("the preset saved in \(bundle.path) does not load back") }
         return saved
+    }
+
+    /// `instance`'s state as lilv makes it: the plugin's own properties
+    /// (its save(), which LV2 lets run beside `run()`, marked as the culprit
+    /// cell's state save) and `portValues` by symbol; the files it names
+    /// copied or linked into `bundle`. nil: the plugin gave none.
+    func newState(of instance: LV2Instance, portValues: [(String, Float)], bundle: String) -> OpaquePointer? {
+        var values = PortValues()
+        for (symbol, value) in portValues { values.add(symbol, value) }
+        values.floatType = world.urids.map(LV2URI.atomFloat)
+        defer { values.free() }
+        return withUnsafeMutablePointer(to: &values) { context in
+            PluginCall.marked(FXHOST_CALL_STATE_SAVE) { lilv_state_new_from_instance(
+                lilvPlugin, instance.instance, world.uridFeatures.map, scratchFolder, bundle, bundle, bundle,
+                { symbol, context, size, type in
+                    guard let symbol, let context else { return nil }
+                    let values = context.assumingMemoryBound(to: PortValues.self)
+                    guard let pointer = values.pointee.pointer(String(cString: symbol)) else { return nil }
+                    size?.pointee = UInt32(MemoryLayout<Float>.size)
+                    type?.pointee = values.pointee.floatType
+                    return UnsafeRawPointer(pointer)
+                },
+                context, UInt32(LV2_STATE_IS_POD.rawValue | LV2_STATE_IS_PORTABLE.rawValue), instance.stateFeatures) }
+        }
     }
 }
 

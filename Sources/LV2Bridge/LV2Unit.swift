@@ -41,8 +41,8 @@ package final class LV2Unit: ProcessingUnit {
     var instances: [LV2Instance] = []
     /// The instances of the format before this one, to take up again.
     var earlier: EarlierInstances?
-    /// The last preset with plugin state, restored into instances made later.
-    private var presetState: OpaquePointer?
+    /// The last preset with plugin state (or a state snapshot), restored into instances made later.
+    var presetState: OpaquePointer?
     /// Message parameters as set and reported (`LV2Unit+Properties`).
     var propertyRecord = PropertyRecord()
     /// Files the plugin creates (`state:makePath`); copied into a preset

@@ -4,6 +4,7 @@ import Foundation
 import HostCore
 import JackIO
 import LiveControl
+import LV2Bridge
 
 extension RunCommand {
     /// `run --engine-child` (hidden): the engine process a supervised run
@@ -11,7 +12,8 @@ extension RunCommand {
     /// realtime thread) and is steered by its supervisor alone, over the
     /// link on descriptor 3; a crash is reported on descriptor 4. After a
     /// crash, the supervisor starts another from `--engine-restart` (the
-    /// running state as `save` writes it) with `--engine-bypass` nodes left out.
+    /// running state as `save` writes it) with `--engine-bypass` nodes left
+    /// out, and each plugin's own state from the snapshots in `--engine-state`.
     func runEngine() throws {
         let parentAtStart = getppid()
         // The supervisor ends the run: Ctrl-C reaches the terminal's whole
@@ -69,6 +71,17 @@ extension RunCommand {
             guard let node = graph.node(named: name), case .unit(let unit, _) = node.kind else { continue }
             graph.replaceUnit(of: name, with: StandInUnit(standingInFor: unit))
         }
+        // Each plugin's own state as last snapshotted, before any instance is
+        // made: the patch's values and message parameters then override it,
+        // as they do a preset's. The nodes left out start afresh.
+        let snapshots = engineState.map { StateSnapshots(folder: $0) }
+        var restored: [LiveStatus.Crash.RestoredState] = []
+        if let snapshots, engineRestart != nil {
+            for node in graph.nodes where !engineBypass.contains(node.name) && !engineStandIn.contains(node.name) {
+                guard case .unit(let unit, _) = node.kind, let age = snapshots.restore(node: node.name, into: unit) else { continue }
+                restored.append(.init(node: node.name, ageSeconds: age))
+            }
+        }
         // A snapshot holds the taps as they were; --tap is the first start's.
         for tap in engineRestart == nil ? taps : [] {
             let (reference, file) = try Self.tapArgument(tap)
@@ -112,7 +125,13 @@ extension RunCommand {
         engine.dispatcher.remoteFolder = files
         let host = LiveHost(engine: engine, notifier: notifier, signals: nil, options: hostOptions)
         let link = EngineLinkFrontEnd(descriptor: EngineProcess.linkDescriptor, session: engine.session)
+        link.restoredState = restored.isEmpty ? nil : restored
         host.attach(MIDIAnnouncer())
+        if let snapshots {
+            host.attach(StateSnapshotLoop(snapshots: snapshots, session: engine.session, leftOut: Set(engineBypass)) {
+                link.note($0, isWarning: true)
+            })
+        }
         host.attach(link)  // last: `ready` once all else is up
         let (reason, closing) = try host.run()
         link.report(closing: closing, serverShutDown: reason == .serverShutDown)

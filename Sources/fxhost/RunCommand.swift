@@ -154,6 +154,11 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("engine-resume"), help: .private)
     var engineResume: String?
 
+    /// The supervisor's private folder of plugin state snapshots: written while
+    /// the engine plays, restored from when it is a restart (`StateSnapshots`).
+    @Option(name: .customLong("engine-state"), help: .private)
+    var engineState: String?
+
     /// `duration` in seconds, parsed once by `validate`.
     private var durationSeconds: Double?
     /// `osc` parsed once by `validate`.

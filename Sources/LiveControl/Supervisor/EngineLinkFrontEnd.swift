@@ -22,6 +22,8 @@ package final class EngineLinkFrontEnd: LiveFrontEnd {
     private var connectionsSent: JackConnections?
     /// The `finish` request to answer with the closing status, once the run has ended.
     package private(set) var finishRequest: Int?
+    /// The plugin states this engine restored from snapshots, told to the supervisor with `ready`.
+    package var restoredState: [LiveStatus.Crash.RestoredState]?
 
     private struct Arrived {
         var messages: [EngineMessage] = []
@@ -42,7 +44,7 @@ package final class EngineLinkFrontEnd: LiveFrontEnd {
         reader = try PosixThread(name: "fxhost link") { [self] in read(waking: inbox) }
         _ = session?.takeConnectionChange()
         reportConnections()
-        send(.event(.ready(EngineReadiness(remoteFolder: surface.remotePaths.folder))))
+        send(.event(.ready(EngineReadiness(remoteFolder: surface.remotePaths.folder, restoredState: restoredState))))
     }
 
     /// The reader's loop: wait for bytes, decode, hand over, wake the host.

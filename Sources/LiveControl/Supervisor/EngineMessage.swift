@@ -70,6 +70,8 @@ package enum EngineEvent: Codable, Sendable {
 package struct EngineReadiness: Codable, Sendable {
     /// Where paths from remote front ends are confined.
     package var remoteFolder: String
+    /// The plugin states it restored from snapshots (a restart); nil: none.
+    package var restoredState: [LiveStatus.Crash.RestoredState]?
 }
 
 /// One node's peaks per channel in dBFS; nil: silence (JSON has no -infinity).

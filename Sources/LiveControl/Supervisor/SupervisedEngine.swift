@@ -91,6 +91,9 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
     private var engineStartedAt = LiveHost.now()
     private let startedAt = LiveHost.now()
     package private(set) var failure: String?
+    /// Where engines keep their plugins' state snapshots, and what the latest one restored.
+    private var stateFolder: EngineStateFolder?
+    private var restoredState: [LiveStatus.Crash.RestoredState]?
 
     /// How long an engine may take to answer one request before it is taken for hung.
     private static let answerSeconds = 30.0
@@ -124,6 +127,11 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
 
     /// Starts the first engine; throws why it could not play.
     package func start() throws {
+        do {
+            stateFolder = try EngineStateFolder()
+        } catch {
+            notes.append((error.description, true))
+        }
         let began = LiveHost.now()
         // Front ends listen once the engine plays: they hear of these at the first poll.
         unannounced = try startEngineLeavingOut(restartingFrom: nil).map {
@@ -190,6 +198,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         process?.wait(seconds: 10)
         process?.kill()
         process = nil
+        stateFolder = nil
         amend(&status)
         return status
     }
@@ -445,6 +454,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
             connectionsFile = file
             flags += ["--engine-connections", file]
         }
+        if let stateFolder { flags += ["--engine-state", stateFolder.path] }
         if snapshotText != nil, !continuations.isEmpty, let data = try? JSONEncoder().encode(continuations) {
             flags += ["--engine-continue", String(decoding: data, as: UTF8.self)]
         }
@@ -469,6 +479,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
             for message in messages {
                 if case .event(.ready(let readiness)) = message {
                     remoteFolder = readiness.remoteFolder
+                    restoredState = readiness.restoredState
                     ready = true
                 } else {
                     handle([message])
@@ -563,6 +574,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
             return
         }
         crash.restartSeconds = LiveHost.now() - lostAt
+        crash.restoredState = restoredState
         restoreTime()
         var sentence = what + "; the engine restarted"
         if crash.leftOut, let node = crash.node {
@@ -592,7 +604,11 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
                 return met
             } catch SupervisorError.crashedStarting(let what) {
                 guard let report = startReport, let node = report.node, report.call?.hasPrefix("instantiate") == true,
-                      !standIns.contains(node) else { throw SupervisorError.crashedStarting(what) }
+                      !standIns.contains(node) else {
+                    // A plugin's restore() of its own snapshot may be what crashed: once more without them.
+                    if snapshotText != nil, dropStateSnapshots(after: what) { continue }
+                    throw SupervisorError.crashedStarting(what)
+                }
                 standIns.append(node)
                 if !leftOut.contains(node) { leftOut.append(node) }
                 let crash = LiveStatus.Crash(node: node, plugin: report.plugin, call: report.call, signal: report.signal ?? "an unknown signal",
@@ -662,6 +678,18 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
             return .changed(crashed + changes + [ControlChange(.restored(node: node), from: source)])
         }
         return result
+    }
+
+    /// A restart that crashed may have crashed in a plugin's restore() of
+    /// its own state snapshot: once more with none (a new, empty folder),
+    /// said in a warning.
+    private func dropStateSnapshots(after what: String) -> Bool {
+        guard let folder = stateFolder,
+              (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.isEmpty == false else { return false }
+        stateFolder = nil
+        stateFolder = try? EngineStateFolder()
+        notes.append(("the engine did not start again with the plugins' state snapshots (\(what)); it starts without them", true))
+        return true
     }
 
     private func fail(_ crash: LiveStatus.Crash, sentence: String) {

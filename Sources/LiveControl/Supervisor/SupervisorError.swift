@@ -12,6 +12,7 @@ package enum SupervisorError: Error, CustomStringConvertible, UserFacingError {
     case crashedStarting(String)
     case didNotStart(seconds: Double)
     case snapshotNotWritten(String)
+    case stateFolderNotMade(String)
 
     package var description: String {
         switch self {
@@ -21,6 +22,8 @@ package enum SupervisorError: Error, CustomStringConvertible, UserFacingError {
         case .crashedStarting(let what): what + " as the engine started, so the run could not start"
         case .didNotStart(let seconds): "the engine did not start playing within \(NumberText.format(seconds)) s, so it was stopped"
         case .snapshotNotWritten(let reason): "the running state could not be saved for the restart (\(reason))"
+        case .stateFolderNotMade(let reason):
+            "no folder could be made for the plugins' state snapshots (\(reason)), so a restart gives plugins only what the patch sets"
         }
     }
 }
