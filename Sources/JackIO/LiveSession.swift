@@ -40,6 +40,9 @@ public final class LiveSession {
         /// Takes to go on with rather than start anew, by the file the
         /// graph's tap declares (a supervised engine restarted after a crash).
         package var continuedTakes: [TakeContinuation] = []
+        /// Where the takes' rings and counters go when a supervisor shares
+        /// them (a supervised engine), so it finishes them if this process dies.
+        package var tapRegion: SharedTapRegion?
 
         public init() {}
     }
@@ -116,6 +119,7 @@ public final class LiveSession {
             guard case .file(let file) = source.kind else { continue }
             players[source.node] = try LiveFilePlayer(node: source.node, source: file, sampleRate: client.sampleRate)
         }
+        liveTaps.region = options.tapRegion
         liveTaps.continuing = Dictionary(options.continuedTakes.map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
         try openRecorders(for: plan)
         liveTaps.continuing = [:]

@@ -14,6 +14,8 @@ extension RunCommand {
     /// running state as `save` writes it) with `--engine-bypass` nodes left out.
     func runEngine() throws {
         let parentAtStart = getppid()
+        // First, before anything opens a descriptor: the takes' shared memory, if the supervisor passed it.
+        let tapRegion = SharedTapRegion.inherited(descriptor: EngineProcess.tapRegionDescriptor)
         // The supervisor ends the run: Ctrl-C reaches the terminal's whole
         // process group, and this process waits to be told (or for the link to
         // close). They came blocked, so none ended it before this.
@@ -75,6 +77,7 @@ extension RunCommand {
         sessionOptions.tempo = patch.tempo
         sessionOptions.notifier = notifier
         sessionOptions.continuedTakes = continued
+        sessionOptions.tapRegion = tapRegion
         var hostOptions = LiveHost.Options()
         hostOptions.reconnect = reconnect
         hostOptions.connectPorts = !noConnect

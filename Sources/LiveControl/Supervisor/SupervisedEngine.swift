@@ -58,6 +58,8 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
     /// The taps as last read, for the takes a restarted engine goes on with.
     private var lastTaps: [LiveStatus.Tap] = []
     private var tapsRead = -Double.infinity
+    /// The region the engines' tap rings live in, kept across restarts.
+    private let sharedTakes = SharedTakes()
     /// The silence each take was given across restarts, by file.
     private var gaps: [String: [LiveStatus.Tap.Gap]] = [:]
     private var ended: (serverShutDown: Bool, status: LiveStatus)?
@@ -161,6 +163,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         }
         process?.wait(seconds: 10)
         process?.kill()
+        if process?.hasEnded ?? false { finishTakes() }
         process = nil
         amend(&status)
         return status
@@ -348,6 +351,11 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
 
     package var runningText: String? { snapshot }
 
+    /// The dead engine's takes get what it rendered and had not written.
+    private func finishTakes() {
+        for failure in sharedTakes.finish(&lastTaps) { notes.append((failure, true)) }
+    }
+
     // MARK: The engine process
 
     /// Starts an engine (from `snapshotText` when restarting, with the
@@ -365,7 +373,8 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         if snapshotText != nil, !continuations.isEmpty, let data = try? JSONEncoder().encode(continuations) {
             flags += ["--engine-continue", String(decoding: data, as: UTF8.self)]
         }
-        let process = try EngineProcess(executable: launch.executable, arguments: ChildProcess.command(launch.arguments, adding: flags))
+        let process = try EngineProcess(executable: launch.executable, arguments: ChildProcess.command(launch.arguments, adding: flags),
+                                        tapRegion: sharedTakes.descriptor)
         self.process = process
         startingEngine = true
         defer { startingEngine = false }
@@ -411,6 +420,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
             process.kill()
             return process.wait(seconds: 0)
         }()
+        if process.hasEnded { finishTakes() }
         if let report = EngineCrashReport(process.crashReport()) {
             return .crashedStarting(Self.culprit(report, ending: ending))
         }
@@ -438,6 +448,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
             process.kill()
             ending = process.wait(seconds: 0)
         }
+        if process.hasEnded { finishTakes() }
         let report = EngineCrashReport(process.crashReport())
         if ended != nil, report == nil { return }  // it ended by itself (the server shut down), as it said
         // While the run ends, or while an engine is being started, a crash is recorded and not restarted.
