@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -55,6 +56,8 @@ int fxhost_die_with_parent(int parent) {
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) return -1;
     return getppid() == parent ? 0 : -1;
 }
+
+int fxhost_shared_memory_file(const char *name) { return memfd_create(name, MFD_CLOEXEC); }
 
 int fxhost_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
     return posix_spawn_file_actions_addclosefrom_np(actions, from);

@@ -43,6 +43,9 @@ public final class LiveSession {
         /// File and MIDI-file sources a restarted engine plays on, by node:
         /// the origin each had in the engine that crashed (`sourceOrigins`).
         package var resumedSources: [String: Int] = [:]
+        /// Where the takes' rings and counters go when a supervisor shares
+        /// them (a supervised engine), so it finishes them if this process dies.
+        package var tapRegion: SharedTapRegion?
 
         public init() {}
     }
@@ -120,6 +123,7 @@ public final class LiveSession {
             players[source.node] = try LiveFilePlayer(node: source.node, source: file, sampleRate: client.sampleRate,
                                                       resumingFrom: options.resumedSources[source.node])
         }
+        liveTaps.region = options.tapRegion
         liveTaps.continuing = Dictionary(options.continuedTakes.map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
         try openRecorders(for: plan)
         liveTaps.continuing = [:]

@@ -28,6 +28,8 @@ struct LiveTaps {
     private var failuresTaken: Set<String> = []
     /// Takes a restarted engine goes on with, by file, until their taps open.
     var continuing: [String: TakeContinuation] = [:]
+    /// The supervisor's shared slots the recorders' rings go in (nil: their own memory).
+    var region: SharedTapRegion?
 
     /// The files being recorded (or paused) now, as written.
     var files: Set<String> { Set(recorders.values.map(\.path)) }
@@ -70,7 +72,7 @@ struct LiveTaps {
                     continuedRecorder = try? TapRecorder(continuing: tap.file, channels: tap.channels.count,
                                                          sampleRate: sampleRate,
                                                          expectedFrameTime: continued.paused ? nil : continued.expectedFrameTime,
-                                                         notifier: notifier)
+                                                         notifier: notifier, region: region)
                     if continued.paused { continuedRecorder?.pause() }
                 }
                 let recorder: TapRecorder
@@ -80,7 +82,7 @@ struct LiveTaps {
                     recorder = try TapRecorder(path: tap.file, format: try AudioFileFormat(path: tap.file),
                                                channels: tap.channels.count, sampleRate: sampleRate,
                                                mode: .recording, policy: .dropWhenFull, newTake: true,
-                                               notifier: notifier)
+                                               notifier: notifier, region: region)
                 }
                 recorders[tap.file] = recorder
                 meters[tap.file] = LiveMeters(channels: tap.channels.count)

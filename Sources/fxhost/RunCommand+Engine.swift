@@ -16,6 +16,8 @@ extension RunCommand {
     /// out, and each plugin's own state from the snapshots in `--engine-state`.
     func runEngine() throws {
         let parentAtStart = getppid()
+        // First, before anything opens a descriptor: the takes' shared memory, if the supervisor passed it.
+        let tapRegion = SharedTapRegion.inherited(descriptor: EngineProcess.tapRegionDescriptor)
         // The supervisor ends the run: Ctrl-C reaches the terminal's whole
         // process group, and this process waits to be told (or for the link to
         // close). They came blocked, so none ended it before this.
@@ -102,6 +104,7 @@ extension RunCommand {
         sessionOptions.notifier = notifier
         sessionOptions.continuedTakes = continued
         sessionOptions.resumedSources = resumed
+        sessionOptions.tapRegion = tapRegion
         var hostOptions = LiveHost.Options()
         hostOptions.reconnect = reconnect
         hostOptions.connectPorts = !noConnect

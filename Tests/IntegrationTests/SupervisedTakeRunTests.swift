@@ -4,8 +4,8 @@ import XCTest
 /// A plugin that crashes or hangs the engine of `fxhost run` while a tap
 /// records: the supervisor restarts the engine without it, and the take goes
 /// on in the same file. Judged against arithmetic: the frames before the
-/// crash are at most the blocks the plugin let pass (N × 256; those the
-/// dead engine had not yet written are part of the gap), the level is the
+/// crash are the blocks the plugin let pass (N × 256, every one, when the
+/// tap is before it: the supervisor writes what the dead engine had not), the level is the
 /// constant fed through -6 dB (0.5 × 0.501187), and the one stretch of
 /// silence starts where, and is as long as, the status reports. Before, the
 /// run ended with the crash (exit 1) and the take stopped there.
@@ -21,6 +21,22 @@ final class SupervisedTakeRunTests: XCTestCase {
         XCTAssertTrue(error.contains(" s; `restore bad` tries it again; the backtrace is in \(folder.path)/fxhost-crash-"),
                       run.stderr)
         try assertOneTakeWithOneGap(run, folder, framesBefore: 200 * 256)
+    }
+
+    /// Nothing the dead engine rendered is lost. The constant is tapped
+    /// before the plugin, from the first cycle on; the plugin passes 800
+    /// blocks of 64 frames and crashes in the 801st, whose taps are never
+    /// pushed (they follow the whole graph). So the take holds exactly
+    /// 800 × 64 frames before its one silence. Before the supervisor
+    /// finished the takes from the shared rings, what the engine's writer
+    /// had not yet written (its 20 ms batch: up to 15 such blocks) went into
+    /// the silence instead; small blocks make a crash just after a batch,
+    /// which lost nothing, rare (about one run in fifteen).
+    func testEveryBlockRenderedBeforeACrashIsInTheTake() throws {
+        let (run, folder) = try playThrough(CrashingPlugins.crashInRun, seconds: 5, blocks: (800, 64), tapBeforeThePlugin: true)
+        XCTAssertTrue(try oneErrorLine(of: run).hasPrefix("fxhost: error: node `bad` (Crashy Effect) crashed in run() (SIGSEGV); "),
+                      run.stderr)
+        try assertOneTakeWithOneGap(run, folder, framesBefore: 800 * 64, exactly: true)
     }
 
     /// A plugin stuck in run() is found by the engine's hang watch (no
@@ -171,8 +187,11 @@ final class SupervisedTakeRunTests: XCTestCase {
 
     /// Runs a constant 0.5 through `plugin` (which fails after 200 blocks
     /// of 256 frames), a -6 dB gain and an output, tapping the gain.
-    private func playThrough(_ plugin: String, seconds: Int) throws -> (LiveRun, URL) {
-        let server = try startJackServer(sampleRate: 48_000, bufferFrames: 256)
+    /// `blocks`: the plugin's `after` and the server's block size. With
+    /// `tapBeforeThePlugin` the gain comes first: the take is what the plugin was given.
+    private func playThrough(_ plugin: String, seconds: Int, blocks: (count: Int, frames: Int) = (200, 256),
+                             tapBeforeThePlugin: Bool = false) throws -> (LiveRun, URL) {
+        let server = try startJackServer(sampleRate: 48_000, bufferFrames: blocks.frames)
         let folder = try Tools.temporaryFolder()
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
         let plugins = try CrashingPlugins.install(in: folder.appendingPathComponent("lv2"))
@@ -181,10 +200,10 @@ final class SupervisedTakeRunTests: XCTestCase {
         fxhost: 1
         nodes:
           dc:  { file: dc.wav }
-          bad: { plugin: "\(plugin)", params: { after: 200 } }
+          bad: { plugin: "\(plugin)", params: { after: \(blocks.count) } }
           g:   { gain: -6 }
           out: { output: 1 }
-        chain: [dc, bad, g, out]
+        chain: \(tapBeforeThePlugin ? "[dc, g, bad, out]" : "[dc, bad, g, out]")
         taps:
           - { at: g, file: take.wav }
         """.write(toFile: path("crash.yaml"), atomically: true, encoding: .utf8)
@@ -200,7 +219,7 @@ final class SupervisedTakeRunTests: XCTestCase {
     /// reports, then the constant again (the culprit bypassed passes it
     /// through). Returns the gap's length in frames.
     @discardableResult
-    private func assertOneTakeWithOneGap(_ run: LiveRun, _ folder: URL, framesBefore: Int) throws -> Int {
+    private func assertOneTakeWithOneGap(_ run: LiveRun, _ folder: URL, framesBefore: Int, exactly: Bool = false) throws -> Int {
         let takes = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("take") }
         XCTAssertEqual(takes, ["take.wav"])
         let closing = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any] ?? [:]
@@ -222,7 +241,11 @@ final class SupervisedTakeRunTests: XCTestCase {
         XCTAssertEqual(runs.count, 3, "the constant, one silence, the constant: \(runs.prefix(6))")
         guard runs.count == 3 else { return gapFrames }
         XCTAssertEqual(runs[0].value, level, accuracy: 1e-6)
-        XCTAssertLessThanOrEqual(runs[0].count, framesBefore, "no more than the plugin let through")
+        if exactly {
+            XCTAssertEqual(runs[0].count, framesBefore, "every frame rendered before the crash, and no more")
+        } else {
+            XCTAssertLessThanOrEqual(runs[0].count, framesBefore, "no more than the plugin let through")
+        }
         XCTAssertEqual(Double(runs[0].count) / 48_000, gapStart, accuracy: 1e-9, "the silence starts where the status says")
         XCTAssertEqual(runs[1].value, 0)
         XCTAssertEqual(runs[1].count, gapFrames, "the silence is as long as the status says")

@@ -47,6 +47,9 @@ int fxhost_pipe_cloexec(int descriptors[2]);
  * PR_SET_PDEATHSIG); 0, or -1 when that parent has already gone. */
 int fxhost_die_with_parent(int parent);
 
+/* An anonymous shared-memory file (memfd), close-on-exec; -1 with errno on failure. */
+int fxhost_shared_memory_file(const char *name);
+
 #include "CrashReport.h"
 
 #endif

@@ -116,6 +116,9 @@ package final class TapRecorder {
     package let input: Input
 
     private let writerState: WriterState
+    /// Where the ring and counters live when a supervisor shares them
+    /// (`SharedTapRegion`): it finishes the take if this process dies.
+    private let slot: SharedTapSlot?
     private var thread: PosixThread?
     private var finished = false
 
@@ -127,12 +130,16 @@ package final class TapRecorder {
     /// signalled from the writer thread when a write fails.
     package init(path: String, format: AudioFileFormat, channels: Int, sampleRate: Int,
                 mode: AudioFileWriter.Mode = .recording, policy: Policy = .dropWhenFull,
-                ringFrames: Int? = nil, newTake: Bool = false, notifier: EventNotifier? = nil) throws(AudioFileError) {
+                ringFrames: Int? = nil, newTake: Bool = false, notifier: EventNotifier? = nil,
+                region: SharedTapRegion? = nil) throws(AudioFileError) {
         let writer = try AudioFileWriter(path: path, format: format, channels: channels,
                                          sampleRate: sampleRate, mode: mode, newTake: newTake)
-        let ring = SPSCFloatRing(channels: channels, capacity: ringFrames ?? max(2 * sampleRate, 1))
+        let frames = ringFrames ?? max(2 * sampleRate, 1)
+        let claimed = region?.claim(path: writer.path, channels: channels, sampleRate: sampleRate, frames: frames)
+        slot = claimed
+        let ring = claimed?.ring ?? SPSCFloatRing(channels: channels, capacity: frames)
         input = Input(ring: ring, policy: policy, dataReady: PosixSemaphore(), spaceReady: PosixSemaphore(),
-                      counters: TapCounters())
+                      counters: claimed?.counters ?? TapCounters())
         writerState = WriterState(writer: writer, input: input, notifier: notifier)
         self.path = writer.path
         self.channels = channels
@@ -149,6 +156,7 @@ package final class TapRecorder {
         input.dataReady.deallocate()
         input.spaceReady.deallocate()
         input.counters.deallocate()
+        slot?.release()
     }
 
     /// Opens the take at `path` to go on after its last frame (a restarted
@@ -158,11 +166,14 @@ package final class TapRecorder {
     /// engine recorded with silence of its exact length (`gap`), once the
     /// first push says when recording resumed (`setStartFrame`).
     package init(continuing path: String, channels: Int, sampleRate: Int, expectedFrameTime: Int?,
-                 ringFrames: Int? = nil, notifier: EventNotifier? = nil) throws(AudioFileError) {
+                 ringFrames: Int? = nil, notifier: EventNotifier? = nil, region: SharedTapRegion? = nil) throws(AudioFileError) {
         let writer = try AudioFileWriter(continuing: path, channels: channels, sampleRate: sampleRate)
-        let ring = SPSCFloatRing(channels: channels, capacity: ringFrames ?? max(2 * sampleRate, 1))
+        let frames = ringFrames ?? max(2 * sampleRate, 1)
+        let claimed = region?.claim(path: writer.path, channels: channels, sampleRate: sampleRate, frames: frames)
+        slot = claimed
+        let ring = claimed?.ring ?? SPSCFloatRing(channels: channels, capacity: frames)
         input = Input(ring: ring, policy: .dropWhenFull, dataReady: PosixSemaphore(), spaceReady: PosixSemaphore(),
-                      counters: TapCounters())
+                      counters: claimed?.counters ?? TapCounters())
         input.counters.written.pointee.store(writer.framesWritten, ordering: .relaxed)
         writerState = WriterState(writer: writer, input: input, notifier: notifier,
                                   continuation: (expectedFrameTime, writer.framesWritten, sampleRate))
@@ -237,6 +248,7 @@ package final class TapRecorder {
         try start()
         stopWriter()
         finished = true
+        slot?.release()  // all written (or failed): nothing left for a supervisor to finish
         try writerState.complete()
         if commit { try writerState.writer.commit() }
     }
@@ -255,6 +267,7 @@ package final class TapRecorder {
         }
         stopWriter()
         finished = true
+        slot?.release()
         writerState.abandon()
     }
 
@@ -280,6 +293,38 @@ package struct TapCounters: @unchecked Sendable {
     package let startFrame: UnsafeMutablePointer<Atomic<Int>>
     /// Frames played while paused.
     package let skipped: UnsafeMutablePointer<Atomic<Int>>
+    /// Frames the file held before the ring's first frame (a continued
+    /// take's, and its gap); -1 until the writer knows. With the ring's
+    /// positions it says which frames a take's file already holds.
+    package let before: UnsafeMutablePointer<Atomic<Int>>
+    /// False for cells in a `SharedTapRegion`'s slot, which the region owns.
+    private let owned: Bool
+
+    /// Cells at `cells` (`SharedTapSlot.counterBytes` bytes, 8-byte aligned,
+    /// provided and kept by the caller); with `reset` set to their starting values.
+    package init(cells: UnsafeMutableRawPointer, reset: Bool) {
+        func cell<T: ~Copyable>(_ index: Int, _ type: T.Type) -> UnsafeMutablePointer<T> {
+            (cells + index * 8).assumingMemoryBound(to: T.self)
+        }
+        written = cell(0, Atomic<Int>.self)
+        dropped = cell(1, Atomic<Int>.self)
+        paused = cell(2, Atomic<Bool>.self)
+        failed = cell(3, Atomic<Bool>.self)
+        startFrame = cell(4, Atomic<Int>.self)
+        skipped = cell(5, Atomic<Int>.self)
+        before = cell(6, Atomic<Int>.self)
+        owned = false
+        if reset {
+            for (pointer, value) in [(written, 0), (dropped, 0), (startFrame, -1), (skipped, 0), (before, -1)] {
+                pointer.initialize(to: Atomic(value))
+            }
+            paused.initialize(to: Atomic(false))
+            failed.initialize(to: Atomic(false))
+        }
+    }
+
+    /// The bytes `init(cells:reset:)` uses.
+    package static let cellBytes = 7 * 8
 
     init() {
         written = .allocate(capacity: 1)
@@ -294,9 +339,13 @@ package struct TapCounters: @unchecked Sendable {
         startFrame.initialize(to: Atomic(-1))
         skipped = .allocate(capacity: 1)
         skipped.initialize(to: Atomic(0))
+        before = .allocate(capacity: 1)
+        before.initialize(to: Atomic(-1))
+        owned = true
     }
 
     func deallocate() {
+        guard owned else { return }
         written.deinitialize(count: 1)
         written.deallocate()
         dropped.deinitialize(count: 1)
@@ -309,6 +358,8 @@ package struct TapCounters: @unchecked Sendable {
         startFrame.deallocate()
         skipped.deinitialize(count: 1)
         skipped.deallocate()
+        before.deinitialize(count: 1)
+        before.deallocate()
     }
 }
 
@@ -344,7 +395,14 @@ private final class WriterState: @unchecked Sendable {
         self.input = input
         self.notifier = notifier
         self.continuation = continuation
-        if continuation == nil { before.withLock { $0 = 0 } }
+        if continuation == nil { setBefore(0) }
+    }
+
+    /// Kept twice: here for this process, and in the counters for a
+    /// supervisor that finishes the ring's frames if this process dies.
+    private func setBefore(_ frames: Int) {
+        before.withLock { $0 = frames }
+        input.counters.before.pointee.store(frames, ordering: .releasing)
     }
 
     var gap: (atFrame: Int, frames: Int)? { filledGap.withLock { $0 } }
@@ -357,7 +415,7 @@ private final class WriterState: @unchecked Sendable {
         guard let expected = continuation else { return }
         continuation = nil
         var frames = 0
-        defer { before.withLock { $0 = expected.frames + frames } }
+        defer { setBefore(expected.frames + frames) }
         let start = input.counters.startFrame.pointee.load(ordering: .acquiring)
         guard start >= 0, let frameTime = expected.frameTime else { return }
         let due = frameTime &+ expected.frames

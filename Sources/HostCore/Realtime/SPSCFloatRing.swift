@@ -23,8 +23,32 @@ package struct SPSCFloatRing: @unchecked Sendable {
         ring = SPSCRing(capacity: capacity, slotSize: channels * MemoryLayout<Float>.stride)
     }
 
-    /// Frees the memory. Neither side may use the ring afterwards.
+    /// A ring over memory the caller provides (see `SPSCRing.init(capacity:slotSize:storage:positions:reset:)`).
+    package init(channels: Int, capacity: Int, storage: UnsafeMutableRawPointer,
+                 positions: UnsafeMutableRawPointer, reset: Bool) {
+        precondition(channels >= 1 && capacity >= 1, "a ring needs at least one channel and one frame")
+        self.channels = channels
+        self.capacity = capacity
+        ring = SPSCRing(capacity: capacity, slotSize: channels * MemoryLayout<Float>.stride,
+                        storage: storage, positions: positions, reset: reset)
+    }
+
+    /// Frees the memory (none, for a ring over memory it was given).
+    /// Neither side may use the ring afterwards.
     package func deallocate() { ring.deallocate() }
+
+    /// Read and write positions as they stand, in frames since the start.
+    package var positionsNow: (read: Int, write: Int) { ring.positionsNow }
+
+    /// The frames from `position` (since the start) on, `count` of them, in
+    /// at most two interleaved runs: for whoever takes over the consumer's
+    /// part after it ended. The caller keeps within what was written and
+    /// not yet overwritten.
+    package func frames(from position: Int, count: Int) -> [UnsafeBufferPointer<Float>] {
+        let span = ring.span(from: position, count: count)
+        return [UnsafeBufferPointer(start: span.first.assumingMemoryBound(to: Float.self), count: span.firstCount * channels),
+                UnsafeBufferPointer(start: span.second.assumingMemoryBound(to: Float.self), count: span.secondCount * channels)]
+    }
 
     // MARK: Producer side (realtime-safe)
 

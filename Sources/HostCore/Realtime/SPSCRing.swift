@@ -23,7 +23,10 @@ import Synchronization
 ///
 /// The value is a handle: two pointers, so copying it into a realtime context
 /// costs no reference counting. Whoever created it calls `deallocate()` once
-/// both sides are done.
+/// both sides are done. A ring laid over memory it does not own (a tap's
+/// slot in a `SharedTapRegion`, shared with another process) frees nothing:
+/// its positions are plain 64-bit atomics, lock-free and so valid across
+/// processes that map the same pages.
 @usableFromInline
 package struct SPSCRing: @unchecked Sendable {
     /// Capacity in slots (exactly as asked).
@@ -32,8 +35,10 @@ package struct SPSCRing: @unchecked Sendable {
     @usableFromInline let storage: UnsafeMutableRawPointer
     /// Two atomics, 64 bytes apart so the sides do not share a cache line.
     @usableFromInline let positions: UnsafeMutableRawPointer
+    /// False for a ring over memory someone else provided and frees.
+    @usableFromInline let ownsMemory: Bool
 
-    @usableFromInline static let positionStride = 64
+    @usableFromInline package static let positionStride = 64
 
     /// Off the realtime thread: allocates and zeroes `capacity × slotSize` bytes.
     @usableFromInline
@@ -46,11 +51,34 @@ package struct SPSCRing: @unchecked Sendable {
         positions = .allocate(byteCount: 2 * Self.positionStride, alignment: Self.positionStride)
         positions.initializeMemory(as: Atomic<Int>.self, to: Atomic(0))
         (positions + Self.positionStride).initializeMemory(as: Atomic<Int>.self, to: Atomic(0))
+        ownsMemory = true
+    }
+
+    /// Off the realtime thread: a ring over `storage` (`capacity × slotSize`
+    /// bytes) and `positions` (`2 × positionStride` bytes, 64-byte aligned),
+    /// which the caller provides, keeps alive and frees. With `reset` both
+    /// positions start at 0 and the storage is zeroed (touched, so no page
+    /// fault waits for the realtime thread); without, it reads them as they
+    /// are (another process's ring, looked at after it ended).
+    package init(capacity: Int, slotSize: Int, storage: UnsafeMutableRawPointer,
+                 positions: UnsafeMutableRawPointer, reset: Bool) {
+        precondition(capacity >= 1 && slotSize >= 1, "a ring needs at least one slot of at least one byte")
+        self.capacity = capacity
+        self.slotSize = slotSize
+        self.storage = storage
+        self.positions = positions
+        ownsMemory = false
+        if reset {
+            storage.initializeMemory(as: UInt8.self, repeating: 0, count: capacity * slotSize)
+            positions.initializeMemory(as: Atomic<Int>.self, to: Atomic(0))
+            (positions + Self.positionStride).initializeMemory(as: Atomic<Int>.self, to: Atomic(0))
+        }
     }
 
     /// Frees the memory. Neither side may use the ring afterwards.
     @usableFromInline
     package func deallocate() {
+        guard ownsMemory else { return }
         writePosition.deinitialize(count: 1)
         readPosition.deinitialize(count: 1)
         positions.deallocate()
@@ -68,11 +96,17 @@ package struct SPSCRing: @unchecked Sendable {
     /// `count` slots from `position`, in at most two runs: up to the end of
     /// storage, then on from its start.
     @inlinable @_noLocks
-    func span(from position: Int, count: Int) -> SPSCRingSpan {
+    package func span(from position: Int, count: Int) -> SPSCRingSpan {
         let start = position % capacity
         let first = min(count, capacity - start)
         return SPSCRingSpan(first: storage + start * slotSize, firstCount: first,
                             second: storage, secondCount: count - first)
+    }
+
+    /// Both positions as they stand (slots since the start): for whoever
+    /// takes over the consumer's part after it ended.
+    package var positionsNow: (read: Int, write: Int) {
+        (readPosition.pointee.load(ordering: .acquiring), writePosition.pointee.load(ordering: .acquiring))
     }
 
     // MARK: Producer side (realtime-safe)

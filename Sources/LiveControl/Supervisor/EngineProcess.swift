@@ -4,7 +4,8 @@ import HostCore
 
 /// One engine: a child process playing the session, its end of the link
 /// (descriptor 3 in the child), and the pipe its crash handler reports on
-/// (descriptor 4). Its stdin is /dev/null (the console is the
+/// (descriptor 4), and the shared region its takes' rings live in
+/// (descriptor 5, when the supervisor has one: `SharedTakes`). Its stdin is /dev/null (the console is the
 /// supervisor's); stdout and stderr are the supervisor's.
 package final class EngineProcess {
     package let pid: pid_t
@@ -15,8 +16,9 @@ package final class EngineProcess {
     /// The descriptors the child finds its link and its crash pipe on.
     package static let linkDescriptor: Int32 = 3
     package static let crashDescriptor: Int32 = 4
+    package static let tapRegionDescriptor: Int32 = 5
 
-    package init(executable: String, arguments: [String]) throws(EngineLinkError) {
+    package init(executable: String, arguments: [String], tapRegion: Int32? = nil) throws(EngineLinkError) {
         let (mine, theirs) = try EngineLink.pair()
         let report: [Int32]
         do {
@@ -35,7 +37,8 @@ package final class EngineProcess {
         }
         do {
             pid = try ChildProcess.start(executable, arguments: arguments, standardInput: nothing >= 0 ? nothing : nil,
-                                         keeping: [(theirs, Self.linkDescriptor), (report[1], Self.crashDescriptor)],
+                                         keeping: [(theirs, Self.linkDescriptor), (report[1], Self.crashDescriptor)]
+                                            + (tapRegion.map { [($0, Self.tapRegionDescriptor)] } ?? []),
                                          blocking: [SIGINT, SIGTERM, SIGHUP])
         } catch {
             close(mine)

@@ -69,6 +69,8 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
     /// The taps as last read, for the takes a restarted engine goes on with.
     private var lastTaps: [LiveStatus.Tap] = []
     private var tapsRead = -Double.infinity
+    /// The region the engines' tap rings live in, kept across restarts.
+    private let sharedTakes = SharedTakes()
     /// The silence each take was given across restarts, by file.
     private var gaps: [String: [LiveStatus.Tap.Gap]] = [:]
     private var ended: (serverShutDown: Bool, status: LiveStatus)?
@@ -197,6 +199,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         }
         process?.wait(seconds: 10)
         process?.kill()
+        if process?.hasEnded ?? false { finishTakes() }
         process = nil
         stateFolder = nil
         amend(&status)
@@ -431,6 +434,11 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
 
     package var runningText: String? { snapshot }
 
+    /// The dead engine's takes get what it rendered and had not written.
+    private func finishTakes() {
+        for failure in sharedTakes.finish(&lastTaps) { notes.append((failure, true)) }
+    }
+
     // MARK: The engine process
 
     /// Starts an engine (from `snapshotText` when restarting, with the
@@ -462,7 +470,8 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         if snapshotText != nil, !origins.isEmpty, let data = try? JSONEncoder().encode(origins) {
             flags += ["--engine-resume", String(decoding: data, as: UTF8.self)]
         }
-        let process = try EngineProcess(executable: launch.executable, arguments: ChildProcess.command(launch.arguments, adding: flags))
+        let process = try EngineProcess(executable: launch.executable, arguments: ChildProcess.command(launch.arguments, adding: flags),
+                                        tapRegion: sharedTakes.descriptor)
         self.process = process
         startingEngine = true
         defer { startingEngine = false }
@@ -510,6 +519,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
             process.kill()
             return process.wait(seconds: 0)
         }()
+        if process.hasEnded { finishTakes() }
         if let report = EngineCrashReport(process.crashReport()) {
             startReport = report
             return .crashedStarting(Self.culprit(report, ending: ending))
@@ -540,6 +550,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
             process.kill()
             ending = process.wait(seconds: 0)
         }
+        if process.hasEnded { finishTakes() }
         let report = EngineCrashReport(process.crashReport())
         if ended != nil, report == nil { return }  // it ended by itself (the server shut down), as it said
         // While the run ends, or while an engine is being started, a crash is recorded and not restarted.
