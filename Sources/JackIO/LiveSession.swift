@@ -245,6 +245,10 @@ public final class LiveSession {
     }
 
     /// Connects every port to what the patch names (exact names or patterns).
+    /// Lets the takes a restarted engine continues go on, once its ports
+    /// are connected (or were to be left alone).
+    package func releaseHeldTakes() { liveTaps.releaseHeld() }
+
     public func connectPorts() throws(LiveSessionError) {
         do {
             for source in plan.sources {

@@ -28,6 +28,8 @@ struct LiveTaps {
     private var failuresTaken: Set<String> = []
     /// Takes a restarted engine goes on with, by file, until their taps open.
     var continuing: [String: TakeContinuation] = [:]
+    /// Continued takes held until the engine's ports are connected (`releaseHeld`).
+    private var held: Set<String> = []
     /// The supervisor's shared slots the recorders' rings go in (nil: their own memory).
     var region: SharedTapRegion?
 
@@ -51,7 +53,8 @@ struct LiveTaps {
     /// The taps recording, paused or failed now (none finished).
     var active: [LiveStatus.Tap] {
         recorders.sorted(by: { $0.key < $1.key }).map {
-            Self.status(node: nodes[$0.key] ?? "", file: $0.key, recorder: $0.value, recording: true)
+            Self.status(node: nodes[$0.key] ?? "", file: $0.key, recorder: $0.value, recording: true,
+                        held: held.contains($0.key))
         }
     }
 
@@ -73,7 +76,10 @@ struct LiveTaps {
                                                          sampleRate: sampleRate,
                                                          expectedFrameTime: continued.paused ? nil : continued.expectedFrameTime,
                                                          notifier: notifier, region: region)
-                    if continued.paused { continuedRecorder?.pause() }
+                    // Held (paused, its clock not started) until the new engine's ports are
+                    // connected: the gap then runs to its first frame of sound, not of an unconnected port.
+                    continuedRecorder?.pause()
+                    if !continued.paused, continuedRecorder != nil { held.insert(tap.file) }
                 }
                 let recorder: TapRecorder
                 if let continuedRecorder {
@@ -196,10 +202,18 @@ struct LiveTaps {
         return Set(changing.keys)
     }
 
-    private static func status(node: String, file: String, recorder: TapRecorder, recording: Bool) -> LiveStatus.Tap {
+    /// Continued takes go on once the engine's ports are connected.
+    mutating func releaseHeld() {
+        for file in held { recorders[file]?.resume() }
+        held = []
+    }
+
+    /// `held`: a continued take waiting for the ports, recording as far as anyone asks.
+    private static func status(node: String, file: String, recorder: TapRecorder, recording: Bool,
+                               held: Bool = false) -> LiveStatus.Tap {
         let failure = recorder.failure
         let state: LiveStatus.Tap.State = failure != nil ? .failed
-            : !recording ? .finished : recorder.isPaused ? .paused : .recording
+            : !recording ? .finished : recorder.isPaused && !held ? .paused : .recording
         var tap = LiveStatus.Tap(node: node, file: recorder.path, seconds: recorder.secondsRecorded,
                                  droppedFrames: recorder.framesDropped, recording: recording && failure == nil,
                                  state: state, error: failure.map(Self.reason))

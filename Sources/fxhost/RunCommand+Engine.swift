@@ -107,7 +107,6 @@ extension RunCommand {
         sessionOptions.tapRegion = tapRegion
         var hostOptions = LiveHost.Options()
         hostOptions.reconnect = reconnect
-        hostOptions.connectPorts = !noConnect
         let provider = plugins.provider
         let patchFile = LivePatchFile(path: source.patch, patch: patch, text: source.patch == nil ? nil : text) {
             reference throws(UnitError) in try provider.makeUnit(reference)
@@ -124,7 +123,8 @@ extension RunCommand {
         }
         // Remade even with --no-connect: they are what the ports had, not the patch's.
         engine.makesPatchConnections = !noConnect
-        hostOptions.connectPorts = !noConnect || engine.connectionsToRemake != nil
+        // Always: the takes a crash broke go on once this step is done, whether it connects anything or not.
+        hostOptions.connectPorts = true
         engine.dispatcher.remoteFolder = files
         let host = LiveHost(engine: engine, notifier: notifier, signals: nil, options: hostOptions)
         let link = EngineLinkFrontEnd(descriptor: EngineProcess.linkDescriptor, session: engine.session)

@@ -58,6 +58,32 @@ final class TapRecorderTests: XCTestCase {
         assertCounter(output, values: Array(0..<(15 * 64)))
     }
 
+    /// Cycles the server played without running fxhost (an xrun) count as
+    /// skipped: blocks of 256 at frame times 1000, 1256, then 2024 (two
+    /// blocks left out: 512 frames), then across JACK's 32-bit wrap with
+    /// none left out. A clock that jumps back, or on by minutes (another
+    /// server), adds nothing.
+    func testFramesTheServerLeftOutCountAsSkipped() throws {
+        let path = directory.appendingPathComponent("xrun.wav").path
+        let recorder = try TapRecorder(path: path, format: .wavFloat, channels: 1, sampleRate: 48000,
+                                       mode: .recording, policy: .dropWhenFull, ringFrames: 1000)
+        let input = recorder.input
+        input.follow(frameTime: 1000, frames: 256)
+        input.follow(frameTime: 1256, frames: 256)
+        XCTAssertEqual(recorder.framesSkipped, 0)
+        input.follow(frameTime: 2024, frames: 256)
+        XCTAssertEqual(recorder.framesSkipped, 512)
+        input.follow(frameTime: 0xFFFF_FF00, frames: 256)  // the clock elsewhere (another server): not counted
+        XCTAssertEqual(recorder.framesSkipped, 512)
+        input.follow(frameTime: 0, frames: 256)  // 0xFFFF_FF00 + 256 wraps to 0: due on time
+        XCTAssertEqual(recorder.framesSkipped, 512)
+        input.follow(frameTime: 512, frames: 256)  // one block left out, after the wrap
+        XCTAssertEqual(recorder.framesSkipped, 768)
+        input.follow(frameTime: 100, frames: 256)  // back: no skip
+        XCTAssertEqual(recorder.framesSkipped, 768)
+        try recorder.finish()
+    }
+
     /// Once the writer runs, the ring empties and later blocks fit again;
     /// the file holds exactly the accepted blocks, in order.
     func testDropWhenFullResumesAfterTheWriterCatchesUp() throws {

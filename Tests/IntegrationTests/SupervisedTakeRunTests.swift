@@ -119,45 +119,40 @@ final class SupervisedTakeRunTests: XCTestCase {
         // Silent until the input is connected to the ramp, just after the engine starts.
         let whole = try Audio.read(path("take.wav")).channels.first ?? []
         let samples = Array(whole.drop { $0 == 0 })
-        let leading = whole.count - samples.count
-        let runs = LiveRunTests.runs(of: samples)
-        let silences = runs.filter { $0.value == 0 }
-        XCTAssertEqual(silences.count, crashes, "one gap per crash")
         XCTAssertGreaterThan(samples.count, 2 * 48_000)
         guard let first = samples.first, first >= 0.25 else { return XCTFail("the take starts with the ramp: \(samples.prefix(4))") }
         // Each sample's step of the ramp: the frame time it was played at, modulo 48000.
         func step(_ sample: Float) -> Int { Int(((Double(sample) - 0.25) / 0.5 * 48_000).rounded()) }
-        // Across each silence, the first sample after it is the ramp as many
-        // frames on as the file holds between them: the silence stands for
-        // exactly the frames that went by. Between neighbours the ramp moves
-        // one step, but where the server itself skipped a cycle under load
-        // (an xrun): that is the machine's, and not judged here.
-        var crossed = 0, wrongAcross = 0, steady = 0, inGap = samples.count
-        var previous = 0
-        for index in samples.indices.dropFirst() where samples[index] != 0 {
-            let due = (step(samples[previous]) + index - previous) % 48_000
-            if index - previous > 1 {
-                crossed += 1
-                if step(samples[index]) != due { wrongAcross += 1 }
-            } else if step(samples[index]) == due {
-                steady += 1
-            }
-            previous = index
-        }
-        inGap -= samples.filter { $0 != 0 }.count
-        XCTAssertEqual(crossed, crashes, "one silence per crash")
-        XCTAssertEqual(wrongAcross, 0, "after each silence the take is on the server's clock again")
-        XCTAssertGreaterThan(steady, samples.count * 9 / 10, "the take is the ramp, sample after sample")
-        XCTAssertGreaterThan(inGap, 0)
         let closing = try JSONSerialization.jsonObject(with: Data((LiveRun.prettyJSONDocuments(in: run.stdout).last ?? "{}").utf8)) as? [String: Any] ?? [:]
         let gaps = (closing["taps"] as? [[String: Any]])?.first?["gaps"] as? [[String: Any]] ?? []
-        // The silence filled for the restart, then the new engine's first blocks before its input was connected.
-        XCTAssertEqual(gaps.count, crashes)
-        let gapFrames = gaps.reduce(0) { $0 + ($1["frames"] as? Int ?? 0) }
-        XCTAssertGreaterThan(gapFrames, 0)
-        XCTAssertLessThanOrEqual(gapFrames, inGap, "the status's gaps are in the take's silence")
-        let gapStart = Int(((gaps.first?["atSeconds"] as? Double ?? -1) * 48_000).rounded())
-        XCTAssertEqual(gapStart, leading + (samples.firstIndex(of: 0) ?? -1), "the status says where the silence starts")
+        XCTAssertEqual(gaps.count, crashes, "one gap per crash")
+        // Each gap where the status puts it: silent throughout, and the first
+        // sample after it the ramp as many frames on from the last one before
+        // it as the file holds between them, so the silence stands for exactly
+        // the time that went by. (A continued take waits for the new engine's
+        // input to be connected: nothing but the gap is silent there.)
+        for gap in gaps {
+            let at = Int(((gap["atSeconds"] as? Double ?? -1) * 48_000).rounded()), frames = gap["frames"] as? Int ?? -1
+            guard at > 0, frames > 0, at + frames < whole.count else { XCTFail("a gap outside the take: \(gap)"); continue }
+            XCTAssertEqual(whole[at..<(at + frames)].filter { $0 != 0 }.count, 0, "the gap at \(at) is silent")
+            XCTAssertNotEqual(whole[at - 1], 0, "sound just before the gap at \(at)")
+            // Sound from the first block after it; a loaded machine may let a block or two
+            // pass before the connection (or the ramp's client) delivers.
+            guard let after = whole[(at + frames)...].firstIndex(where: { $0 != 0 }), after - (at + frames) < 4 * 256 else {
+                XCTFail("no sound within 4 blocks after the gap at \(at)")
+                continue
+            }
+            XCTAssertEqual(step(whole[after]), (step(whole[at - 1]) + after - (at - 1)) % 48_000,
+                           "after the gap at \(at) (\(frames) frames) the take is on the server's clock again")
+        }
+        // Between neighbours the ramp moves one step, but where the server
+        // skipped a cycle or the ramp's own client was late under load (an
+        // xrun): that is the machine's, and only most of the take is judged.
+        var steady = 0
+        for index in samples.indices.dropFirst() where step(samples[index]) == (step(samples[index - 1]) + 1) % 48_000 {
+            steady += 1
+        }
+        XCTAssertGreaterThan(steady, samples.count * 9 / 10, "the take is the ramp, sample after sample")
     }
 
     /// Plays a ramp keyed to JACK's frame clock on `ramp:out` until terminated.

@@ -73,6 +73,23 @@ package final class TapRecorder {
             counters.skipped.pointee.add(frames, ordering: .relaxed)
         }
 
+        /// Realtime-safe (a load, at most an add, a store): the chunk of
+        /// `frames` played at JACK frame time `frameTime` (paused or not)
+        /// follows the last one; the frames between them that the server
+        /// played without running fxhost (an xrun) count as skipped, so the
+        /// take's frames plus those it skipped stay on the server's clock.
+        @inlinable @_noLocks
+        package func follow(frameTime: Int, frames: Int) {
+            let due = counters.nextFrame.pointee.load(ordering: .relaxed)
+            if due >= 0 {
+                // JACK's frame time is 32 bits and wraps; a jump back or of
+                // minutes (a new server) is no skip.
+                let late = Int(Int32(truncatingIfNeeded: frameTime &- due))
+                if late > 0 && late < 1 << 23 { counters.skipped.pointee.add(late, ordering: .relaxed) }
+            }
+            counters.nextFrame.pointee.store((frameTime &+ frames) & 0xFFFF_FFFF, ordering: .relaxed)
+        }
+
         /// Realtime-safe: pushes `frames` frames of planar audio (one buffer
         /// per channel) if the ring has room for the whole block; otherwise
         /// returns false and counts the frames as dropped. Never waits, whatever
@@ -291,8 +308,11 @@ package struct TapCounters: @unchecked Sendable {
     package let failed: UnsafeMutablePointer<Atomic<Bool>>
     /// The JACK frame time of the first frame pushed; -1 until then.
     package let startFrame: UnsafeMutablePointer<Atomic<Int>>
-    /// Frames played while paused.
+    /// Frames played while paused, or left out by the server (cycles it
+    /// did not run fxhost in): time that lies between the file's frames.
     package let skipped: UnsafeMutablePointer<Atomic<Int>>
+    /// The JACK frame time the next push is due at; -1 before the first.
+    package let nextFrame: UnsafeMutablePointer<Atomic<Int>>
     /// Frames the file held before the ring's first frame (a continued
     /// take's, and its gap); -1 until the writer knows. With the ring's
     /// positions it says which frames a take's file already holds.
@@ -313,9 +333,10 @@ package struct TapCounters: @unchecked Sendable {
         startFrame = cell(4, Atomic<Int>.self)
         skipped = cell(5, Atomic<Int>.self)
         before = cell(6, Atomic<Int>.self)
+        nextFrame = cell(7, Atomic<Int>.self)
         owned = false
         if reset {
-            for (pointer, value) in [(written, 0), (dropped, 0), (startFrame, -1), (skipped, 0), (before, -1)] {
+            for (pointer, value) in [(written, 0), (dropped, 0), (startFrame, -1), (skipped, 0), (before, -1), (nextFrame, -1)] {
                 pointer.initialize(to: Atomic(value))
             }
             paused.initialize(to: Atomic(false))
@@ -324,7 +345,7 @@ package struct TapCounters: @unchecked Sendable {
     }
 
     /// The bytes `init(cells:reset:)` uses.
-    package static let cellBytes = 7 * 8
+    package static let cellBytes = 8 * 8
 
     init() {
         written = .allocate(capacity: 1)
@@ -341,6 +362,8 @@ package struct TapCounters: @unchecked Sendable {
         skipped.initialize(to: Atomic(0))
         before = .allocate(capacity: 1)
         before.initialize(to: Atomic(-1))
+        nextFrame = .allocate(capacity: 1)
+        nextFrame.initialize(to: Atomic(-1))
         owned = true
     }
 
@@ -360,6 +383,8 @@ package struct TapCounters: @unchecked Sendable {
         skipped.deallocate()
         before.deinitialize(count: 1)
         before.deallocate()
+        nextFrame.deinitialize(count: 1)
+        nextFrame.deallocate()
     }
 }
 

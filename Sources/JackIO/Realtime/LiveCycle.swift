@@ -42,6 +42,9 @@ func runLiveCycle(_ state: UnsafeMutablePointer<LiveEngineState>, frameCount: In
         let blockLimit = max(program.maxBlockFrames, 1)
         var position = state.pointee.transport.position(
             frames: frameCount, sampleRate: state.pointee.sampleRate.load(ordering: .relaxed))
+        // The cycle's JACK frame time, for taps (a take's clock) and file sources (theirs).
+        var cycleTime = -1
+        if let client = state.pointee.client { cycleTime = Int(_unsafePerformance { jack_last_frame_time(client) }) }
         var offset = 0
         while offset < frameCount {
             let chunk = min(blockLimit, frameCount - offset)
@@ -53,15 +56,16 @@ func runLiveCycle(_ state: UnsafeMutablePointer<LiveEngineState>, frameCount: In
                     UnsafeMutableRawPointer(inputs[index]).copyMemory(from: source, byteCount: byteCount)
                 }
             }
-            for feed in feeds { feed.fill(frames: chunk, offset: offset, client: state.pointee.client) }
-            fillMIDIInputs(state, slot, frames: frames, offset: offset, chunk: chunk)
+            let chunkTime = cycleTime < 0 ? -1 : cycleTime + offset
+            for feed in feeds { feed.fill(frames: chunk, frameTime: chunkTime) }
+            fillMIDIInputs(state, slot, frames: frames, offset: offset, chunk: chunk, frameTime: chunkTime)
             program.transport?.pointee = position
             // Later chunks of the cycle roll on: no jump, so nothing is sent.
             if position.speed != 0 { position.frame += Int64(chunk) }
             let renderStart = MonotonicClock.nanoseconds()
             if let workers { workers.render(program, frames: chunk) } else { program.render(frames: chunk) }
             renderTime += MonotonicClock.nanoseconds() - renderStart
-            for tap in taps { tap.push(frames: chunk, offset: offset, client: state.pointee.client) }
+            for tap in taps { tap.push(frames: chunk, frameTime: chunkTime) }
             for meter in meters { meter.measure(frames: chunk) }
             for index in 0..<outputs.count {
                 let port = state.pointee.outputPorts[index]

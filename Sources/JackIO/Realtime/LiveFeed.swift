@@ -1,4 +1,3 @@
-import CJack
 import HostCore
 import Synchronization
 
@@ -53,12 +52,11 @@ package struct LiveFeed {
         self.wakeFrames = wakeFrames
     }
 
-    /// Fills `frames` frames, which start `offset` frames into the cycle;
-    /// silence where the ring runs dry. `client`: for the frame time when
-    /// the clock has a task (nil offline: no clock).
+    /// Fills `frames` frames, played at JACK frame time `frameTime` (-1:
+    /// none); silence where the ring runs dry.
     @_noLocks
-    func fill(frames: Int, offset: Int = 0, client: OpaquePointer? = nil) {
-        if counters.pointee.clock.hasTask, let client { followClock(at: Int(_unsafePerformance { jack_last_frame_time(client) }) + offset) }
+    func fill(frames: Int, frameTime: Int = -1) {
+        if frameTime >= 0, counters.pointee.clock.hasTask { followClock(at: frameTime) }
         // Read the flag first: if it was set, everything is already in the ring.
         let finished = counters.pointee.finished.load(ordering: .acquiring)
         let channels = ring.channels

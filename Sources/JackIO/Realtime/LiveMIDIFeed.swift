@@ -1,4 +1,3 @@
-import CJack
 import HostCore
 
 // Called by: the realtime thread (`fillMIDIInputs`, once per chunk of a
@@ -12,13 +11,12 @@ package struct LiveMIDIFeed {
     package let list: UnsafeMutablePointer<MIDIEventList>
     package let clock: UnsafeMutablePointer<LiveSourceClock>
 
-    /// The chunk's events, which start `offset` frames into the cycle; a
-    /// resumed file first passes over what it would have played meanwhile.
+    /// The chunk's events, played at JACK frame time `frameTime` (-1:
+    /// none); a resumed file first passes over what it would have played meanwhile.
     @_noLocks
-    func fill(frames: Int, offset: Int, client: OpaquePointer?) {
-        if clock.pointee.hasTask, let client {
-            let now = Int(_unsafePerformance { jack_last_frame_time(client) }) + offset
-            let skipped = clock.pointee.framesToSkip(now: now, position: playback.pointee.position, available: .max)
+    func fill(frames: Int, frameTime: Int) {
+        if frameTime >= 0, clock.pointee.hasTask {
+            let skipped = clock.pointee.framesToSkip(now: frameTime, position: playback.pointee.position, available: .max)
             if skipped > 0 { playback.pointee.skip(frames: skipped) }
         }
         playback.pointee.fillNext(list, frames: frames)

@@ -22,7 +22,7 @@ func clearMIDIOutputs(_ state: UnsafeMutablePointer<LiveEngineState>, frames: UI
 /// exclusive) are dropped and counted.
 @_noLocks
 func fillMIDIInputs(_ state: UnsafeMutablePointer<LiveEngineState>, _ slot: UnsafeMutablePointer<ProgramSlot>,
-                    frames: UInt32, offset: Int, chunk: Int) {
+                    frames: UInt32, offset: Int, chunk: Int, frameTime: Int) {
     let lists = slot.pointee.midiInputs
     let ports = state.pointee.midiInputPorts
     for index in 0..<min(lists.count, ports.count) {
@@ -49,7 +49,7 @@ func fillMIDIInputs(_ state: UnsafeMutablePointer<LiveEngineState>, _ slot: Unsa
             list.pointee.insert(message)
         }
     }
-    for feed in slot.pointee.midiFiles { feed.fill(frames: chunk, offset: offset, client: state.pointee.client) }
+    for feed in slot.pointee.midiFiles { feed.fill(frames: chunk, frameTime: frameTime) }
 }
 
 /// Writes the program's MIDI output lists for the chunk at `offset` into

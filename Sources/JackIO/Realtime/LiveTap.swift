@@ -1,4 +1,3 @@
-import CJack
 import HostCore
 import Synchronization
 
@@ -25,11 +24,12 @@ package struct LiveTap {
         self.peakBits = peakBits
     }
 
-    /// `offset`: where in the cycle the chunk starts; `client`: for the
-    /// frame time of the take's first frame (one call, in its first chunk),
-    /// which a restarted engine continuing the take needs to fill the gap exactly.
+    /// `frameTime`: the JACK frame time the chunk plays at (-1: none). The
+    /// take's first frame keeps it, and each chunk counts the cycles the
+    /// server left out since the last, so a restarted engine continuing the
+    /// take fills the gap exactly.
     @_noLocks
-    func push(frames: Int, offset: Int, client: OpaquePointer?) {
+    func push(frames: Int, frameTime: Int) {
         for channel in 0..<channels.count {
             let peak = PeakLevel.measure(channels[channel], frames: frames)
             peakBits[channel].max(peak.bitPattern, ordering: .relaxed)
@@ -37,11 +37,15 @@ package struct LiveTap {
         guard !input.hasFailed else { return }
         guard !input.isPaused else {
             // Paused time counts once the take has started: its frames lie between the file's.
-            if !input.needsStartFrame { input.skip(frames: frames) }
+            if !input.needsStartFrame {
+                input.skip(frames: frames)
+                if frameTime >= 0 { input.follow(frameTime: frameTime, frames: frames) }
+            }
             return
         }
-        if input.needsStartFrame, let client {
-            input.setStartFrame(Int(_unsafePerformance { jack_last_frame_time(client) }) + offset)
+        if frameTime >= 0 {
+            if input.needsStartFrame { input.setStartFrame(frameTime) }
+            input.follow(frameTime: frameTime, frames: frames)
         }
         _ = input.push(channels: channels, frames: frames)
     }

@@ -22,6 +22,7 @@ package final class InProcessEngine: HostedEngine {
     package var surface: any ControlSurface { dispatcher }
     package func start() throws { try session.start() }
     package func connectPorts() throws {
+        defer { session.releaseHeldTakes() }  // a take a crash broke goes on from its first connected cycle
         if let saved = connectionsToRemake {
             connectionsToRemake = nil
             session.remakeConnections(saved)
