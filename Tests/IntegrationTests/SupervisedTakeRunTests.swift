@@ -126,6 +126,14 @@ final class SupervisedTakeRunTests: XCTestCase {
         let closing = try JSONSerialization.jsonObject(with: Data((LiveRun.prettyJSONDocuments(in: run.stdout).last ?? "{}").utf8)) as? [String: Any] ?? [:]
         let gaps = (closing["taps"] as? [[String: Any]])?.first?["gaps"] as? [[String: Any]] ?? []
         XCTAssertEqual(gaps.count, crashes, "one gap per crash")
+        // In the take itself: one long silence per crash, each as long as its gap (a
+        // block or two more where a loaded machine's connection came late), and no other.
+        let silences = LiveRunTests.runs(of: samples).filter { $0.value == 0 && $0.count > 4 * 256 }.map(\.count)
+        let gapLengths = gaps.map { $0["frames"] as? Int ?? -1 }
+        XCTAssertEqual(silences.count, crashes, "silences in the take: \(silences), gaps: \(gapLengths)")
+        for (silence, gap) in zip(silences, gapLengths) {
+            XCTAssertTrue(silence >= gap && silence < gap + 4 * 256, "a silence of \(silence) frames for a gap of \(gap)")
+        }
         // Each gap where the status puts it: silent throughout, and the first
         // sample after it the ramp as many frames on from the last one before
         // it as the file holds between them, so the silence stands for exactly

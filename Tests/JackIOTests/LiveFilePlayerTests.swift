@@ -56,4 +56,44 @@ final class LiveFilePlayerTests: XCTestCase {
         XCTAssertGreaterThan(wakeups, 0)
         XCTAssertLessThanOrEqual(wakeups, (frames - 8192) / player.chunkFrames + 1)
     }
+
+    /// A resumed player whose first fill must skip more than its ring
+    /// holds (the engine took long to start): the skip empties the ring, so
+    /// it must wake the sleeping disk thread, and the fills after it go on
+    /// skipping until the file plays exactly where its origin puts the
+    /// clock. Origin 0, primed at frame time 0 (the ring starts at frame 0),
+    /// first fill at frame time 20000: 20000 / 8192 rings to skip.
+    func testAResumedFileSkipsMoreThanItsRingAndPlaysOnWhereItsClockSays() throws {
+        let folder = try temporaryFolder()
+        let path = folder.appendingPathComponent("ramp.wav").path
+        let frames = 6 * 8192
+        let ramp = (0..<frames).map { Float($0) / Float(frames) }
+        try Audio(channels: [ramp]).write(path)
+        let player = try LiveFilePlayer(node: "ramp", source: FilePlayerSource(
+            path: path, channels: 1, sampleRate: 48_000, frames: frames), sampleRate: 48_000, ringSeconds: 0,
+            resumingFrom: 0)
+        player.prime(at: 0)
+        try player.start()
+        defer { player.stop() }
+
+        let block = 256
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: block)
+        defer { buffer.deallocate() }
+        let buffers = [buffer]
+        var time = 20_000
+        var heard: (time: Int, sample: Float)?
+        buffers.withUnsafeBufferPointer { pointers in
+            let feed = LiveFeed(ring: player.ring, buffers: pointers.baseAddress!, counters: player.counters,
+                                spaceFreed: player.spaceFreed, wakeFrames: player.chunkFrames)
+            let deadline = Date().addingTimeInterval(30)
+            while heard == nil && Date() < deadline {
+                feed.fill(frames: block, frameTime: time)
+                if buffer[0] > 0 { heard = (time, buffer[0]) }  // the file's, not an underrun's silence
+                time += block
+                usleep(2000)  // the disk thread's turn, as between cycles
+            }
+        }
+        let (at, sample) = try XCTUnwrap(heard, "the file never played again: the disk thread was not woken")
+        XCTAssertEqual(sample, ramp[at], "the file plays the frame its origin puts at frame time \(at)")
+    }
 }

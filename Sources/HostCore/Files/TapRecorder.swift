@@ -152,7 +152,9 @@ package final class TapRecorder {
         let writer = try AudioFileWriter(path: path, format: format, channels: channels,
                                          sampleRate: sampleRate, mode: mode, newTake: newTake)
         let frames = ringFrames ?? max(2 * sampleRate, 1)
-        let claimed = region?.claim(path: writer.path, channels: channels, sampleRate: sampleRate, frames: frames)
+        // Only a take that can be continued (WAV, RF64) is worth finishing for a dead engine.
+        let continuable = [.wavFloat, .wav16, .wav24, .rf64].contains(format) && mode == .recording
+        let claimed = continuable ? region?.claim(path: writer.path, channels: channels, sampleRate: sampleRate, frames: frames) : nil
         slot = claimed
         let ring = claimed?.ring ?? SPSCFloatRing(channels: channels, capacity: frames)
         input = Input(ring: ring, policy: policy, dataReady: PosixSemaphore(), spaceReady: PosixSemaphore(),
@@ -214,7 +216,11 @@ package final class TapRecorder {
     /// The take's frames no longer follow the server's frame clock one for
     /// one (a bounce played while it recorded nothing, the server restarted):
     /// `startFrame` says nothing from here on.
-    package func breakClock() { clockBroken.store(true, ordering: .relaxed) }
+    package func breakClock() {
+        clockBroken.store(true, ordering: .relaxed)
+        // No live push runs now (a bounce, a new server): the time since is no xrun.
+        input.counters.nextFrame.pointee.store(-1, ordering: .relaxed)
+    }
     private let clockBroken = Atomic<Bool>(false)
 
     /// Frames played while paused, which the file does not hold.

@@ -56,7 +56,8 @@ package struct LiveFeed {
     /// none); silence where the ring runs dry.
     @_noLocks
     func fill(frames: Int, frameTime: Int = -1) {
-        if frameTime >= 0, counters.pointee.clock.hasTask { followClock(at: frameTime) }
+        var skipped = 0
+        if frameTime >= 0, counters.pointee.clock.hasTask { skipped = followClock(at: frameTime) }
         // Read the flag first: if it was set, everything is already in the ring.
         let finished = counters.pointee.finished.load(ordering: .acquiring)
         let channels = ring.channels
@@ -70,11 +71,10 @@ package struct LiveFeed {
             ring.consume(frames: count)
             done += count
         }
-        if done > 0 {
-            counters.pointee.playedFrames.wrappingAdd(done, ordering: .relaxed)
-            // Once finished the disk thread is gone: nobody to wake.
-            if !finished { wakeDiskThreadIfRoom() }
-        }
+        if done > 0 { counters.pointee.playedFrames.wrappingAdd(done, ordering: .relaxed) }
+        // Once finished the disk thread is gone: nobody to wake. A skip may
+        // have emptied the ring while it slept: it is woken for that too.
+        if done > 0 || skipped > 0, !finished { wakeDiskThreadIfRoom() }
         guard done < frames else { return }
         for channel in 0..<channels {
             (buffers[channel] + done).update(repeating: 0, count: frames - done)
@@ -87,13 +87,15 @@ package struct LiveFeed {
 
     /// The clock's task for a chunk played at frame time `now`: a resumed
     /// feed drops what its ring holds before where its origin puts it.
+    /// Returns the frames it dropped.
     @_noLocks
-    private func followClock(at now: Int) {
+    private func followClock(at now: Int) -> Int {
         let position = counters.pointee.ringStart.load(ordering: .relaxed) + counters.pointee.playedFrames.load(ordering: .relaxed)
         let skipped = counters.pointee.clock.framesToSkip(now: now, position: position, available: ring.readableFrames)
-        guard skipped > 0 else { return }
+        guard skipped > 0 else { return 0 }
         ring.consume(frames: skipped)
         counters.pointee.playedFrames.wrappingAdd(skipped, ordering: .relaxed)
+        return skipped
     }
 
     /// Posts `spaceFreed` when the disk thread sleeps and a read's worth of

@@ -64,8 +64,15 @@ package struct LiveSourceClock: ~Copyable {
         _ = task.compareExchange(expected: Task.kept.rawValue, desired: Task.anchor.rawValue, ordering: .relaxed)
     }
 
-    /// The origin, once known.
+    /// The origin, once known and still true (nil while it waits to be
+    /// noted anew: the source fell behind, a bounce played instead).
     package var knownOrigin: Int? {
+        let origin = origin.load(ordering: .relaxed)
+        return origin < 0 || task.load(ordering: .relaxed) == Task.anchor.rawValue ? nil : origin
+    }
+
+    /// The origin a resumed source starts from (its task is to align to it).
+    package var resumedOrigin: Int? {
         let origin = origin.load(ordering: .relaxed)
         return origin < 0 ? nil : origin
     }
@@ -73,6 +80,6 @@ package struct LiveSourceClock: ~Copyable {
     /// The timeline frame a resumed source should start at when the server's
     /// frame time is `now` (its fills then skip what the start took).
     package func position(at now: Int) -> Int? {
-        knownOrigin.map { (now - $0) & Self.frameTimeMask }
+        resumedOrigin.map { (now - $0) & Self.frameTimeMask }
     }
 }

@@ -20,6 +20,8 @@ package final class EngineLinkFrontEnd: LiveFrontEnd {
     /// The session whose port connections the supervisor is kept told of.
     private let session: LiveSession?
     private var connectionsSent: JackConnections?
+    /// When the connections were last listed (`LiveHost.now()`).
+    private var connectionsRead = -Double.infinity
     /// The `finish` request to answer with the closing status, once the run has ended.
     package private(set) var finishRequest: Int?
     /// The plugin states this engine restored from snapshots, told to the supervisor with `ready`.
@@ -85,8 +87,10 @@ package final class EngineLinkFrontEnd: LiveFrontEnd {
         switch request {
         case .command(let command, let source):
             // A command may be the one that crashes: the connections as
-            // they are now (a callback's flag may not have come yet) reach the supervisor first.
-            if !command.isQuery { reportConnections() }
+            // they are now (a callback's flag may not have come yet) reach the
+            // supervisor first; read at most four times a second (a flood of
+            // fader moves must not list every port of the server each time).
+            if !command.isQuery, LiveHost.now() - connectionsRead >= 0.25 { reportConnections() }
             do {
                 return .result(try surface.dispatch(command, from: source))
             } catch {
@@ -125,6 +129,7 @@ package final class EngineLinkFrontEnd: LiveFrontEnd {
     /// Tells the supervisor the engine's port connections, if they changed since it was last told.
     private func reportConnections() {
         guard let session, !session.serverHasShutDown else { return }
+        connectionsRead = LiveHost.now()
         let connections = session.portConnections
         guard connections != connectionsSent else { return }
         connectionsSent = connections

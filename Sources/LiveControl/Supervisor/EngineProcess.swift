@@ -111,9 +111,9 @@ package final class EngineProcess {
     }
 
     /// Ends it for good (it hung, or would not finish), and reaps it.
-    package func kill() {
+    package func kill(beating beat: () -> Void = {}) {
         guard ending == nil else { return }
         Glibc.kill(pid, SIGKILL)
-        wait(seconds: 10)
+        wait(seconds: 10, beating: beat)
     }
 }

@@ -35,14 +35,20 @@ package final class SharedTakes {
         var failures: [String] = []
         for slot in region.slots where slot.isClaimed {
             defer { slot.release() }
-            guard let path = slot.path else { continue }
+            // Only a take the engine said it records: the region is the engine's
+            // to write, and a path scribbled there must not lead this process to another file.
+            guard let path = slot.path,
+                  let index = taps.firstIndex(where: { $0.file == path && ($0.state == .recording || $0.state == .paused) })
+            else { continue }
             do {
                 _ = try slot.finishTake()
             } catch {
                 failures.append("the end of the take `\(TerminalText.escaped(path))` could not be written: \(error)")
             }
-            guard let index = taps.firstIndex(where: { $0.file == path && ($0.state == .recording || $0.state == .paused) }) else { continue }
             let counters = slot.counters
+            // A continued take whose writer had not yet placed its first frame
+            // wrote nothing: it stays as last read, to be continued from there.
+            guard counters.before.pointee.load(ordering: .acquiring) >= 0 else { continue }
             taps[index].droppedFrames = counters.dropped.pointee.load(ordering: .acquiring)
             taps[index].skippedFrames = counters.skipped.pointee.load(ordering: .acquiring)
             let first = counters.startFrame.pointee.load(ordering: .acquiring)

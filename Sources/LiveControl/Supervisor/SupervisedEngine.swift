@@ -81,6 +81,9 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
     /// is wedged, so the engine stops at a crash, and this client ends the
     /// freewheel before the engine is killed.
     private var keeper: FreewheelKeeper?
+    /// The takes the running engine was handed to go on with, and how long
+    /// each file was then.
+    private var handedTakes: [String: (continuation: TakeContinuation, seconds: Double)] = [:]
     /// Each file and MIDI-file source's origin on the server's clock, as
     /// last read (nil: not known yet): a restarted engine plays them on
     /// from there (`--engine-resume`).
@@ -197,8 +200,8 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
             status = lastStatus ?? .unavailable
             status.taps = lastTaps
         }
-        process?.wait(seconds: 10)
-        process?.kill()
+        process?.wait(seconds: 10, beating: beat)
+        process?.kill(beating: beat)
         if process?.hasEnded ?? false { finishTakes() }
         process = nil
         stateFolder = nil
@@ -399,8 +402,8 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
     private func readTaps() {
         tapsRead = LiveHost.now()
         if case .sourceOrigins(let origins)? = try? request(.sourceOrigins) {
-            // One not known in this engine yet keeps what the last one said.
-            sourceOrigins = origins.merging(sourceOrigins) { new, old in new ?? old }
+            // As the engine has them: one it must note anew (after a bounce) is not known.
+            sourceOrigins = origins
         }
         guard case .taps(let taps)? = try? request(.taps) else { return }
         lastTaps = taps
@@ -424,6 +427,11 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
             let requested = tap.requestedFile ?? tap.file
             if tap.state == .paused {
                 return TakeContinuation(requestedFile: requested, file: tap.file, expectedFrameTime: 0, paused: true)
+            }
+            // Handed to an engine that died before its first frame: handed on as it was, so
+            // the one gap spans both outages.
+            if tap.startFrame == nil, let earlier = handedTakes[tap.file], earlier.seconds == tap.seconds {
+                return earlier.continuation
             }
             // No clock (it never recorded, or a bounce broke it): it goes on with no silence added.
             return TakeContinuation(requestedFile: requested, file: tap.file,
@@ -463,7 +471,13 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
             flags += ["--engine-connections", file]
         }
         if let stateFolder { flags += ["--engine-state", stateFolder.path] }
-        if snapshotText != nil, !continuations.isEmpty, let data = try? JSONEncoder().encode(continuations) {
+        let handing = snapshotText == nil ? [] : continuations
+        handedTakes = [:]
+        for continuation in handing {
+            let seconds = lastTaps.first { $0.file == continuation.file }?.seconds ?? 0
+            handedTakes[continuation.file] = (continuation, seconds)
+        }
+        if !handing.isEmpty, let data = try? JSONEncoder().encode(handing) {
             flags += ["--engine-continue", String(decoding: data, as: UTF8.self)]
         }
         let origins = sourceOrigins.compactMapValues { $0 }
@@ -496,7 +510,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
             }
             if ready { break }
             guard LiveHost.now() < deadline else {
-                process.kill()
+                process.kill(beating: beat)
                 self.process = nil
                 throw SupervisorError.didNotStart(seconds: Self.startSeconds)
             }
@@ -516,7 +530,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
     /// Why an engine that ended before playing could not start.
     private func startFailure(of process: EngineProcess) -> SupervisorError {
         let ending = process.wait(seconds: 10, beating: beat) ?? {
-            process.kill()
+            process.kill(beating: beat)
             return process.wait(seconds: 0)
         }()
         if process.hasEnded { finishTakes() }
@@ -547,7 +561,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         // One that said its run ended is finalising its takes: it is given time to.
         var ending = process.wait(seconds: ended != nil && !process.hasCrashReport ? Self.answerSeconds : 2, beating: beat)
         if ending == nil {
-            process.kill()
+            process.kill(beating: beat)
             ending = process.wait(seconds: 0)
         }
         if process.hasEnded { finishTakes() }
@@ -614,13 +628,19 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
                 try startEngine(restartingFrom: snapshotText)
                 return met
             } catch SupervisorError.crashedStarting(let what) {
-                guard let report = startReport, let node = report.node, report.call?.hasPrefix("instantiate") == true,
-                      !standIns.contains(node) else {
-                    // A plugin's restore() of its own snapshot may be what crashed: once more without them.
-                    if snapshotText != nil, dropStateSnapshots(after: what) { continue }
+                // With no culprit named, the engine cannot start: the run ends.
+                guard let report = startReport, let node = report.node, let call = report.call else {
                     throw SupervisorError.crashedStarting(what)
                 }
-                standIns.append(node)
+                // A plugin's restore() of its own snapshot: once more without the snapshots.
+                if call.contains("restore"), snapshotText != nil, dropStateSnapshots(after: what) { continue }
+                if call.hasPrefix("instantiate") {
+                    // Not made again: its description stands in.
+                    guard !standIns.contains(node) else { throw SupervisorError.crashedStarting(what) }
+                    standIns.append(node)
+                } else if leftOut.contains(node) {
+                    throw SupervisorError.crashedStarting(what)  // bypassed, and it still crashed
+                }
                 if !leftOut.contains(node) { leftOut.append(node) }
                 let crash = LiveStatus.Crash(node: node, plugin: report.plugin, call: report.call, signal: report.signal ?? "an unknown signal",
                                              atSeconds: LiveHost.now() - startedAt, restartSeconds: nil, leftOut: true,
@@ -630,8 +650,9 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         }
     }
 
-    /// Records a crash in instantiate() that an engine `verb` ("started",
-    /// "restarted") without, and returns its announcement.
+    /// Records a crash while an engine started (in instantiate(), or as it
+    /// first played) that an engine `verb` ("started", "restarted")
+    /// without, and returns its announcement.
     private func recordStandIn(_ met: (crash: LiveStatus.Crash, backtrace: String?), verb: String, seconds: Double) -> ControlChange {
         var crash = met.crash
         crash.restartSeconds = seconds
@@ -666,7 +687,8 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         finishing = false
         ended = nil
         process.wait(seconds: 10, beating: beat)
-        process.kill()
+        process.kill(beating: beat)
+        if process.hasEnded { finishTakes() }  // one killed mid-finish: its takes' ends are written here
         self.process = nil
         playedBefore += stoppedAt - engineStartedAt
         standIns.removeAll { $0 == node }
@@ -805,9 +827,12 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         case .tempo(let beatsPerMinute): tempo = beatsPerMinute
         case .transport(let value): rolling = value
         case .sceneApplied(let name): scene = name
-        case .bypass(let node, false) where leftOut.contains(node): leftOut.removeAll { $0 == node }
+        // A stand-in stays out (its plugin was never made) until `restore` makes it again.
+        case .bypass(let node, false) where leftOut.contains(node) && !standIns.contains(node): leftOut.removeAll { $0 == node }
         case .bounceStarted: keeper = try? FreewheelKeeper(server: launch.server)
-        case .bounceFinished, .bounceFailed: keeper = nil
+        case .bounceFinished, .bounceFailed:
+            keeper = nil
+            tapsWatchedUntil = LiveHost.now() + 2  // the takes' and sources' clocks settle anew
         default: break
         }
     }
