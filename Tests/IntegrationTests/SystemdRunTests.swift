@@ -202,21 +202,10 @@ final class SystemdRunTests: XCTestCase {
     func testTheWatchdogIsFedThroughACrashInABounce() throws {
         let server = try startJackServer(sampleRate: 48_000, bufferFrames: 256)
         let folder = try makeScratchFolder(prefix: "fxhost-systemd")
-        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-        let plugins = try CrashingPlugins.install(in: folder.appendingPathComponent("lv2"))
-        try Audio.constant([0.5], frames: 48_000 * 60).write(path("dc.wav"))
-        // The bounce's own instance of the plugin reaches its 2000 blocks early in the 60 s file.
-        try """
-        fxhost: 1
-        nodes:
-          dc:  { file: dc.wav }
-          bad: { plugin: "\(CrashingPlugins.crashInRun)", params: { after: 2000 } }
-          out: { output: 1 }
-        chain: [dc, bad, out]
-        """.write(toFile: path("bounce.yaml"), atomically: true, encoding: .utf8)
+        let (patch, plugins) = try CrashingPlugins.writeBounceCrashRig(in: folder)
         let socketPath = try Self.shortSocketPath()
         let systemd = try FakeSystemd(address: socketPath, server: server.name)
-        let run = try LiveRun(["run", path("bounce.yaml"), "--server", server.name, "--no-connect", "--quiet",
+        let run = try LiveRun(["run", patch, "--server", server.name, "--no-connect", "--quiet",
                                "--duration", "120s"], console: true,
                               environment: ["LV2_PATH": plugins.path, "TMPDIR": folder.path,
                                             "NOTIFY_SOCKET": socketPath, "WATCHDOG_USEC": "4000000"])

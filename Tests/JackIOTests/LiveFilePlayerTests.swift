@@ -12,14 +12,8 @@ final class LiveFilePlayerTests: XCTestCase {
     /// disk thread (it waits on a semaphore, it does not poll). Every frame
     /// must come out once, in order.
     func testTakingFramesWakesTheDiskThreadUntilTheFileIsPlayed() throws {
-        let folder = try temporaryFolder()
-        let path = folder.appendingPathComponent("ramp.wav").path
         let frames = 6 * 8192
-        let ramp = (0..<frames).map { Float($0) / Float(frames) }
-        try Audio(channels: [ramp]).write(path)
-        // The smallest ring the player makes: 8192 frames.
-        let player = try LiveFilePlayer(node: "ramp", source: FilePlayerSource(
-            path: path, channels: 1, sampleRate: 48_000, frames: frames), sampleRate: 48_000, ringSeconds: 0)
+        let (player, ramp) = try rampPlayer(frames: frames)
         XCTAssertEqual(player.ring.capacity, 8192)
         player.prime()
         try player.start()
@@ -64,14 +58,7 @@ final class LiveFilePlayerTests: XCTestCase {
     /// clock. Origin 0, primed at frame time 0 (the ring starts at frame 0),
     /// first fill at frame time 20000: 20000 / 8192 rings to skip.
     func testAResumedFileSkipsMoreThanItsRingAndPlaysOnWhereItsClockSays() throws {
-        let folder = try temporaryFolder()
-        let path = folder.appendingPathComponent("ramp.wav").path
-        let frames = 6 * 8192
-        let ramp = (0..<frames).map { Float($0) / Float(frames) }
-        try Audio(channels: [ramp]).write(path)
-        let player = try LiveFilePlayer(node: "ramp", source: FilePlayerSource(
-            path: path, channels: 1, sampleRate: 48_000, frames: frames), sampleRate: 48_000, ringSeconds: 0,
-            resumingFrom: 0)
+        let (player, ramp) = try rampPlayer(frames: 6 * 8192, resumingFrom: 0)
         player.prime(at: 0)
         try player.start()
         defer { player.stop() }
@@ -95,5 +82,17 @@ final class LiveFilePlayerTests: XCTestCase {
         }
         let (at, sample) = try XCTUnwrap(heard, "the file never played again: the disk thread was not woken")
         XCTAssertEqual(sample, ramp[at], "the file plays the frame its origin puts at frame time \(at)")
+    }
+
+    /// A player of a mono ramp file of `frames` frames (frame k is k / frames)
+    /// with the smallest ring the player makes (8192 frames), and the ramp.
+    private func rampPlayer(frames: Int, resumingFrom origin: Int? = nil) throws -> (LiveFilePlayer, [Float]) {
+        let path = try temporaryFolder().appendingPathComponent("ramp.wav").path
+        let ramp = (0..<frames).map { Float($0) / Float(frames) }
+        try Audio(channels: [ramp]).write(path)
+        let player = try LiveFilePlayer(node: "ramp", source: FilePlayerSource(
+            path: path, channels: 1, sampleRate: 48_000, frames: frames), sampleRate: 48_000, ringSeconds: 0,
+            resumingFrom: origin)
+        return (player, ramp)
     }
 }

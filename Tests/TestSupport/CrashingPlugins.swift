@@ -63,4 +63,25 @@ public enum CrashingPlugins {
         }.joined(separator: "\n")).write(to: bundle.appendingPathComponent("crashy.ttl"), atomically: true, encoding: .utf8)
         return folder
     }
+
+    /// A rig whose plugin crashes during a live `bounce`: a 60 s constant
+    /// 0.5 (`dc.wav`) through `crashInRun` at `after: 2000` to one output,
+    /// as `bounce.yaml` in `folder`, with the plugins' bundle. Live, 2000
+    /// blocks of 256 take 10.7 s; the bounce's own instance reaches them in
+    /// its first 10.7 s of the file, faster than realtime. Returns the
+    /// patch's path and the folder for LV2_PATH.
+    public static func writeBounceCrashRig(in folder: URL) throws -> (patch: String, plugins: URL) {
+        let plugins = try install(in: folder.appendingPathComponent("lv2"))
+        try Audio.constant([0.5], frames: 48_000 * 60).write(folder.appendingPathComponent("dc.wav").path)
+        let patch = folder.appendingPathComponent("bounce.yaml").path
+        try """
+        fxhost: 1
+        nodes:
+          dc:  { file: dc.wav }
+          bad: { plugin: "\(crashInRun)", params: { after: 2000 } }
+          out: { output: 1 }
+        chain: [dc, bad, out]
+        """.write(toFile: patch, atomically: true, encoding: .utf8)
+        return (patch, plugins)
+    }
 }
