@@ -72,6 +72,41 @@ final class LiveSessionTests: XCTestCase {
 
     /// JACK changes the period: the plan is rebuilt at the new size off the
     /// realtime thread, published, and the sound goes on.
+    /// A file source resumed from an origin one second back (as a restarted
+    /// engine's is), under the sanitizer like every session here: its first
+    /// fills skip to where the origin puts the clock, so the tap's first
+    /// sample is the ramp's frame (its start frame − the origin), exactly.
+    /// The ramp's frame k is (k + 1) / 2^24.
+    func testAResumedFileSourcePlaysFromWhereItsOriginPutsTheClock() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try temporaryFolder()
+        let clip = folder.appendingPathComponent("ramp.wav").path
+        try Audio(channels: [(0..<48_000 * 10).map { Float($0 + 1) / Float(1 << 24) }]).write(clip)
+        let tapFile = folder.appendingPathComponent("tap.wav").path
+        let graph = AudioGraph()
+        let player = try graph.addFilePlayer("ramp", file: FilePlayerSource(
+            path: clip, channels: 1, sampleRate: 48_000, frames: 48_000 * 10))
+        let main = try graph.addOutput("main", channels: 1)
+        try graph.connect(player, to: main)
+        try graph.installTap(on: main, file: tapFile)
+        let clock = try JackClient(name: "clock", server: server.name)
+        let origin = (try XCTUnwrap(clock.frameTime) - 48_000) & 0xFFFF_FFFF
+        var options = LiveSession.Options(server: server)
+        options.resumedSources = ["ramp": origin]
+        let session = try LiveSession(graph: graph, options: options)
+        try session.start()
+        XCTAssertTrue(eventually(within: 60) { session.taps.first!.seconds >= 0.3 })
+        let start = try XCTUnwrap(session.taps.first?.startFrame)
+        try session.finish()
+
+        let recorded = try Audio.read(tapFile).channels[0]
+        let frame = (start - origin) & 0xFFFF_FFFF
+        XCTAssertGreaterThanOrEqual(frame, 48_000, "a second or more into the file")
+        XCTAssertEqual(recorded.first, Float(frame + 1) / Float(1 << 24), "the file at its origin's frame")
+        XCTAssertEqual(recorded.prefix(1000).enumerated().filter { $0.element != Float(frame + $0.offset + 1) / Float(1 << 24) }.count, 0,
+                       "and on from there, frame by frame")
+    }
+
     func testABufferSizeChangeRebuildsThePlanAtTheNewSize() throws {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
         let folder = try temporaryFolder()
