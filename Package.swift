@@ -102,7 +102,9 @@ let package = Package(
         .executableTarget(name: "rtsan-probe", dependencies: ["JackIO", "HostCore", "CCoreShim", "CJack"],
                           linkerSettings: realtimeSanitizer),
         // LV2Bridge: live sessions with real plugins run under the sanitizer in-process.
-        .testTarget(name: "JackIOTests", dependencies: ["JackIO", "HostCore", "LV2Bridge", "CCoreShim", "CJack", "TestSupport"],
+        // LiveControl: the supervisor's take writer, for sessions whose takes it writes.
+        .testTarget(name: "JackIOTests", dependencies: ["JackIO", "HostCore", "LV2Bridge", "LiveControl", "CCoreShim", "CJack",
+                                                        "TestSupport"],
                     linkerSettings: realtimeSanitizer),
         // The dispatcher, the protocol, the patch file as a live document and the
         // front ends (console parsing, prompt, OSC), on live sessions of their own.

@@ -30,8 +30,11 @@ struct LiveTaps {
     var continuing: [String: TakeContinuation] = [:]
     /// Continued takes held until the engine's ports are connected (`releaseHeld`).
     private var held: Set<String> = []
-    /// The supervisor's shared slots the recorders' rings go in (nil: their own memory).
+    /// The supervisor's shared slots the recorders' rings go in, for the
+    /// supervisor to write (nil: their own memory, written here).
     var region: SharedTapRegion?
+    /// Takes (files as written) the supervisor writes: it announces their failures itself.
+    private var supervisorWritten: Set<String> = []
 
     /// The files being recorded (or paused) now, as written.
     var files: Set<String> { Set(recorders.values.map(\.path)) }
@@ -71,11 +74,17 @@ struct LiveTaps {
             for tap in plan.taps where recorders[tap.file] == nil {
                 var continuedRecorder: TapRecorder?
                 if let continued = continuing.removeValue(forKey: tap.file) {
-                    // A take that cannot go on (moved, unreadable, another width) gives way to a new one.
-                    continuedRecorder = try? TapRecorder(continuing: tap.file, channels: tap.channels.count,
-                                                         sampleRate: sampleRate,
-                                                         expectedFrameTime: continued.paused ? nil : continued.expectedFrameTime,
-                                                         notifier: notifier, region: region)
+                    let expected = continued.paused ? nil : continued.expectedFrameTime
+                    if let region {
+                        // The supervisor writes it on (no slot free: a new take).
+                        continuedRecorder = TapRecorder(adopting: tap.file, channels: tap.channels.count,
+                                                        sampleRate: sampleRate, expectedFrameTime: expected, region: region)
+                    } else {
+                        // A take that cannot go on (moved, unreadable, another width) gives way to a new one.
+                        continuedRecorder = try? TapRecorder(continuing: tap.file, channels: tap.channels.count,
+                                                             sampleRate: sampleRate, expectedFrameTime: expected,
+                                                             notifier: notifier)
+                    }
                     // Held (paused, its clock not started) until the new engine's ports are
                     // connected: the gap then runs to its first frame of sound, not of an unconnected port.
                     continuedRecorder?.pause()
@@ -91,6 +100,7 @@ struct LiveTaps {
                                                notifier: notifier, region: region)
                 }
                 recorders[tap.file] = recorder
+                if recorder.isWrittenBySupervisor { supervisorWritten.insert(recorder.path) }
                 meters[tap.file] = LiveMeters(channels: tap.channels.count)
                 takes[tap.file] = recorder.path
                 nodes[tap.file] = tap.node
@@ -176,9 +186,12 @@ struct LiveTaps {
         for meter in meters.values { meter.removeReader(reader) }
     }
 
-    /// The taps that failed since the last call (recording or finished), each once.
+    /// The taps that failed since the last call (recording or finished),
+    /// each once; not those the supervisor writes, which it announces.
     mutating func takeNewFailures() -> [LiveStatus.Tap] {
-        let failed = status.filter { $0.state == .failed && !failuresTaken.contains($0.file) }
+        let failed = status.filter {
+            $0.state == .failed && !failuresTaken.contains($0.file) && !supervisorWritten.contains($0.file)
+        }
         failuresTaken.formUnion(failed.map(\.file))
         return failed
     }

@@ -1,7 +1,8 @@
-/// A take a restarted engine goes on writing instead of starting a new one
+/// A take a restarted engine goes on with instead of starting a new one
 /// (a supervised run's engine died while it recorded): the tap declared
 /// with `requestedFile` is declared with the take's own file instead, and
-/// opens it at its end.
+/// goes on at its end: published to the supervisor, which writes it (it
+/// held the file open, or opens it again), or, with no shared region, opened again here.
 public struct TakeContinuation: Codable, Sendable, Equatable {
     /// The file the tap asked for (absolute), and the take's own.
     public var requestedFile: String

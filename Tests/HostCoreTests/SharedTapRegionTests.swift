@@ -4,25 +4,14 @@ import TestSupport
 import XCTest
 @testable import HostCore
 
-/// The takes' shared memory, as a supervisor meets it after its engine
-/// died: what the recorder pushed and its writer never wrote goes into the
-/// file, frame for frame; a slot whose numbers do not add up is left alone.
+/// The takes' shared memory, from the engine's side: a live take is
+/// published for the supervisor to write, slots are bounded and handed out
+/// once, and a descriptor that is no region gives none.
 final class SharedTapRegionTests: XCTestCase {
     var directory: URL!
 
     override func setUpWithError() throws {
         directory = try makeScratchFolder(prefix: "fxhost-shared-taps")
-    }
-
-    /// `frames` frames counting from `start`: left n, right -n.
-    private func pushCounter(_ input: TapRecorder.Input, frames: Int, from start: Int) -> Bool {
-        let left = (0..<frames).map { Float(start + $0) }
-        let right = left.map { -$0 }
-        return left.withUnsafeBufferPointer { l in
-            right.withUnsafeBufferPointer { r in
-                [l.baseAddress!, r.baseAddress!].withUnsafeBufferPointer { input.push(channels: $0, frames: frames) }
-            }
-        }
     }
 
     private func makeRegion() throws -> SharedTapRegion {
@@ -31,78 +20,64 @@ final class SharedTapRegionTests: XCTestCase {
         return region
     }
 
-    /// The writer never ran (the engine died first): the supervisor writes
-    /// all 2560 pushed frames, and the counter in the file says they are
-    /// those frames, in order.
-    func testWhatTheWriterNeverWroteIsWrittenFromTheSharedRing() throws {
+    /// A live take in a region is the supervisor's to write: the recorder
+    /// creates the file empty (so a name taken goes to the next number, as
+    /// ever), publishes it with the file's own device and inode, and opens
+    /// no writer of its own.
+    func testARecorderInARegionCreatesItsTakeEmptyAndPublishesIt() throws {
         let region = try makeRegion()
         let path = directory.appendingPathComponent("take.wav").path
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: path))
         let recorder = try TapRecorder(path: path, format: .wavFloat, channels: 2, sampleRate: 48_000, newTake: true,
                                        region: region)
-        for block in 0..<10 { XCTAssertTrue(pushCounter(recorder.input, frames: 256, from: block * 256)) }
-        let claimed = region.slots.filter(\.isClaimed)
-        XCTAssertEqual(claimed.map(\.path), [path])
-        XCTAssertEqual(try claimed[0].finishTake(), 2560)
-        let audio = try Audio.read(path)
-        XCTAssertEqual(audio.channels[0], (0..<2560).map(Float.init))
-        XCTAssertEqual(audio.channels[1], (0..<2560).map { -Float($0) })
-        claimed[0].release()
+        XCTAssertTrue(recorder.isWrittenBySupervisor)
+        XCTAssertEqual(recorder.path, directory.appendingPathComponent("take-2.wav").path)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), Data([1, 2, 3]), "the file that was there is untouched")
+        let slot = try XCTUnwrap(region.slots.first(where: \.isReady))
+        let published = try XCTUnwrap(slot.published)
+        var info = stat()
+        XCTAssertEqual(stat(recorder.path, &info), 0)
+        XCTAssertEqual(info.st_size, 0)
+        XCTAssertEqual(published.path, recorder.path)
+        XCTAssertEqual(published.identity.device, UInt64(info.st_dev))
+        XCTAssertEqual(published.identity.inode, UInt64(info.st_ino))
+        XCTAssertFalse(published.continuing)
+        XCTAssertEqual(published.channels, 2)
+        slot.markClosed()  // what the supervisor does once it wrote the take
         recorder.abort()
+        XCTAssertFalse(slot.isClaimed, "the slot is handed back once the supervisor closed the take")
     }
 
-    /// The writer died between writing frames and handing their slots back
-    /// (it wrote 1000, released 600, 1300 were pushed): only the 300 the
-    /// file lacks are added, after what it holds.
-    func testOnlyWhatTheFileLacksIsAdded() throws {
+    /// An offline (waiting) recorder, or one with no slot to fit, writes its own file.
+    func testAnOfflineRecorderOrOneTooWideWritesItsOwnFile() throws {
         let region = try makeRegion()
-        let path = directory.appendingPathComponent("take.wav").path
-        let recorder = try TapRecorder(path: path, format: .wavFloat, channels: 2, sampleRate: 48_000, newTake: true,
-                                       region: region)
-        XCTAssertTrue(pushCounter(recorder.input, frames: 1300, from: 0))
-        // The dead writer's part, done by hand.
-        let earlier = try AudioFileWriter(continuing: path, channels: 2, sampleRate: 48_000)
-        let region0 = recorder.input.ring.readableRegion()
-        try earlier.write(interleaved: region0.baseAddress!, frames: 1000)
-        try earlier.close()
-        recorder.input.ring.consume(frames: 600)
-        let slot = try XCTUnwrap(region.slots.first(where: \.isClaimed))
-        XCTAssertEqual(try slot.finishTake(), 300)
-        let audio = try Audio.read(path)
-        XCTAssertEqual(audio.channels[0], (0..<1300).map(Float.init))
-        XCTAssertEqual(audio.channels[1], (0..<1300).map { -Float($0) })
-        slot.release()
-        recorder.abort()
-    }
-
-    /// Numbers a dead engine left that do not add up (a write position
-    /// beyond the ring, a file of another width) write nothing.
-    func testASlotWhoseNumbersDoNotAddUpIsLeftAlone() throws {
-        let region = try makeRegion()
-        let path = directory.appendingPathComponent("take.wav").path
-        let recorder = try TapRecorder(path: path, format: .wavFloat, channels: 2, sampleRate: 48_000, newTake: true,
-                                       region: region)
-        XCTAssertTrue(pushCounter(recorder.input, frames: 100, from: 0))
-        let slot = try XCTUnwrap(region.slots.first(where: \.isClaimed))
-        // The read position beyond the write position.
-        slot.ring.consume(frames: 5000)
-        XCTAssertEqual(try slot.finishTake(), 0)
-        XCTAssertEqual(try Audio.read(path).frames, 0)
-        slot.release()
-        recorder.abort()
+        let offline = try TapRecorder(path: directory.appendingPathComponent("a.wav").path, format: .wavFloat, channels: 2,
+                                      sampleRate: 48_000, policy: .waitWhenFull, newTake: true, region: region)
+        XCTAssertFalse(offline.isWrittenBySupervisor)
+        let wide = try TapRecorder(path: directory.appendingPathComponent("b.wav").path, format: .wavFloat, channels: 64,
+                                   sampleRate: 48_000, newTake: true, region: region)
+        XCTAssertFalse(wide.isWrittenBySupervisor, "64 channels × 0.5 s × 4 bytes is more than a 1 MiB slot")
+        XCTAssertTrue(region.slots.allSatisfy { !$0.isClaimed })
+        try offline.finish()
+        try wide.finish()
     }
 
     /// A region hands out its slots once each, and a take too wide for a
     /// slot's half second gets none (it keeps its own ring).
     func testSlotsAreBoundedAndHandedOutOnce() throws {
         let region = try makeRegion()
-        XCTAssertNil(region.claim(path: "/x/wide.wav", channels: 64, sampleRate: 48_000, frames: 96_000),
+        XCTAssertNil(region.claim(channels: 64, sampleRate: 48_000, frames: 96_000),
                      "64 channels × 0.5 s × 4 bytes is more than 1 MiB")
-        XCTAssertNil(region.claim(path: String(repeating: "a", count: 5000), channels: 1, sampleRate: 48_000, frames: 96_000))
-        let first = try XCTUnwrap(region.claim(path: "/x/a.wav", channels: 2, sampleRate: 48_000, frames: 96_000))
-        XCTAssertNotNil(region.claim(path: "/x/b.wav", channels: 2, sampleRate: 48_000, frames: 96_000))
-        XCTAssertNil(region.claim(path: "/x/c.wav", channels: 2, sampleRate: 48_000, frames: 96_000), "two slots only")
+        let first = try XCTUnwrap(region.claim(channels: 2, sampleRate: 48_000, frames: 96_000))
+        XCTAssertFalse(first.publish(path: String(repeating: "a", count: 5000), identity: nil, continuing: false, expectedFrameTime: nil),
+                       "a name longer than a slot holds is not published")
+        XCTAssertNil(first.published)
+        XCTAssertNotNil(region.claim(channels: 2, sampleRate: 48_000, frames: 96_000))
+        XCTAssertNil(region.claim(channels: 2, sampleRate: 48_000, frames: 96_000), "two slots only")
         first.release()
-        XCTAssertEqual(region.claim(path: "/x/c.wav", channels: 2, sampleRate: 48_000, frames: 96_000)?.path, "/x/c.wav")
+        let again = try XCTUnwrap(region.claim(channels: 2, sampleRate: 48_000, frames: 96_000))
+        XCTAssertTrue(again.publish(path: "/x/c.wav", identity: nil, continuing: false, expectedFrameTime: nil))
+        XCTAssertEqual(again.published?.path, "/x/c.wav")
     }
 
     /// An engine that was given no region (or something else on its

@@ -411,6 +411,20 @@ final class LiveRun {
         }
     }
 
+    /// How many descriptors process `pid` holds open on `path` for writing, as /proc says.
+    static func writers(of path: String, in pid: Int32) -> Int {
+        let folder = "/proc/\(pid)/fd"
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { fd in
+            guard (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\(fd)")) == target,
+                  let info = try? String(contentsOfFile: "/proc/\(pid)/fdinfo/\(fd)", encoding: .utf8) else { return false }
+            // "flags:\t0100001": octal; O_WRONLY is 1 and O_RDWR 2 in the low bits.
+            let line = info.split(separator: "\n").first { $0.hasPrefix("flags:") } ?? ""
+            let flags = Int(line.split(separator: "\t").last.map(String.init) ?? "", radix: 8) ?? 0
+            return flags & 3 != 0
+        }.count
+    }
+
     /// Waits until a recording-mode tap file reads as at least `seconds` long.
     func waitForTap(_ path: String, seconds: Double, timeout: Double = 60) -> Bool {
         eventually(within: timeout) {

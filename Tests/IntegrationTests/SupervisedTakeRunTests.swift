@@ -2,8 +2,8 @@ import Foundation
 import XCTest
 
 /// A plugin that crashes or hangs the engine of `fxhost run` while a tap
-/// records: the supervisor restarts the engine without it, and the take goes
-/// on in the same file. Judged against arithmetic: the frames before the
+/// records: the supervisor, which writes the take, restarts the engine
+/// without it, and the take goes on in the same file. Judged against arithmetic: the frames before the
 /// crash are the blocks the plugin let pass (N × 256, every one, when the
 /// tap is before it: the supervisor writes what the dead engine had not), the level is the
 /// constant fed through -6 dB (0.5 × 0.501187), and the one stretch of
@@ -37,6 +37,33 @@ final class SupervisedTakeRunTests: XCTestCase {
         XCTAssertTrue(try oneErrorLine(of: run).hasPrefix("fxhost: error: node `bad` (Crashy Effect) crashed in run() (SIGSEGV); "),
                       run.stderr)
         try assertOneTakeWithOneGap(run, folder, framesBefore: 800 * 64, exactly: true)
+    }
+
+    /// The take is written by the supervising process, not by the engine
+    /// the plugins run in: as /proc shows, while the take grows the
+    /// engine holds no descriptor open on it for writing, and the
+    /// supervisor holds one.
+    func testTheSupervisorWritesTheTakeAndTheEngineNeverOpensItForWriting() throws {
+        let (run, folder) = try playThrough(CrashingPlugins.crashInRun, seconds: 4, blocks: (1_000_000, 256))
+        let take = folder.appendingPathComponent("take.wav").path
+        XCTAssertTrue(run.waitForTap(take, seconds: 0.5), run.stderr)
+        let engines = run.children
+        XCTAssertEqual(engines.count, 1, "one engine process")
+        XCTAssertEqual(LiveRun.writers(of: take, in: try XCTUnwrap(engines.first)), 0, "the engine does not write the take")
+        XCTAssertEqual(LiveRun.writers(of: take, in: run.processIdentifier), 1, "the supervisor does")
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+        XCTAssertGreaterThan(try Audio.read(take).frames, 48_000)
+    }
+
+    /// A FLAC take, which no writer can open again to append to, goes on in
+    /// the same file across a crash: the supervisor held it open. Before,
+    /// a new take (`take-2.flac`) began after the restart.
+    func testAFLACTakeGoesOnInTheSameFileAcrossACrash() throws {
+        let (run, folder) = try playThrough(CrashingPlugins.crashInRun, seconds: 5, tapFile: "take.flac")
+        XCTAssertTrue(try oneErrorLine(of: run).hasPrefix("fxhost: error: node `bad` (Crashy Effect) crashed in run() (SIGSEGV); "),
+                      run.stderr)
+        // 16-bit FLAC: the level within one step.
+        try assertOneTakeWithOneGap(run, folder, framesBefore: 200 * 256, file: "take.flac", accuracy: 1.0 / 32_768)
     }
 
     /// A plugin stuck in run() is found by the engine's hang watch (no
@@ -193,7 +220,7 @@ final class SupervisedTakeRunTests: XCTestCase {
     /// `blocks`: the plugin's `after` and the server's block size. With
     /// `tapBeforeThePlugin` the gain comes first: the take is what the plugin was given.
     private func playThrough(_ plugin: String, seconds: Int, blocks: (count: Int, frames: Int) = (200, 256),
-                             tapBeforeThePlugin: Bool = false) throws -> (LiveRun, URL) {
+                             tapBeforeThePlugin: Bool = false, tapFile: String = "take.wav") throws -> (LiveRun, URL) {
         let server = try startJackServer(sampleRate: 48_000, bufferFrames: blocks.frames)
         let folder = try Tools.temporaryFolder()
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
@@ -208,7 +235,7 @@ final class SupervisedTakeRunTests: XCTestCase {
           out: { output: 1 }
         chain: \(tapBeforeThePlugin ? "[dc, g, bad, out]" : "[dc, bad, g, out]")
         taps:
-          - { at: g, file: take.wav }
+          - { at: g, file: \(tapFile) }
         """.write(toFile: path("crash.yaml"), atomically: true, encoding: .utf8)
         let run = try LiveRun(["run", path("crash.yaml"), "--server", server.name, "--no-connect", "--quiet", "--json",
                                "--duration", "\(seconds)s"],
@@ -222,9 +249,10 @@ final class SupervisedTakeRunTests: XCTestCase {
     /// reports, then the constant again (the culprit bypassed passes it
     /// through). Returns the gap's length in frames.
     @discardableResult
-    private func assertOneTakeWithOneGap(_ run: LiveRun, _ folder: URL, framesBefore: Int, exactly: Bool = false) throws -> Int {
+    private func assertOneTakeWithOneGap(_ run: LiveRun, _ folder: URL, framesBefore: Int, exactly: Bool = false,
+                                         file: String = "take.wav", accuracy: Float = 1e-6) throws -> Int {
         let takes = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("take") }
-        XCTAssertEqual(takes, ["take.wav"])
+        XCTAssertEqual(takes, [file])
         let closing = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any] ?? [:]
         let crashes = closing["crashes"] as? [[String: Any]] ?? []
         XCTAssertEqual(crashes.count, 1, run.stdout)
@@ -239,11 +267,11 @@ final class SupervisedTakeRunTests: XCTestCase {
         let gapStart = gaps.first?["atSeconds"] as? Double ?? -1
 
         let level = 0.5 * Self.minusSixDecibels
-        let samples = try Audio.read(folder.appendingPathComponent("take.wav").path).channels.first ?? []
+        let samples = try Audio.read(folder.appendingPathComponent(file).path).channels.first ?? []
         let runs = LiveRunTests.runs(of: samples)
         XCTAssertEqual(runs.count, 3, "the constant, one silence, the constant: \(runs.prefix(6))")
         guard runs.count == 3 else { return gapFrames }
-        XCTAssertEqual(runs[0].value, level, accuracy: 1e-6)
+        XCTAssertEqual(runs[0].value, level, accuracy: accuracy)
         if exactly {
             XCTAssertEqual(runs[0].count, framesBefore, "every frame rendered before the crash, and no more")
         } else {
@@ -252,7 +280,7 @@ final class SupervisedTakeRunTests: XCTestCase {
         XCTAssertEqual(Double(runs[0].count) / 48_000, gapStart, accuracy: 1e-9, "the silence starts where the status says")
         XCTAssertEqual(runs[1].value, 0)
         XCTAssertEqual(runs[1].count, gapFrames, "the silence is as long as the status says")
-        XCTAssertEqual(runs[2].value, level, accuracy: 1e-6)
+        XCTAssertEqual(runs[2].value, level, accuracy: accuracy)
         XCTAssertGreaterThan(runs[2].count, 48_000, "the take went on after the restart")
         return gapFrames
     }

@@ -66,15 +66,22 @@ package final class AudioFileWriter {
     /// Without `replacing` (atomic mode), `commit` never replaces a file
     /// that appeared at `path` while it wrote: it fails and leaves the
     /// rendered file under its temporary name, nothing lost.
+    ///
+    /// With `emptyTake` (recording mode: a supervisor writing a take its
+    /// engine created) the file at `path` must be that one, still empty:
+    /// its device and inode as given, and no bytes. Nothing else is opened.
     package init(path requestedPath: String, format: AudioFileFormat, channels: Int, sampleRate: Int,
                 mode: Mode = .atomic, blockFrames: Int = 4096, newTake: Bool = false,
-                replacing: Bool = true) throws(AudioFileError) {
+                replacing: Bool = true, emptyTake: (device: UInt64, inode: UInt64)? = nil) throws(AudioFileError) {
         try format.validate(channels: channels, sampleRate: sampleRate)
         var path = requestedPath
         let writingPath: String
         let descriptor: Int32
         do {
-            if newTake && mode == .recording {
+            if emptyTake != nil, mode == .recording {
+                descriptor = try RegularFile.openForWriting(path, truncate: false)
+                writingPath = path
+            } else if newTake && mode == .recording {
                 (descriptor, path) = try RegularFile.createNewTake(requestedPath)
                 writingPath = path
             } else {
@@ -85,6 +92,14 @@ package final class AudioFileWriter {
             }
         } catch {
             throw AudioFileError(writing: error, path: requestedPath)
+        }
+        if let emptyTake, mode == .recording {
+            var identity = stat()
+            guard fstat(descriptor, &identity) == 0, UInt64(identity.st_dev) == emptyTake.device,
+                  UInt64(identity.st_ino) == emptyTake.inode, identity.st_size == 0 else {
+                Glibc.close(descriptor)
+                throw .cannotCreate(path: path, reason: "it is no longer the empty take the engine created")
+            }
         }
         var info = SF_INFO(frames: 0, samplerate: Int32(sampleRate), channels: Int32(channels),
                            format: format.sndfileFormat, sections: 0, seekable: 0)

@@ -5,16 +5,16 @@ import Synchronization
 /// Shared memory for a supervised run's taps: a memfd the supervisor makes
 /// once and hands every engine it starts (an inherited descriptor), with a
 /// table of `slotCount` slots. An engine's `TapRecorder` claims a slot for
-/// each take and lays its ring, counters and file name there, so the frames
-/// its realtime thread pushed outlive the engine: when it dies, the
-/// supervisor writes to each take what its writer had not yet written
-/// (`SharedTapSlot.finishTake`) before a new engine goes on with it.
+/// each take, lays its ring and counters there, creates the take's file
+/// empty and publishes its name; the supervisor's `SharedTakes` writes the
+/// file from the ring, so the take is written by the process no plugin
+/// runs in, and goes on in the same file when a new engine takes over.
 ///
 /// Across processes only lock-free 64-bit atomics are shared (the ring's
-/// positions, the counters, a slot's claim), which is sound on one mapping
-/// of the same pages (Linux, x86-64 and arm64). The supervisor reads a
-/// slot only after the engine that claimed it was reaped, and then takes
-/// what it reads as hostile: sizes are bounded before use.
+/// positions, the counters, a slot's state) and one process-shared
+/// semaphore (the engine wakes the supervisor's writer), which is sound on
+/// one mapping of the same pages (Linux, x86-64 and arm64). The supervisor
+/// takes what it reads as hostile: sizes are bounded before use.
 package final class SharedTapRegion: @unchecked Sendable {
     package let slotCount: Int
     /// Bytes of ring storage per slot.
@@ -27,6 +27,7 @@ package final class SharedTapRegion: @unchecked Sendable {
     package static let defaultSlotDataBytes = 4 << 20
     private static let magic: UInt64 = 0x6678_686f_7374_5431  // "fxhostT1"
     private static let headerBytes = 4096
+    private static let semaphoreOffset = 64
     static let slotHeaderBytes = 8192
     private static let maximumSlots = 64
     private static let maximumSlotDataBytes = 64 << 20
@@ -67,6 +68,7 @@ package final class SharedTapRegion: @unchecked Sendable {
             mapped.storeBytes(of: Self.magic, as: UInt64.self)
             (mapped + 8).storeBytes(of: shape.slotCount, as: Int.self)
             (mapped + 16).storeBytes(of: shape.slotDataBytes, as: Int.self)
+            sem_init((mapped + Self.semaphoreOffset).assumingMemoryBound(to: sem_t.self), 1, 0)
         }
         slotCount = (mapped + 8).load(as: Int.self)
         slotDataBytes = (mapped + 16).load(as: Int.self)
@@ -83,80 +85,53 @@ package final class SharedTapRegion: @unchecked Sendable {
     /// Every slot, claimed or not.
     package var slots: [SharedTapSlot] {
         (0..<slotCount).map {
-            SharedTapSlot(base: base + Self.headerBytes + $0 * (Self.slotHeaderBytes + slotDataBytes), dataBytes: slotDataBytes)
+            SharedTapSlot(base: base + Self.headerBytes + $0 * (Self.slotHeaderBytes + slotDataBytes), dataBytes: slotDataBytes, index: $0)
         }
     }
 
-    /// Claims a free slot for the take written to `path`, with a ring of
-    /// `frames` frames (fewer if the slot holds fewer, but at least half a
-    /// second): reset and touched, so no page fault waits for the realtime
+    /// Claims a free slot for a take with a ring of `frames` frames (fewer
+    /// if the slot holds fewer, but at least half a second): its ring and
+    /// counters reset and touched, so no page fault waits for the realtime
     /// thread. nil when none is free or none fits (the take then keeps its
-    /// ring in this process alone, as an unsupervised one does).
-    package func claim(path: String, channels: Int, sampleRate: Int, frames: Int) -> SharedTapSlot? {
-        let name = Array(path.utf8)
-        guard channels >= 1, sampleRate >= 1, frames >= 1, name.count <= SharedTapSlot.maximumPathBytes else { return nil }
+    /// ring in this process and writes its file itself, as an unsupervised
+    /// one does). `publish` it once its file exists, or `release` it.
+    package func claim(channels: Int, sampleRate: Int, frames: Int) -> SharedTapSlot? {
+        guard channels >= 1, sampleRate >= 1, frames >= 1 else { return nil }
         let fitting = min(frames, slotDataBytes / (channels * MemoryLayout<Float>.stride))
         guard fitting >= min(frames, max(sampleRate / 2, 1)) else { return nil }
-        for slot in slots where slot.state.pointee.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged {
-            slot.lay(path: name, channels: channels, sampleRate: sampleRate, frames: fitting)
+        for slot in slots where slot.state.pointee.compareExchange(expected: SharedTapSlot.free, desired: SharedTapSlot.laying,
+                                                                   ordering: .acquiringAndReleasing).exchanged {
+            slot.lay(channels: channels, sampleRate: sampleRate, frames: fitting)
             return slot
         }
         return nil
     }
+
+    /// The engine's side: wakes the supervisor's writer (a take published or closing).
+    package func wakeWriter() {
+        sem_post(semaphore)
+    }
+
+    /// The supervisor's side: waits until an engine wakes it, or `seconds`
+    /// pass (nil: no limit).
+    package func waitForWork(seconds: Double?) {
+        var status: Int32
+        if let seconds {
+            var deadline = timespec()
+            clock_gettime(CLOCK_REALTIME, &deadline)
+            let nanoseconds = Int(deadline.tv_nsec) + Int(min(max(seconds, 0), 60) * 1e9)
+            deadline.tv_sec += nanoseconds / 1_000_000_000
+            deadline.tv_nsec = nanoseconds % 1_000_000_000
+            repeat { status = sem_timedwait(semaphore, &deadline) } while status != 0 && errno == EINTR
+        } else {
+            repeat { status = sem_wait(semaphore) } while status != 0 && errno == EINTR
+        }
+        // A semaphore an engine scribbled on fails at once: never spin on it.
+        if status != 0 && errno != ETIMEDOUT { usleep(useconds_t(TakeWriter.batchInterval)) }
+    }
+
+    private var semaphore: UnsafeMutablePointer<sem_t> {
+        (base + Self.semaphoreOffset).assumingMemoryBound(to: sem_t.self)
+    }
 }
 
-/// One slot of a `SharedTapRegion`: a claim (0 free, 1 a take's), the
-/// ring's two positions, the take's `TapCounters`, its channels, ring
-/// frames, rate and file, then the ring's storage.
-package struct SharedTapSlot: @unchecked Sendable {
-    let base: UnsafeMutableRawPointer
-    let dataBytes: Int
-
-    static let maximumPathBytes = 4096
-    private static let positionsOffset = 64
-    private static let countersOffset = 256
-    private static let shapeOffset = 384
-    private static let pathOffset = 512
-
-    var state: UnsafeMutablePointer<Atomic<Int>> { base.assumingMemoryBound(to: Atomic<Int>.self) }
-    private var positions: UnsafeMutableRawPointer { base + Self.positionsOffset }
-    private var storage: UnsafeMutableRawPointer { base + SharedTapRegion.slotHeaderBytes }
-    private var shape: UnsafeMutablePointer<Int> { (base + Self.shapeOffset).assumingMemoryBound(to: Int.self) }
-
-    /// True while a take holds it.
-    package var isClaimed: Bool { state.pointee.load(ordering: .acquiring) != 0 }
-
-    /// Hands it back (the take's recorder finished, or the supervisor
-    /// wrote what a dead engine left in it).
-    package func release() { state.pointee.store(0, ordering: .releasing) }
-
-    fileprivate func lay(path: [UInt8], channels: Int, sampleRate: Int, frames: Int) {
-        shape[0] = channels
-        shape[1] = frames
-        shape[2] = sampleRate
-        shape[3] = path.count
-        path.withUnsafeBytes { (base + Self.pathOffset).copyMemory(from: $0.baseAddress!, byteCount: path.count) }
-        _ = TapCounters(cells: base + Self.countersOffset, reset: true)
-        _ = SPSCFloatRing(channels: channels, capacity: frames, storage: storage, positions: positions, reset: true)
-    }
-
-    /// The take's shape as laid, nil when it does not fit the slot (a
-    /// claim never finished, or memory scribbled on).
-    var layout: (channels: Int, frames: Int, sampleRate: Int, path: String)? {
-        let channels = shape[0], frames = shape[1], sampleRate = shape[2], length = shape[3]
-        guard (1...4096).contains(channels), frames >= 1, frames <= dataBytes / (channels * MemoryLayout<Float>.stride),
-              (1...1_536_000).contains(sampleRate), (1...Self.maximumPathBytes).contains(length) else { return nil }
-        let bytes = UnsafeRawBufferPointer(start: base + Self.pathOffset, count: length)
-        return (channels, frames, sampleRate, String(decoding: bytes, as: UTF8.self))
-    }
-
-    /// The file the take is written to, as claimed.
-    package var path: String? { layout?.path }
-
-    /// The ring and counters laid at the claim, for the recorder that claimed it.
-    package var ring: SPSCFloatRing {
-        SPSCFloatRing(channels: shape[0], capacity: shape[1], storage: storage, positions: positions, reset: false)
-    }
-
-    package var counters: TapCounters { TapCounters(cells: base + Self.countersOffset, reset: false) }
-}

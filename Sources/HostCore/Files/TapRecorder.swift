@@ -2,8 +2,10 @@ import Foundation
 import Synchronization
 
 /// Records one tap to a file: the realtime side pushes blocks into a
-/// preallocated ring through `input`; a writer thread of its own drains the
-/// ring into an `AudioFileWriter`.
+/// preallocated ring through `input`; a writer thread of its own (a
+/// `TakeWriter`) drains the ring into an `AudioFileWriter`. In a supervised
+/// run a live take's ring lies in the supervisor's `SharedTapRegion` and
+/// the supervisor writes the file instead: no plugin's crash can touch it.
 ///
 /// Life cycle: `init` (creates the file, so its errors surface at once) →
 /// `start()` (launches the writer; pushes before it fill the ring) → pushes
@@ -18,7 +20,8 @@ import Synchronization
 /// reads before each push (`Input.hasFailed`: a live producer stops pushing,
 /// so nothing more is counted as dropped), keeps the error (`failure`) and
 /// signals the notifier it was given, so the thread that owns the session
-/// hears of it at once rather than at the end.
+/// hears of it at once rather than at the end (a supervisor writing the
+/// take announces its failure itself).
 package final class TapRecorder {
     /// Which push the producer uses, and so how the writer runs.
     package enum Policy: Sendable {
@@ -39,7 +42,29 @@ package final class TapRecorder {
         package let policy: Policy
         @usableFromInline let dataReady: PosixSemaphore
         @usableFromInline let spaceReady: PosixSemaphore
-        @usableFromInline let counters: TapCounters
+        @usableFromInline package let counters: TapCounters
+
+        init(ring: SPSCFloatRing, policy: Policy, dataReady: PosixSemaphore, spaceReady: PosixSemaphore,
+             counters: TapCounters) {
+            self.ring = ring
+            self.policy = policy
+            self.dataReady = dataReady
+            self.spaceReady = spaceReady
+            self.counters = counters
+        }
+
+        /// A live take's ends as another process laid them (a supervisor
+        /// writing an engine's take); `deallocateWakeUps()` when done.
+        package init(sharedRing ring: SPSCFloatRing, counters: TapCounters) {
+            self.init(ring: ring, policy: .dropWhenFull, dataReady: PosixSemaphore(), spaceReady: PosixSemaphore(),
+                      counters: counters)
+        }
+
+        /// Frees the wake-ups this process made (not the ring or counters).
+        package func deallocateWakeUps() {
+            dataReady.deallocate()
+            spaceReady.deallocate()
+        }
 
         /// Realtime-safe (one relaxed atomic load): true while the recorder
         /// is paused; a live producer then pushes nothing, and drops nothing.
@@ -132,50 +157,124 @@ package final class TapRecorder {
     /// Hand this to the realtime side.
     package let input: Input
 
-    private let writerState: WriterState
-    /// Where the ring and counters live when a supervisor shares them
-    /// (`SharedTapRegion`): it finishes the take if this process dies.
-    private let slot: SharedTapSlot?
+    /// Who writes the file: a thread of this process, or the supervisor.
+    private enum Writing {
+        case here(TakeWriter)
+        /// The ring and counters lie in `slot`; the supervisor's `SharedTakes` writes the file.
+        case bySupervisor(SharedTapSlot, SharedTapRegion)
+    }
+    private let writing: Writing
     private var thread: PosixThread?
     private var finished = false
+    /// How long `finish` waits for the supervisor to write a take's end.
+    private static let supervisorSeconds = 30.0
 
     /// Creates the file and a ring of `ringFrames` frames (2 s of audio by
-    /// default; the writer drains it every `WriterState.batchInterval`).
+    /// default; the writer drains it every `TakeWriter.batchInterval`).
     /// Throws what `AudioFileWriter` throws. With `newTake` (live takes) an
     /// existing file is never opened: the take goes to the next numbered
     /// name, and `path` is the file actually written. `notifier` is
     /// signalled from the writer thread when a write fails.
+    ///
+    /// With a supervisor's `region` and a slot free in it, a live take is
+    /// written by the supervisor: this creates the file empty (so its
+    /// errors surface here) and publishes it; the ring and counters lie in
+    /// the slot.
     package init(path: String, format: AudioFileFormat, channels: Int, sampleRate: Int,
                 mode: AudioFileWriter.Mode = .recording, policy: Policy = .dropWhenFull,
                 ringFrames: Int? = nil, newTake: Bool = false, notifier: EventNotifier? = nil,
                 region: SharedTapRegion? = nil) throws(AudioFileError) {
-        let writer = try AudioFileWriter(path: path, format: format, channels: channels,
-                                         sampleRate: sampleRate, mode: mode, newTake: newTake)
         let frames = ringFrames ?? max(2 * sampleRate, 1)
-        // Only a take that can be continued (WAV, RF64) is worth finishing for a dead engine.
-        let continuable = [.wavFloat, .wav16, .wav24, .rf64].contains(format) && mode == .recording
-        let claimed = continuable ? region?.claim(path: writer.path, channels: channels, sampleRate: sampleRate, frames: frames) : nil
-        slot = claimed
-        let ring = claimed?.ring ?? SPSCFloatRing(channels: channels, capacity: frames)
-        input = Input(ring: ring, policy: policy, dataReady: PosixSemaphore(), spaceReady: PosixSemaphore(),
-                      counters: claimed?.counters ?? TapCounters())
-        writerState = WriterState(writer: writer, input: input, notifier: notifier)
-        self.path = writer.path
+        var writer: AudioFileWriter?
+        var shared: (SharedTapSlot, SharedTapRegion)?
+        if mode == .recording, newTake, policy == .dropWhenFull, let region,
+           let slot = region.claim(channels: channels, sampleRate: sampleRate, frames: frames) {
+            let created: (path: String, identity: (device: UInt64, inode: UInt64))
+            do {
+                try format.validate(channels: channels, sampleRate: sampleRate)
+                created = try Self.createEmpty(path)
+            } catch {
+                slot.release()
+                throw error
+            }
+            if slot.publish(path: created.path, identity: created.identity, continuing: false, expectedFrameTime: nil) {
+                region.wakeWriter()
+                shared = (slot, region)
+                self.path = created.path
+            } else {
+                // A name too long for the slot: written here after all, into the file just made.
+                slot.release()
+                let made = try AudioFileWriter(path: created.path, format: format, channels: channels,
+                                               sampleRate: sampleRate, mode: mode, emptyTake: created.identity)
+                writer = made
+                self.path = made.path
+            }
+        } else {
+            let made = try AudioFileWriter(path: path, format: format, channels: channels,
+                                           sampleRate: sampleRate, mode: mode, newTake: newTake)
+            writer = made
+            self.path = made.path
+        }
         self.channels = channels
         self.sampleRate = sampleRate
         self.policy = policy
+        if let (slot, region) = shared ?? nil, writer == nil {
+            input = Input(ring: slot.ring, policy: policy, dataReady: PosixSemaphore(), spaceReady: PosixSemaphore(),
+                          counters: slot.counters)
+            writing = .bySupervisor(slot, region)
+        } else {
+            input = Input(ring: SPSCFloatRing(channels: channels, capacity: frames), policy: policy,
+                          dataReady: PosixSemaphore(), spaceReady: PosixSemaphore(), counters: TapCounters())
+            writing = .here(TakeWriter(writer: writer!, input: input, notifier: notifier))
+        }
+    }
+
+    /// A new take's file, created empty under `path` or the next numbered
+    /// name, and its identity, for the supervisor to check before it writes.
+    private static func createEmpty(_ path: String) throws(AudioFileError) -> (path: String, identity: (device: UInt64, inode: UInt64)) {
+        let created: (descriptor: Int32, path: String)
+        do {
+            created = try RegularFile.createNewTake(path)
+        } catch {
+            throw AudioFileError(writing: error, path: path)
+        }
+        defer { close(created.descriptor) }
+        var info = stat()
+        guard fstat(created.descriptor, &info) == 0 else {
+            throw .cannotCreate(path: created.path, reason: String(cString: strerror(errno)))
+        }
+        return (created.path, (UInt64(info.st_dev), UInt64(info.st_ino)))
+    }
+
+    /// A take an engine before this one recorded (a restart), which the
+    /// supervisor holds open or opens again: published to go on in the
+    /// same file, with silence for the time no engine recorded when
+    /// `expectedFrameTime` (the JACK frame time its next frame would have
+    /// been played at) is known. nil when no slot is free.
+    package init?(adopting path: String, channels: Int, sampleRate: Int, expectedFrameTime: Int?,
+                  region: SharedTapRegion, ringFrames: Int? = nil) {
+        let frames = ringFrames ?? max(2 * sampleRate, 1)
+        guard let slot = region.claim(channels: channels, sampleRate: sampleRate, frames: frames) else { return nil }
+        guard slot.publish(path: path, identity: nil, continuing: true, expectedFrameTime: expectedFrameTime) else {
+            slot.release()
+            return nil
+        }
+        region.wakeWriter()
+        self.path = path
+        self.channels = channels
+        self.sampleRate = sampleRate
+        policy = .dropWhenFull
+        input = Input(ring: slot.ring, policy: .dropWhenFull, dataReady: PosixSemaphore(), spaceReady: PosixSemaphore(),
+                      counters: slot.counters)
+        writing = .bySupervisor(slot, region)
     }
 
     deinit {
-        if !finished {
-            stopWriter()
-            writerState.abandon()
-        }
+        if !finished { abort() }
         input.ring.deallocate()
         input.dataReady.deallocate()
         input.spaceReady.deallocate()
         input.counters.deallocate()
-        slot?.release()
     }
 
     /// Opens the take at `path` to go on after its last frame (a restarted
@@ -185,21 +284,24 @@ package final class TapRecorder {
     /// engine recorded with silence of its exact length (`gap`), once the
     /// first push says when recording resumed (`setStartFrame`).
     package init(continuing path: String, channels: Int, sampleRate: Int, expectedFrameTime: Int?,
-                 ringFrames: Int? = nil, notifier: EventNotifier? = nil, region: SharedTapRegion? = nil) throws(AudioFileError) {
+                 ringFrames: Int? = nil, notifier: EventNotifier? = nil) throws(AudioFileError) {
         let writer = try AudioFileWriter(continuing: path, channels: channels, sampleRate: sampleRate)
         let frames = ringFrames ?? max(2 * sampleRate, 1)
-        let claimed = region?.claim(path: writer.path, channels: channels, sampleRate: sampleRate, frames: frames)
-        slot = claimed
-        let ring = claimed?.ring ?? SPSCFloatRing(channels: channels, capacity: frames)
-        input = Input(ring: ring, policy: .dropWhenFull, dataReady: PosixSemaphore(), spaceReady: PosixSemaphore(),
-                      counters: claimed?.counters ?? TapCounters())
+        input = Input(ring: SPSCFloatRing(channels: channels, capacity: frames), policy: .dropWhenFull,
+                      dataReady: PosixSemaphore(), spaceReady: PosixSemaphore(), counters: TapCounters())
         input.counters.written.pointee.store(writer.framesWritten, ordering: .relaxed)
-        writerState = WriterState(writer: writer, input: input, notifier: notifier,
-                                  continuation: (expectedFrameTime, writer.framesWritten, sampleRate))
+        writing = .here(TakeWriter(writer: writer, input: input, notifier: notifier,
+                                   continuation: (expectedFrameTime, writer.framesWritten, sampleRate)))
         self.path = writer.path
         self.channels = channels
         self.sampleRate = sampleRate
         policy = .dropWhenFull
+    }
+
+    /// True when the supervisor writes the file (`SharedTakes`).
+    package var isWrittenBySupervisor: Bool {
+        if case .bySupervisor = writing { return true }
+        return false
     }
 
     /// The JACK frame time the file's first frame stands at: when the first
@@ -209,7 +311,8 @@ package final class TapRecorder {
     package var startFrame: Int? {
         let frame = input.counters.startFrame.pointee.load(ordering: .acquiring)
         guard frame >= 0, !clockBroken.load(ordering: .relaxed) else { return nil }
-        guard let before = writerState.framesBeforeStart else { return nil }
+        let before = input.counters.before.pointee.load(ordering: .acquiring)
+        guard before >= 0 else { return nil }
         return frame &- before
     }
 
@@ -228,7 +331,7 @@ package final class TapRecorder {
 
     /// The silence a continued take was given for the time no engine
     /// recorded: where in the file it starts, and how long it is (frames).
-    package var gap: (atFrame: Int, frames: Int)? { writerState.gap }
+    package var gap: (atFrame: Int, frames: Int)? { input.counters.gap }
 
     /// Frames in the file so far.
     package var framesWritten: Int { input.counters.written.pointee.load(ordering: .relaxed) }
@@ -242,7 +345,14 @@ package final class TapRecorder {
     /// The error that ended the take early, from any thread: a write that
     /// failed while recording (the file is closed at its last whole frame)
     /// or the file failing to close at `finish()`. nil while all is well.
-    package var failure: AudioFileError? { writerState.failure }
+    package var failure: AudioFileError? {
+        switch writing {
+        case .here(let writer): return writer.failure
+        case .bySupervisor(let slot, _):
+            guard hasFailed else { return nil }
+            return .writeFailed(path: path, reason: slot.failureReason ?? "fxhost's supervising process could not write it")
+        }
+    }
 
     /// Paused, the live producer pushes nothing: a stretch left out of the
     /// take, not silence in it. Takes effect at the producer's next push.
@@ -250,12 +360,11 @@ package final class TapRecorder {
     package func pause() { input.counters.paused.pointee.store(true, ordering: .relaxed) }
     package func resume() { input.counters.paused.pointee.store(false, ordering: .relaxed) }
 
-    /// Launches the writer thread (once; later calls do nothing).
+    /// Launches the writer thread (once; later calls do nothing; the supervisor writes its own).
     package func start() throws(AudioFileError) {
-        guard thread == nil, !finished else { return }
-        let state = writerState
+        guard thread == nil, !finished, case .here(let writer) = writing else { return }
         do {
-            thread = try PosixThread(name: "fxhost tap") { state.run() }
+            thread = try PosixThread(name: "fxhost tap") { writer.run() }
         } catch {
             throw .cannotStartWriter(path: path, reason: error.reason)
         }
@@ -268,290 +377,68 @@ package final class TapRecorder {
     /// until `commit()` (or is removed by `abort()`).
     package func finish(commit: Bool = true) throws(AudioFileError) {
         guard !finished else { throw .closed(path: path) }
-        try start()
-        stopWriter()
-        finished = true
-        slot?.release()  // all written (or failed): nothing left for a supervisor to finish
-        try writerState.complete()
-        if commit { try writerState.writer.commit() }
+        switch writing {
+        case .here(let writer):
+            try start()
+            stopWriter()
+            finished = true
+            try writer.complete()
+            if commit { try writer.writer.commit() }
+        case .bySupervisor:
+            finished = true
+            guard closeBySupervisor() else {
+                throw .finishFailed(path: path, reason: "fxhost's supervising process did not finish writing it")
+            }
+            if let failure { throw failure }
+        }
+    }
+
+    /// Asks the supervisor to write the rest and close the file, and waits
+    /// until it did; false if it did not within `supervisorSeconds`.
+    private func closeBySupervisor() -> Bool {
+        guard case .bySupervisor(let slot, let region) = writing else { return true }
+        slot.requestClose()
+        region.wakeWriter()
+        let deadline = Date().addingTimeInterval(Self.supervisorSeconds)
+        while !slot.isClosed {
+            guard Date() < deadline else { return false }
+            usleep(1000)
+        }
+        // The counters' last values stay readable until another take claims
+        // the slot, on this same thread: the take's status is read first.
+        slot.release()
+        return true
     }
 
     /// Renames an atomic file finished with `commit: false` into place.
     package func commit() throws(AudioFileError) {
-        try writerState.writer.commit()
+        if case .here(let writer) = writing { try writer.writer.commit() }
     }
 
     /// Stops without finishing: in atomic mode the partial file is removed,
     /// in recording mode the take so far is kept.
     package func abort() {
-        guard !finished else {
-            writerState.writer.abort() // removes a file closed but not committed
-            return
+        switch writing {
+        case .here(let writer):
+            guard !finished else {
+                writer.writer.abort() // removes a file closed but not committed
+                return
+            }
+            stopWriter()
+            finished = true
+            writer.abandon()
+        case .bySupervisor:
+            guard !finished else { return }
+            finished = true
+            _ = closeBySupervisor()
         }
-        stopWriter()
-        finished = true
-        slot?.release()
-        writerState.abandon()
     }
 
     private func stopWriter() {
-        guard let thread else { return }
-        writerState.stopRequested.store(true, ordering: .releasing)
+        guard let thread, case .here(let writer) = writing else { return }
+        writer.stopRequested.store(true, ordering: .releasing)
         input.dataReady.signal()
         thread.join()
         self.thread = nil
     }
-}
-
-/// Statistics shared between the realtime side, the writer and observers,
-/// and the pause switch the control thread sets for the realtime side, in
-/// raw memory so the realtime side touches no class reference.
-package struct TapCounters: @unchecked Sendable {
-    package let written: UnsafeMutablePointer<Atomic<Int>>
-    package let dropped: UnsafeMutablePointer<Atomic<Int>>
-    package let paused: UnsafeMutablePointer<Atomic<Bool>>
-    /// Set by the writer once a write failed and the file is closed.
-    package let failed: UnsafeMutablePointer<Atomic<Bool>>
-    /// The JACK frame time of the first frame pushed; -1 until then.
-    package let startFrame: UnsafeMutablePointer<Atomic<Int>>
-    /// Frames played while paused, or left out by the server (cycles it
-    /// did not run fxhost in): time that lies between the file's frames.
-    package let skipped: UnsafeMutablePointer<Atomic<Int>>
-    /// The JACK frame time the next push is due at; -1 before the first.
-    package let nextFrame: UnsafeMutablePointer<Atomic<Int>>
-    /// Frames the file held before the ring's first frame (a continued
-    /// take's, and its gap); -1 until the writer knows. With the ring's
-    /// positions it says which frames a take's file already holds.
-    package let before: UnsafeMutablePointer<Atomic<Int>>
-    /// False for cells in a `SharedTapRegion`'s slot, which the region owns.
-    private let owned: Bool
-
-    /// Cells at `cells` (`SharedTapSlot.counterBytes` bytes, 8-byte aligned,
-    /// provided and kept by the caller); with `reset` set to their starting values.
-    package init(cells: UnsafeMutableRawPointer, reset: Bool) {
-        func cell<T: ~Copyable>(_ index: Int, _ type: T.Type) -> UnsafeMutablePointer<T> {
-            (cells + index * 8).assumingMemoryBound(to: T.self)
-        }
-        written = cell(0, Atomic<Int>.self)
-        dropped = cell(1, Atomic<Int>.self)
-        paused = cell(2, Atomic<Bool>.self)
-        failed = cell(3, Atomic<Bool>.self)
-        startFrame = cell(4, Atomic<Int>.self)
-        skipped = cell(5, Atomic<Int>.self)
-        before = cell(6, Atomic<Int>.self)
-        nextFrame = cell(7, Atomic<Int>.self)
-        owned = false
-        if reset {
-            for (pointer, value) in [(written, 0), (dropped, 0), (startFrame, -1), (skipped, 0), (before, -1), (nextFrame, -1)] {
-                pointer.initialize(to: Atomic(value))
-            }
-            paused.initialize(to: Atomic(false))
-            failed.initialize(to: Atomic(false))
-        }
-    }
-
-    /// The bytes `init(cells:reset:)` uses.
-    package static let cellBytes = 8 * 8
-
-    init() {
-        written = .allocate(capacity: 1)
-        written.initialize(to: Atomic(0))
-        dropped = .allocate(capacity: 1)
-        dropped.initialize(to: Atomic(0))
-        paused = .allocate(capacity: 1)
-        paused.initialize(to: Atomic(false))
-        failed = .allocate(capacity: 1)
-        failed.initialize(to: Atomic(false))
-        startFrame = .allocate(capacity: 1)
-        startFrame.initialize(to: Atomic(-1))
-        skipped = .allocate(capacity: 1)
-        skipped.initialize(to: Atomic(0))
-        before = .allocate(capacity: 1)
-        before.initialize(to: Atomic(-1))
-        nextFrame = .allocate(capacity: 1)
-        nextFrame.initialize(to: Atomic(-1))
-        owned = true
-    }
-
-    func deallocate() {
-        guard owned else { return }
-        written.deinitialize(count: 1)
-        written.deallocate()
-        dropped.deinitialize(count: 1)
-        dropped.deallocate()
-        paused.deinitialize(count: 1)
-        paused.deallocate()
-        failed.deinitialize(count: 1)
-        failed.deallocate()
-        startFrame.deinitialize(count: 1)
-        startFrame.deallocate()
-        skipped.deinitialize(count: 1)
-        skipped.deallocate()
-        before.deinitialize(count: 1)
-        before.deallocate()
-        nextFrame.deinitialize(count: 1)
-        nextFrame.deallocate()
-    }
-}
-
-/// What the writer thread owns: the file and its end of the ring.
-private final class WriterState: @unchecked Sendable {
-    let writer: AudioFileWriter
-    let input: TapRecorder.Input
-    let stopRequested = Atomic(false)
-    private let notifier: EventNotifier?
-    /// The first write (or close) error: set by the writer thread (or by
-    /// `complete` after the join), read by any thread.
-    private let failed = Mutex<AudioFileError?>(nil)
-    /// The writer thread's own note that the file is closed after a failure.
-    private var stoppedByFailure = false
-
-    /// A continued take's gap still to fill: the frame time its next frame
-    /// was due at, the frames it held, its rate. Writer thread only.
-    /// A continued take: the frame time its next frame was due at (nil: no
-    /// gap to fill), the frames it held, its rate. Writer thread only; nil
-    /// once handled.
-    private var continuation: (frameTime: Int?, frames: Int, sampleRate: Int)?
-    private let filledGap = Mutex<(atFrame: Int, frames: Int)?>(nil)
-    /// Frames in the file before the first one pushed here (a continued
-    /// take's, and its gap); nil until the first push is handled.
-    private let before = Mutex<Int?>(nil)
-    /// Longest gap filled: a restart takes well under a second; a longer
-    /// one (a clock that jumped) is not made into silence.
-    private static let maximumGapSeconds = 600
-
-    init(writer: AudioFileWriter, input: TapRecorder.Input, notifier: EventNotifier?,
-         continuation: (frameTime: Int?, frames: Int, sampleRate: Int)? = nil) {
-        self.writer = writer
-        self.input = input
-        self.notifier = notifier
-        self.continuation = continuation
-        if continuation == nil { setBefore(0) }
-    }
-
-    /// Kept twice: here for this process, and in the counters for a
-    /// supervisor that finishes the ring's frames if this process dies.
-    private func setBefore(_ frames: Int) {
-        before.withLock { $0 = frames }
-        input.counters.before.pointee.store(frames, ordering: .releasing)
-    }
-
-    var gap: (atFrame: Int, frames: Int)? { filledGap.withLock { $0 } }
-    var framesBeforeStart: Int? { before.withLock { $0 } }
-
-    /// Before the first frames of a continued take: silence for the time
-    /// between the take's last frame and the first one pushed now. JACK's
-    /// frame time is 32 bits and wraps: the difference is taken modulo 2^32.
-    private func fillGap() {
-        guard let expected = continuation else { return }
-        continuation = nil
-        var frames = 0
-        defer { setBefore(expected.frames + frames) }
-        let start = input.counters.startFrame.pointee.load(ordering: .acquiring)
-        guard start >= 0, let frameTime = expected.frameTime else { return }
-        let due = frameTime &+ expected.frames
-        let late = Int(Int32(truncatingIfNeeded: start &- due))
-        guard late > 0, late <= Self.maximumGapSeconds * expected.sampleRate else { return }
-        frames = late
-        let silence = [Float](repeating: 0, count: min(frames, 4096) * input.ring.channels)
-        var done = 0
-        while done < frames {
-            let chunk = min(frames - done, 4096)
-            let before = writer.framesWritten
-            do throws(AudioFileError) {
-                try silence.withUnsafeBufferPointer { (samples) throws(AudioFileError) in
-                    try writer.write(interleaved: samples.baseAddress!, frames: chunk)
-                }
-            } catch {
-                stop(by: error)
-                return
-            }
-            input.counters.written.pointee.add(writer.framesWritten - before, ordering: .relaxed)
-            done += chunk
-        }
-        filledGap.withLock { $0 = (expected.frames, frames) }
-    }
-
-    var failure: AudioFileError? { failed.withLock { $0 } }
-
-    /// Live recording writes in batches this far apart rather than a file
-    /// write (and WAV header rewrite) per block; the 2 s ring holds plenty.
-    static let batchInterval: useconds_t = 20_000
-
-    func run() {
-        while true {
-            // Absorb the wake-ups counted so far (one per push, one per stop
-            // request) first: a push or stop after this point posts again,
-            // so the wait below returns for it.
-            while input.dataReady.tryWait() {}
-            // Then the flag, before draining: whatever was pushed before the
-            // stop request is in the ring and this drain writes it.
-            let stopping = stopRequested.load(ordering: .acquiring)
-            let drained = drain()
-            if stopping && input.ring.readableFrames == 0 { return }
-            if drained == 0 {
-                input.dataReady.wait()
-            } else if input.policy == .dropWhenFull {
-                usleep(Self.batchInterval)
-            }
-        }
-    }
-
-    /// Writes every readable frame; returns how many.
-    private func drain() -> Int {
-        var total = 0
-        while true {
-            let region = input.ring.readableRegion()
-            let frames = region.count / input.ring.channels
-            guard frames > 0, let base = region.baseAddress else { return total }
-            if !stoppedByFailure { fillGap() }
-            if !stoppedByFailure {
-                let before = writer.framesWritten
-                var writeError: AudioFileError?
-                do throws(AudioFileError) {
-                    try writer.write(interleaved: base, frames: frames)
-                } catch {
-                    writeError = error
-                }
-                // Counted before the failure is told, so it is told with the frames kept.
-                input.counters.written.pointee.add(writer.framesWritten - before, ordering: .relaxed)
-                if let writeError { stop(by: writeError) }
-            }
-            // After a failure keep draining, so a producer is never stuck;
-            // what is thrown away is not a drop (the take has ended).
-            input.ring.consume(frames: frames)
-            if input.policy == .waitWhenFull { input.spaceReady.signal() }
-            total += frames
-        }
-    }
-
-    /// The take ends at the failed write: the file is closed at once (a
-    /// live take stays readable while the session plays on), the producer
-    /// told to stop pushing, and the owner woken.
-    private func stop(by error: AudioFileError) {
-        stoppedByFailure = true
-        writer.closeAfterFailure()
-        failed.withLock { $0 = error }
-        input.counters.failed.pointee.store(true, ordering: .releasing)
-        notifier?.signal()
-    }
-
-    /// After the join: finalises the file, or, after a failure, throws it
-    /// (the file was closed when it happened). Closes the file (an atomic
-    /// one keeps its temporary name until committed).
-    func complete() throws(AudioFileError) {
-        if let failure {
-            writer.abort()
-            throw failure
-        }
-        do {
-            try writer.close()
-        } catch {
-            failed.withLock { $0 = error }
-            input.counters.failed.pointee.store(true, ordering: .releasing)
-            throw error
-        }
-    }
-
-    func abandon() { writer.abort() }
 }

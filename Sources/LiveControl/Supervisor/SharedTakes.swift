@@ -1,18 +1,38 @@
 import Glibc
 import HostCore
 import JackIO
+import Synchronization
 
 /// The supervisor's side of its engines' takes: the shared region their
 /// tap rings and counters live in (`SharedTapRegion`, made once, passed to
-/// every engine, kept across restarts). After an engine died, `finish`
-/// writes to each of its takes what the dead engine's realtime thread had
-/// pushed and its writer had not written, and reads the takes' counters as
-/// they stood, so the take a new engine goes on with is exact.
-package final class SharedTakes {
+/// every engine, kept across restarts), and the thread that writes them.
+///
+/// An engine creates each take's file empty and publishes it in a slot;
+/// the thread here (`fxhost takes`) opens it, drains the ring into it every
+/// `TakeWriter.batchInterval` (or at once when an engine wakes it), and
+/// closes it when the engine says the take ended. So a take is written by
+/// the process no plugin runs in. When an engine dies, `engineEnded` writes
+/// everything it pushed and keeps its takes open; the next engine publishes
+/// the same file as a continuation and the take goes on in it, after
+/// silence of the time no engine recorded (any format: the file never
+/// closed). A slot is read as hostile: a file that is not the empty one
+/// the engine made, a shape that does not fit, or positions that do not
+/// add up end that take with a sentence, never the supervisor.
+package final class SharedTakes: @unchecked Sendable {
     private let region: SharedTapRegion?
     /// The region's descriptor, for the engine (nil: none could be made;
-    /// each engine then keeps its rings to itself, as before).
+    /// each engine then writes its own takes, as an unsupervised one does).
     package let descriptor: Int32?
+    /// Signalled when a take failed, for the host to announce it (`takeFailures`).
+    package let notifier = EventNotifier()
+    private let shared = Shared()
+    private var thread: PosixThread?
+
+    /// What the writing thread keeps hold of.
+    private final class Shared: Sendable {
+        let takes = Mutex(Takes())
+        let stopping = Atomic(false)
+    }
 
     package init() {
         if let (region, descriptor) = SharedTapRegion.create() {
@@ -24,41 +44,209 @@ package final class SharedTakes {
         }
     }
 
-    deinit { if let descriptor { close(descriptor) } }
+    deinit {
+        stop()
+        if let descriptor { close(descriptor) }
+    }
 
-    /// Once the engine that held them was reaped: finishes every take left
-    /// in the region, brings `taps` (the takes as last read) up to date from
-    /// the counters, and frees the slots. Returns a sentence for each take
-    /// that could not be finished (a full disk).
-    package func finish(_ taps: inout [LiveStatus.Tap]) -> [String] {
-        guard let region else { return [] }
-        var failures: [String] = []
-        for slot in region.slots where slot.isClaimed {
-            defer { slot.release() }
-            // Only a take the engine said it records: the region is the engine's
-            // to write, and a path scribbled there must not lead this process to another file.
-            guard let path = slot.path,
-                  let index = taps.firstIndex(where: { $0.file == path && ($0.state == .recording || $0.state == .paused) })
-            else { continue }
-            do {
-                _ = try slot.finishTake()
-            } catch {
-                failures.append("the end of the take `\(TerminalText.escaped(path))` could not be written: \(error)")
+    /// Starts the writing thread (once). A thread that cannot start leaves
+    /// every take to `engineEnded` and `closeAll`: written, but late.
+    package func start() {
+        guard thread == nil, let region else { return }
+        let notifier = notifier
+        thread = try? PosixThread(name: "fxhost takes") { [shared] in
+            while !shared.stopping.load(ordering: .acquiring) {
+                let writing = shared.takes.withLock { $0.service(region, notifier: notifier) }
+                region.waitForWork(seconds: writing ? Double(TakeWriter.batchInterval) / 1e6 : nil)
             }
-            let counters = slot.counters
-            // A continued take whose writer had not yet placed its first frame
-            // wrote nothing: it stays as last read, to be continued from there.
-            guard counters.before.pointee.load(ordering: .acquiring) >= 0 else { continue }
+        }
+    }
+
+    /// Once the engine that held them was reaped: writes every frame it
+    /// pushed, brings `taps` (the takes as last read) up to date from the
+    /// counters, keeps the takes it recorded open for the next engine
+    /// (`isHeld`) and closes the rest, and frees every slot.
+    package func engineEnded(_ taps: inout [LiveStatus.Tap]) {
+        guard let region else { return }
+        shared.takes.withLock { $0.engineEnded(region, taps: &taps, notifier: notifier) }
+    }
+
+    /// True when the take written to `file` is open here, waiting for an engine to go on with it.
+    package func isHeld(_ file: String) -> Bool { shared.takes.withLock { $0.waiting[file] != nil } }
+
+    /// Before an engine starts: the takes it is handed to go on with. One
+    /// not held open here (a WAV or RF64 take an engine finished) is opened
+    /// again when the engine publishes it; no other file is.
+    package func handing(_ files: Set<String>) {
+        shared.takes.withLock { $0.handed = files }
+    }
+
+    /// After an engine started: takes it did not go on with are closed (it
+    /// could not, or their taps are gone).
+    package func closeUnadopted() {
+        guard let region else { return }
+        shared.takes.withLock {
+            _ = $0.service(region, notifier: notifier)
+            $0.closeWaiting()
+        }
+    }
+
+    /// The takes that failed since the last call: file and reason.
+    package func takeFailures() -> [(file: String, reason: String, seconds: Double, droppedFrames: Int)] {
+        shared.takes.withLock { takes in
+            defer { takes.failures = [] }
+            return takes.failures
+        }
+    }
+
+    /// Stops the thread, and closes every take still open (the run ends).
+    package func stop() {
+        if let thread {
+            shared.stopping.store(true, ordering: .releasing)
+            region?.wakeWriter()
+            thread.join()
+            self.thread = nil
+        }
+        shared.takes.withLock { $0.closeWaiting() }
+    }
+}
+
+/// What the writing thread and the host share, under `SharedTakes`'s lock.
+private struct Takes: ~Copyable {
+    /// A take being written, by slot.
+    struct Open {
+        let slot: SharedTapSlot
+        let path: String
+        /// nil: its slot was refused (a file that was not the engine's, a shape that did not fit).
+        let writer: TakeWriter?
+        var failureTold = false
+    }
+    var open: [Int: Open] = [:]
+    /// Takes a dead engine recorded, still open, by file, until an engine goes on with them.
+    var waiting: [String: AudioFileWriter] = [:]
+    var failures: [(file: String, reason: String, seconds: Double, droppedFrames: Int)] = []
+    /// The continuations the running engine was handed: the only files a continuation may open again.
+    var handed: Set<String> = []
+
+    /// Opens what engines published, writes what they pushed, closes what
+    /// they ended; true while a take is open.
+    mutating func service(_ region: SharedTapRegion, notifier: EventNotifier) -> Bool {
+        for slot in region.slots {
+            if open[slot.index] == nil, slot.isReady || slot.isClosing { open[slot.index] = begin(slot, notifier: notifier) }
+            guard var take = open[slot.index] else { continue }
+            take.writer?.drain()
+            tellFailure(&take, notifier: notifier)
+            open[slot.index] = take
+            if slot.isClosing { close(slot.index, notifier: notifier) }
+        }
+        return !open.isEmpty
+    }
+
+    /// A published take: its file opened (a new one checked to be the
+    /// empty file the engine made; a continuation taken from `waiting`).
+    private mutating func begin(_ slot: SharedTapSlot, notifier: EventNotifier) -> Open {
+        guard let take = slot.published else {
+            return refuse(slot, path: "", "its slot of shared memory was damaged", notifier: notifier)
+        }
+        let input = TapRecorder.Input(sharedRing: slot.ring(channels: take.channels, frames: take.frames), counters: slot.counters)
+        if take.continuing {
+            let held = waiting.removeValue(forKey: take.path)
+            var reopened: AudioFileWriter?
+            if held == nil, handed.contains(take.path) {
+                reopened = try? AudioFileWriter(continuing: take.path, channels: take.channels, sampleRate: take.sampleRate)
+            }
+            guard let file = held ?? reopened, file.channels == take.channels, file.sampleRate == take.sampleRate else {
+                input.deallocateWakeUps()
+                return refuse(slot, path: take.path, "the take it goes on with could not be opened again", notifier: notifier)
+            }
+            input.counters.written.pointee.store(file.framesWritten, ordering: .relaxed)
+            let writer = TakeWriter(writer: file, input: input, notifier: notifier,
+                                    continuation: (take.expectedFrameTime, file.framesWritten, take.sampleRate))
+            return Open(slot: slot, path: take.path, writer: writer)
+        }
+        do {
+            let file = try AudioFileWriter(path: take.path, format: try AudioFileFormat(path: take.path), channels: take.channels,
+                                           sampleRate: take.sampleRate, mode: .recording, emptyTake: take.identity)
+            return Open(slot: slot, path: take.path, writer: TakeWriter(writer: file, input: input, notifier: notifier))
+        } catch {
+            input.deallocateWakeUps()
+            return refuse(slot, path: take.path, error.description, notifier: notifier)
+        }
+    }
+
+    /// A take that cannot be written: the engine's realtime side stops pushing, and the host hears why.
+    private mutating func refuse(_ slot: SharedTapSlot, path: String, _ reason: String, notifier: EventNotifier) -> Open {
+        slot.failureReason = reason
+        slot.counters.failed.pointee.store(true, ordering: .releasing)
+        failures.append((path, reason, 0, 0))
+        notifier.signal()
+        return Open(slot: slot, path: path, writer: nil, failureTold: true)
+    }
+
+    /// A write that failed, told once: to the engine (its slot) and the host.
+    private mutating func tellFailure(_ take: inout Open, notifier: EventNotifier) {
+        guard !take.failureTold, let writer = take.writer, let failure = writer.failure else { return }
+        take.failureTold = true
+        let reason: String
+        switch failure {
+        case .writeFailed(_, let why), .finishFailed(_, let why): reason = why
+        default: reason = failure.description
+        }
+        take.slot.failureReason = reason
+        let counters = take.slot.counters
+        failures.append((take.path, reason, Double(writer.writer.framesWritten) / Double(writer.writer.sampleRate),
+                         counters.dropped.pointee.load(ordering: .relaxed)))
+        notifier.signal()
+    }
+
+    /// The engine ended the take: the rest written, the file closed, the slot handed back as closed.
+    private mutating func close(_ index: Int, notifier: EventNotifier) {
+        guard var take = open.removeValue(forKey: index) else { return }
+        if let writer = take.writer {
+            writer.drain()
+            do {
+                try writer.complete()
+            } catch {
+                tellFailure(&take, notifier: notifier)
+            }
+            writer.input.deallocateWakeUps()
+        }
+        take.slot.markClosed()
+    }
+
+    mutating func engineEnded(_ region: SharedTapRegion, taps: inout [LiveStatus.Tap], notifier: EventNotifier) {
+        _ = service(region, notifier: notifier)
+        for (_, take) in open.sorted(by: { $0.key < $1.key }) {
+            guard let writer = take.writer else { continue }
+            writer.drain()
+            let counters = take.slot.counters
+            guard let index = taps.firstIndex(where: { $0.file == take.path && ($0.state == .recording || $0.state == .paused) }),
+                  writer.failure == nil else {
+                try? writer.complete()
+                writer.input.deallocateWakeUps()
+                continue
+            }
+            // Kept open for the next engine; the take's numbers as the dead engine left them.
+            waiting[take.path] = writer.writer
+            writer.input.deallocateWakeUps()
+            // A continued take whose first frame had not come wrote nothing: it stays as last read.
+            let before = counters.before.pointee.load(ordering: .acquiring)
+            guard before >= 0 else { continue }
+            taps[index].seconds = Double(writer.writer.framesWritten) / Double(writer.writer.sampleRate)
             taps[index].droppedFrames = counters.dropped.pointee.load(ordering: .acquiring)
             taps[index].skippedFrames = counters.skipped.pointee.load(ordering: .acquiring)
             let first = counters.startFrame.pointee.load(ordering: .acquiring)
-            let before = counters.before.pointee.load(ordering: .acquiring)
             // A clock the engine had given up on (after a bounce) stays unknown.
-            if taps[index].startFrame != nil, first >= 0, before >= 0 { taps[index].startFrame = first &- before }
-            if !counters.failed.pointee.load(ordering: .acquiring) {
-                taps[index].state = counters.paused.pointee.load(ordering: .acquiring) ? .paused : .recording
-            }
+            if taps[index].startFrame != nil, first >= 0 { taps[index].startFrame = first &- before }
+            taps[index].state = counters.paused.pointee.load(ordering: .acquiring) ? .paused : .recording
         }
-        return failures
+        open = [:]
+        for slot in region.slots where slot.isClaimed { slot.release() }
+    }
+
+    /// Closes the takes no engine went on with.
+    mutating func closeWaiting() {
+        for file in waiting.values { try? file.close() }
+        waiting = [:]
     }
 }

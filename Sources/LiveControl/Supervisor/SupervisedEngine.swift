@@ -126,8 +126,8 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
 
     package var surface: any ControlSurface { self }
     package var wakeDescriptors: [Int32] {
-        guard let process else { return [] }
-        return [process.link.descriptor, process.crashDescriptorHere]
+        guard let process else { return [sharedTakes.notifier.descriptor] }
+        return [process.link.descriptor, process.crashDescriptorHere, sharedTakes.notifier.descriptor]
     }
 
     /// Starts the first engine; throws why it could not play.
@@ -137,6 +137,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         } catch {
             notes.append((error.description, true))
         }
+        sharedTakes.start()
         let began = LiveHost.now()
         // Front ends listen once the engine plays: they hear of these at the first poll.
         unannounced = try startEngineLeavingOut(restartingFrom: nil).map {
@@ -151,6 +152,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
             announce(unannounced)
             unannounced = []
         }
+        announceTakeFailures()
         guard let process else { return }
         do {
             handle(try process.link.receive())
@@ -203,6 +205,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         process?.wait(seconds: 10, beating: beat)
         process?.kill(beating: beat)
         if process?.hasEnded ?? false { finishTakes() }
+        sharedTakes.stop()  // every take closed: the run ends
         process = nil
         stateFolder = nil
         amend(&status)
@@ -422,8 +425,9 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
     /// The takes recording (or paused) when the engine died, to go on with.
     private var continuations: [TakeContinuation] {
         lastTaps.compactMap { tap in
-            guard tap.state == .recording || tap.state == .paused, tap.file.lowercased().hasSuffix(".wav")
-                    || tap.file.lowercased().hasSuffix(".rf64") else { return nil }
+            // One the supervisor holds open goes on in any format; a closed one only as WAV or RF64.
+            guard tap.state == .recording || tap.state == .paused, sharedTakes.isHeld(tap.file)
+                    || tap.file.lowercased().hasSuffix(".wav") || tap.file.lowercased().hasSuffix(".rf64") else { return nil }
             let requested = tap.requestedFile ?? tap.file
             if tap.state == .paused {
                 return TakeContinuation(requestedFile: requested, file: tap.file, expectedFrameTime: 0, paused: true)
@@ -442,9 +446,23 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
 
     package var runningText: String? { snapshot }
 
-    /// The dead engine's takes get what it rendered and had not written.
+    /// Takes this process failed to write (a full disk), told once each, as an engine tells its own.
+    private func announceTakeFailures() {
+        sharedTakes.notifier.drain()
+        let failures = sharedTakes.takeFailures()
+        guard !failures.isEmpty else { return }
+        readTaps()
+        announce(failures.map { failure in
+            let node = lastTaps.first { $0.file == failure.file }?.node ?? ""
+            let take = ControlChange.Take(node: node, file: failure.file, seconds: failure.seconds, droppedFrames: failure.droppedFrames)
+            return ControlChange(.tapFailed(take, reason: failure.reason), from: .host)
+        })
+    }
+
+    /// The dead engine's takes get what it rendered and had not written,
+    /// and stay open for the next engine.
     private func finishTakes() {
-        for failure in sharedTakes.finish(&lastTaps) { notes.append((failure, true)) }
+        sharedTakes.engineEnded(&lastTaps)
     }
 
     // MARK: The engine process
@@ -477,6 +495,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
             let seconds = lastTaps.first { $0.file == continuation.file }?.seconds ?? 0
             handedTakes[continuation.file] = (continuation, seconds)
         }
+        sharedTakes.handing(Set(handing.map(\.file)))
         if !handing.isEmpty, let data = try? JSONEncoder().encode(handing) {
             flags += ["--engine-continue", String(decoding: data, as: UTF8.self)]
         }
@@ -518,6 +537,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
             process.link.waitReadable(seconds: 0.1)
         }
         engineStartedAt = LiveHost.now()
+        sharedTakes.closeUnadopted()  // its taps are open: a take it did not go on with ends here
         for key in readers.keys { readers[key] = .some(nil) }  // the new engine's readers are made when first read
         takeSnapshot()
         readTaps()
