@@ -45,6 +45,16 @@ func runLiveCycle(_ state: UnsafeMutablePointer<LiveEngineState>, frameCount: In
         // The cycle's JACK frame time, for taps (a take's clock) and file sources (theirs).
         var cycleTime = -1
         if let client = state.pointee.client { cycleTime = Int(_unsafePerformance { jack_last_frame_time(client) }) }
+        if cycleTime >= 0 {
+            // Cycles the server ran without fxhost (an xrun) left the sources
+            // that far behind their origins: each notes its origin anew, so a
+            // restart resumes it where it is, not where it would have been.
+            if state.pointee.nextCycleTime >= 0, cycleTime != state.pointee.nextCycleTime {
+                for feed in feeds { feed.counters.pointee.clock.fellBehind() }
+                for feed in slot.pointee.midiFiles { feed.clock.pointee.fellBehind() }
+            }
+            state.pointee.nextCycleTime = (cycleTime + frameCount) & 0xFFFF_FFFF  // JACK counts in 32 bits
+        }
         var offset = 0
         while offset < frameCount {
             let chunk = min(blockLimit, frameCount - offset)
