@@ -27,6 +27,8 @@ final class LiveFilePlayer: @unchecked Sendable {
     /// Frames of silence still to write before the file starts.
     private var leadingSilence: Int
     private var reachedEnd = false
+    /// The supervisor's region its clock lies in (nil: its own memory).
+    private let clockRegion: SharedTapRegion?
     /// A resumed player not yet placed on its timeline (`prime(at:)`).
     private var resumePending = false
     private let stopRequested = Atomic<Bool>(false)
@@ -37,7 +39,7 @@ final class LiveFilePlayer: @unchecked Sendable {
     /// (`LiveFeedCounters.origin`): this one plays on where that one would
     /// be now, as if no crash had come between.
     init(node: String, source: FilePlayerSource, sampleRate: Int, ringSeconds: Double = 2,
-         resumingFrom origin: Int? = nil) throws(LiveSessionError) {
+         resumingFrom origin: Int? = nil, clockRegion: SharedTapRegion? = nil) throws(LiveSessionError) {
         let reader: AudioFileReader
         do {
             reader = try AudioFileReader(path: source.path)
@@ -54,7 +56,8 @@ final class LiveFilePlayer: @unchecked Sendable {
         self.sampleRate = sampleRate
         ring = SPSCFloatRing(channels: reader.channels, capacity: max(Int(ringSeconds * Double(sampleRate)), 2 * chunkFrames))
         counters = .allocate(capacity: 1)
-        counters.initialize(to: LiveFeedCounters(resumingFrom: origin))
+        counters.initialize(to: LiveFeedCounters(clock: LiveSourceClock.make(resumingFrom: origin, name: node, region: clockRegion)))
+        self.clockRegion = clockRegion
         scratch = .allocate(capacity: reader.channels)
         for channel in 0..<reader.channels {
             let buffer = UnsafeMutablePointer<Float>.allocate(capacity: chunkFrames)
@@ -71,6 +74,7 @@ final class LiveFilePlayer: @unchecked Sendable {
         scratch.deallocate()
         ring.deallocate()
         spaceFreed.deallocate()
+        LiveSourceClock.free(counters.pointee.clock, region: clockRegion)
         counters.deinitialize(count: 1)
         counters.deallocate()
     }
@@ -84,7 +88,7 @@ final class LiveFilePlayer: @unchecked Sendable {
     /// first moves to where its origin puts the server's frame time `now`
     /// (the callback's first fills then drop the frames the start took).
     func prime(at now: Int? = nil) {
-        if resumePending, let now, let position = counters.pointee.clock.position(at: now) {
+        if resumePending, let now, let position = counters.pointee.clock.pointee.position(at: now) {
             resumePending = false
             // Early by half a ring: `now` is JACK's estimate, which runs
             // ahead of a late server, and the fills can only skip forward.
@@ -112,10 +116,10 @@ final class LiveFilePlayer: @unchecked Sendable {
 
     /// The file no longer plays in step with the server's clock (a bounce
     /// played meanwhile, a new server): the callback notes its origin anew.
-    func breakClock() { counters.pointee.clock.fellBehind() }
+    func breakClock() { counters.pointee.clock.pointee.fellBehind() }
 
     /// See `LiveSourceClock.origin`; nil until known.
-    var origin: Int? { counters.pointee.clock.knownOrigin }
+    var origin: Int? { counters.pointee.clock.pointee.knownOrigin }
 
     /// Starts the disk thread (once).
     func start() throws(LiveSessionError) {

@@ -9,14 +9,17 @@ final class LiveMIDIFilePlayer {
     /// Where it stands on the server's frame clock (a restart plays on from there).
     let clock: UnsafeMutablePointer<LiveSourceClock>
     let sampleRate: Double
+    private let clockRegion: SharedTapRegion?
 
     /// `fromFrame`: where on the timeline it plays on from (a player
     /// replacing one at another rate). `resumingFrom`: the origin a crashed
     /// engine's player had: its first fill skips to where that puts it.
-    init(source: MIDIFileSource, sampleRate: Double, fromFrame: Int = 0, resumingFrom origin: Int? = nil) {
+    /// `clockRegion`: a supervisor's region, where its clock lies under `node`.
+    init(node: String, source: MIDIFileSource, sampleRate: Double, fromFrame: Int = 0, resumingFrom origin: Int? = nil,
+         clockRegion: SharedTapRegion? = nil) {
         self.sampleRate = sampleRate
-        clock = .allocate(capacity: 1)
-        clock.initialize(to: LiveSourceClock(resumingFrom: origin))
+        self.clockRegion = clockRegion
+        clock = LiveSourceClock.make(resumingFrom: origin, name: node, region: clockRegion)
         playback = .allocate(capacity: 1)
         playback.initialize(to: MIDIFilePlayback(file: source.file,
                                                  startFrame: Int((source.startSeconds * sampleRate).rounded()),
@@ -25,8 +28,7 @@ final class LiveMIDIFilePlayer {
     }
 
     deinit {
-        clock.deinitialize(count: 1)
-        clock.deallocate()
+        LiveSourceClock.free(clock, region: clockRegion)
         playback.pointee.deallocate()
         playback.deinitialize(count: 1)
         playback.deallocate()

@@ -22,7 +22,8 @@ extension LiveSession {
     /// one that plays on from the same time (the program still running keeps
     /// the old one alive).
     static func midiFilePlayers(for plan: RenderPlan, from players: [String: LiveMIDIFilePlayer],
-                                resuming resumed: [String: Int] = [:]) -> [String: LiveMIDIFilePlayer] {
+                                resuming resumed: [String: Int] = [:], clockRegion: SharedTapRegion? = nil)
+        -> [String: LiveMIDIFilePlayer] {
         var players = players
         let rate = plan.format.sampleRate
         for source in plan.midiSources {
@@ -30,10 +31,11 @@ extension LiveSession {
             if let player = players[source.node] {
                 guard player.sampleRate != rate else { continue }
                 let seconds = Double(player.playback.pointee.position) / player.sampleRate
-                players[source.node] = LiveMIDIFilePlayer(source: file, sampleRate: rate,
-                                                          fromFrame: Int((seconds * rate).rounded()))
+                players[source.node] = LiveMIDIFilePlayer(node: source.node, source: file, sampleRate: rate,
+                                                          fromFrame: Int((seconds * rate).rounded()), clockRegion: clockRegion)
             } else {
-                players[source.node] = LiveMIDIFilePlayer(source: file, sampleRate: rate, resumingFrom: resumed[source.node])
+                players[source.node] = LiveMIDIFilePlayer(node: source.node, source: file, sampleRate: rate,
+                                                          resumingFrom: resumed[source.node], clockRegion: clockRegion)
             }
         }
         return players

@@ -44,7 +44,9 @@ public final class LiveSession {
         /// the origin each had in the engine that crashed (`sourceOrigins`).
         package var resumedSources: [String: Int] = [:]
         /// Where the takes' rings and counters go when a supervisor shares
-        /// them (a supervised engine), so it finishes them if this process dies.
+        /// them (a supervised engine), for it to write the takes; the file
+        /// and MIDI-file sources' clocks lie there too, for it to read
+        /// where they stood if this process dies.
         package var tapRegion: SharedTapRegion?
 
         public init() {}
@@ -121,7 +123,8 @@ public final class LiveSession {
         for source in plan.sources {
             guard case .file(let file) = source.kind else { continue }
             players[source.node] = try LiveFilePlayer(node: source.node, source: file, sampleRate: client.sampleRate,
-                                                      resumingFrom: options.resumedSources[source.node])
+                                                      resumingFrom: options.resumedSources[source.node],
+                                                      clockRegion: options.tapRegion)
         }
         liveTaps.region = options.tapRegion
         liveTaps.continuing = Dictionary(options.continuedTakes.map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
@@ -427,7 +430,8 @@ public final class LiveSession {
         if CrashReport.isInstalled { CrashReport.register(nodes: plan.nodes) }
         // Only the engine's first program resumes: a node added later starts as new.
         midiFilePlayers = Self.midiFilePlayers(for: plan, from: midiFilePlayers,
-                                               resuming: midiFilePlayers.isEmpty ? options.resumedSources : [:])
+                                               resuming: midiFilePlayers.isEmpty ? options.resumedSources : [:],
+                                               clockRegion: options.tapRegion)
         var live = LivePlanOwner.makeProgram(for: plan, players: players, recorders: liveTaps.recorders,
                                              tapMeters: liveTaps.meters,
                                              peaks: meterPeaks.peaks, midiPlayers: midiFilePlayers)

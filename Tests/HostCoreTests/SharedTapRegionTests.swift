@@ -80,6 +80,28 @@ final class SharedTapRegionTests: XCTestCase {
         XCTAssertEqual(again.published?.path, "/x/c.wav")
     }
 
+    /// The source clocks' table: entries by name, bounded, handed out once,
+    /// read back with their names, and freed all at once by the supervisor.
+    func testSourceClockEntriesAreBoundedNamedAndFreed() throws {
+        let region = try makeRegion()
+        XCTAssertNil(region.claimClock(name: ""))
+        XCTAssertNil(region.claimClock(name: String(repeating: "n", count: 200)), "a name longer than an entry holds")
+        let song = try XCTUnwrap(region.claimClock(name: "song"))
+        song.storeBytes(of: 12_345, as: Int.self)
+        var claimed = [song]
+        while let more = region.claimClock(name: "s\(claimed.count)") { claimed.append(more) }
+        XCTAssertEqual(claimed.count, 24, "the table holds 24 sources")
+        XCTAssertEqual(Set(claimed).count, 24, "each entry handed out once")
+        let read = region.clocks
+        XCTAssertEqual(read.count, 24)
+        XCTAssertEqual(read.first { $0.name == "song" }?.cells.load(as: Int.self), 12_345)
+        XCTAssertTrue(region.releaseClock(song))
+        XCTAssertFalse(region.releaseClock(song + 8), "not an entry's cells")
+        XCTAssertEqual(region.clocks.count, 23)
+        region.releaseAllClocks()
+        XCTAssertTrue(region.clocks.isEmpty)
+    }
+
     /// An engine that was given no region (or something else on its
     /// descriptor) finds none.
     func testADescriptorThatIsNoRegionGivesNone() throws {

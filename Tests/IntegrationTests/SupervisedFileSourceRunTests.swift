@@ -12,6 +12,19 @@ final class SupervisedFileSourceRunTests: XCTestCase {
     /// silence and after it, is the ramp at the take's own frame plus one
     /// constant offset.
     func testAFileSourcePlaysOnWhereItWouldHaveBeen() throws {
+        try playRampThroughACrash(stalling: false)
+    }
+
+    /// The same with an xrun before the crash: a plugin stalls 100 ms, the
+    /// server plays cycles without fxhost, and the file falls that far
+    /// behind where its start put it (as does the take, which skips them).
+    /// The restart resumes the file where it was, so the offset still holds.
+    /// Before, the restarted file jumped ahead by the frames the xrun skipped.
+    func testAFileSourceResumesWhereItWasAfterAnXrun() throws {
+        try playRampThroughACrash(stalling: true)
+    }
+
+    private func playRampThroughACrash(stalling: Bool) throws {
         let server = try startJackServer(sampleRate: 48_000, bufferFrames: 256)
         let folder = try Tools.temporaryFolder()
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
@@ -21,10 +34,11 @@ final class SupervisedFileSourceRunTests: XCTestCase {
         try """
         fxhost: 1
         nodes:
-          song: { file: ramp.wav }
-          bad:  { plugin: "\(CrashingPlugins.crashInRun)", params: { after: 400 } }
-          out:  { output: 1 }
-        chain: [song, bad, out]
+          song:  { file: ramp.wav }
+          stall: { plugin: "\(CrashingPlugins.stallInRun)", params: { after: \(stalling ? 150 : 1_000_000) } }
+          bad:   { plugin: "\(CrashingPlugins.crashInRun)", params: { after: 400 } }
+          out:   { output: 1 }
+        chain: [song, stall, bad, out]
         taps:
           - { at: out, file: take.wav }
         """.write(toFile: path("song.yaml"), atomically: true, encoding: .utf8)
@@ -48,6 +62,10 @@ final class SupervisedFileSourceRunTests: XCTestCase {
         let closing = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any] ?? [:]
         let gaps = (closing["taps"] as? [[String: Any]])?.first?["gaps"] as? [[String: Any]] ?? []
         XCTAssertEqual(gaps.first?["frames"] as? Int, silence, "the silence is the gap the status reports")
+        if stalling {
+            let skipped = (closing["taps"] as? [[String: Any]])?.first?["skippedFrames"] as? Int ?? 0
+            XCTAssertGreaterThan(skipped, 0, "the stall made the server play cycles without fxhost: \(run.stdout)")
+        }
     }
 
     /// Judged by where sound starts: a MIDI file of notes at uneven

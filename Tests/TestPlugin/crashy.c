@@ -8,12 +8,15 @@
  *   crash-work         segfaults in its worker's work(), asked from run()
  *                      after `after` blocks
  *   overflow-run       overflows its stack in run() after `after` blocks
+ *   stall-run          sleeps 100 ms once in run() after `after` blocks, so
+ *                      the server plays cycles without the host (an xrun)
  * Their bundle is written next to the built library by the tests (see
  * TestSupport's CrashingPlugins). */
 #include <lv2/core/lv2.h>
 #include <lv2/worker/worker.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "crashy.h"
 
@@ -83,6 +86,15 @@ static void run_spin(LV2_Handle instance, uint32_t frames) {
     pass(crashy, frames);
 }
 
+static void run_stall(LV2_Handle instance, uint32_t frames) {
+    Crashy *crashy = instance;
+    if (due(crashy) && crashy->blocks == (unsigned long)*crashy->after) {
+        const struct timespec pause = {0, 100 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    pass(crashy, frames);
+}
+
 /* Recursion with a page of stack per call: the stack runs out long before
  * the bound, which only keeps the compiler from calling it infinite. */
 static int recurse(volatile const char *caller, unsigned long depth) {
@@ -134,6 +146,7 @@ static const LV2_Descriptor descriptors[] = {
     {FXHOST_SPIN_RUN_URI, instantiate, connect_port, activate, run_spin, NULL, cleanup, no_extension},
     {FXHOST_CRASH_WORK_URI, instantiate, connect_port, activate, run_work, NULL, cleanup, worker_extension},
     {FXHOST_OVERFLOW_RUN_URI, instantiate, connect_port, activate, run_overflow, NULL, cleanup, no_extension},
+    {FXHOST_STALL_RUN_URI, instantiate, connect_port, activate, run_stall, NULL, cleanup, no_extension},
 };
 
 LV2_SYMBOL_EXPORT const LV2_Descriptor *lv2_descriptor(uint32_t index) {

@@ -16,6 +16,9 @@ public enum CrashingPlugins {
     public static let crashInWork = "urn:fxhost:test:crash-work"
     /// Overflows its stack in run() after `after` blocks.
     public static let overflowInRun = "urn:fxhost:test:overflow-run"
+    /// Sleeps 100 ms once in run() after `after` blocks: the server plays
+    /// cycles without the host (an xrun), and the host plays on.
+    public static let stallInRun = "urn:fxhost:test:stall-run"
 
     /// Each plugin's URI and `doap:name`.
     public static let names = [
@@ -24,6 +27,7 @@ public enum CrashingPlugins {
         spinInRun: "Spinning Effect",
         crashInWork: "Crashy Worker",
         overflowInRun: "Deep Effect",
+        stallInRun: "Stalling Effect",
     ]
 
     /// Writes the bundle `crashy.lv2`, the library compiled into it, into
@@ -41,7 +45,7 @@ public enum CrashingPlugins {
 
 
             """
-        let uris = [crashInRun, abortInInstantiate, spinInRun, crashInWork, overflowInRun]
+        let uris = [crashInRun, abortInInstantiate, spinInRun, crashInWork, overflowInRun, stallInRun]
         try (prefixes + uris.map { uri in
             "<\(uri)> a lv2:Plugin ;\n    lv2:binary <\(library.absoluteString)> ;\n    rdfs:seeAlso <crashy.ttl> .\n"
         }.joined(separator: "\n")).write(to: bundle.appendingPathComponent("manifest.ttl"), atomically: true, encoding: .utf8)

@@ -107,6 +107,69 @@ package final class SharedTapRegion: @unchecked Sendable {
         return nil
     }
 
+    // MARK: Source clocks
+
+    /// A table in the header: each entry a claim, 24 bytes of cells the
+    /// engine's source clock lives in (a file or MIDI-file source's origin
+    /// on the server's clock), and the source's name. The supervisor reads
+    /// where each source stood after its engine died, however late the
+    /// engine's last report over the link was.
+    private static let clocksOffset = 128
+    private static let clockEntryBytes = 160
+    private static let clockCount = 24
+    private static let clockNameOffset = 40
+    private static let clockNameBytes = clockEntryBytes - clockNameOffset
+    /// Bytes of cells an entry gives its clock.
+    package static let clockCellBytes = 24
+
+    private func clockEntry(_ index: Int) -> UnsafeMutableRawPointer { base + Self.clocksOffset + index * Self.clockEntryBytes }
+
+    /// Claims an entry for the source `name`: its cells (`clockCellBytes`,
+    /// 8-byte aligned, zeroed), or nil when none is free or the name is too long.
+    package func claimClock(name: String) -> UnsafeMutableRawPointer? {
+        let bytes = Array(name.utf8)
+        guard !bytes.isEmpty, bytes.count <= Self.clockNameBytes else { return nil }
+        for index in 0..<Self.clockCount {
+            let entry = clockEntry(index)
+            guard entry.assumingMemoryBound(to: Atomic<Int>.self).pointee
+                    .compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged else { continue }
+            (entry + 8).initializeMemory(as: UInt8.self, repeating: 0, count: Self.clockCellBytes)
+            bytes.withUnsafeBytes { (entry + Self.clockNameOffset).copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+            (entry + 32).storeBytes(of: bytes.count, as: Int.self)
+            return entry + 8
+        }
+        return nil
+    }
+
+    /// Hands back the entry whose cells are `cells`; false when they are not an entry's.
+    @discardableResult
+    package func releaseClock(_ cells: UnsafeMutableRawPointer) -> Bool {
+        for index in 0..<Self.clockCount where clockEntry(index) + 8 == cells {
+            clockEntry(index).assumingMemoryBound(to: Atomic<Int>.self).pointee.store(0, ordering: .releasing)
+            return true
+        }
+        return false
+    }
+
+    /// The claimed entries: each source's name (bounded) and its cells.
+    package var clocks: [(name: String, cells: UnsafeMutableRawPointer)] {
+        (0..<Self.clockCount).compactMap { index in
+            let entry = clockEntry(index)
+            guard entry.assumingMemoryBound(to: Atomic<Int>.self).pointee.load(ordering: .acquiring) != 0 else { return nil }
+            let length = (entry + 32).load(as: Int.self)
+            guard (1...Self.clockNameBytes).contains(length) else { return nil }
+            let name = String(decoding: UnsafeRawBufferPointer(start: entry + Self.clockNameOffset, count: length), as: UTF8.self)
+            return (name, entry + 8)
+        }
+    }
+
+    /// The supervisor's side, once the engine that claimed them was reaped.
+    package func releaseAllClocks() {
+        for index in 0..<Self.clockCount {
+            clockEntry(index).assumingMemoryBound(to: Atomic<Int>.self).pointee.store(0, ordering: .releasing)
+        }
+    }
+
     /// The engine's side: wakes the supervisor's writer (a take published or closing).
     package func wakeWriter() {
         sem_post(semaphore)

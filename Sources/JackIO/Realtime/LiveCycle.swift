@@ -50,7 +50,7 @@ func runLiveCycle(_ state: UnsafeMutablePointer<LiveEngineState>, frameCount: In
             // that far behind their origins: each notes its origin anew, so a
             // restart resumes it where it is, not where it would have been.
             if state.pointee.nextCycleTime >= 0, cycleTime != state.pointee.nextCycleTime {
-                for feed in feeds { feed.counters.pointee.clock.fellBehind() }
+                for feed in feeds { feed.counters.pointee.clock.pointee.fellBehind() }
                 for feed in slot.pointee.midiFiles { feed.clock.pointee.fellBehind() }
             }
             state.pointee.nextCycleTime = (cycleTime + frameCount) & 0xFFFF_FFFF  // JACK counts in 32 bits

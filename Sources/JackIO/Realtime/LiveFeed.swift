@@ -21,13 +21,13 @@ package struct LiveFeedCounters: ~Copyable {
     package let diskWaiting = Atomic<Bool>(false)
     /// How often the callback woke the disk thread.
     package let diskWakeups = Atomic<Int>(0)
-    /// Where the file stands on the server's frame clock.
-    package let clock: LiveSourceClock
+    /// Where the file stands on the server's frame clock (`LiveSourceClock.make`: its owner frees it).
+    package let clock: UnsafeMutablePointer<LiveSourceClock>
     /// The timeline frame the ring's first frame is at (a resumed feed's).
     package let ringStart = Atomic<Int>(0)
 
-    package init(resumingFrom origin: Int? = nil) {
-        clock = LiveSourceClock(resumingFrom: origin)
+    package init(clock: UnsafeMutablePointer<LiveSourceClock>) {
+        self.clock = clock
     }
 }
 
@@ -57,7 +57,7 @@ package struct LiveFeed {
     @_noLocks
     func fill(frames: Int, frameTime: Int = -1) {
         var skipped = 0
-        if frameTime >= 0, counters.pointee.clock.hasTask { skipped = followClock(at: frameTime) }
+        if frameTime >= 0, counters.pointee.clock.pointee.hasTask { skipped = followClock(at: frameTime) }
         // Read the flag first: if it was set, everything is already in the ring.
         let finished = counters.pointee.finished.load(ordering: .acquiring)
         let channels = ring.channels
@@ -81,7 +81,7 @@ package struct LiveFeed {
         }
         if !finished {
             counters.pointee.underrunFrames.wrappingAdd(frames - done, ordering: .relaxed)
-            counters.pointee.clock.fellBehind()
+            counters.pointee.clock.pointee.fellBehind()
         }
     }
 
@@ -91,7 +91,7 @@ package struct LiveFeed {
     @_noLocks
     private func followClock(at now: Int) -> Int {
         let position = counters.pointee.ringStart.load(ordering: .relaxed) + counters.pointee.playedFrames.load(ordering: .relaxed)
-        let skipped = counters.pointee.clock.framesToSkip(now: now, position: position, available: ring.readableFrames)
+        let skipped = counters.pointee.clock.pointee.framesToSkip(now: now, position: position, available: ring.readableFrames)
         guard skipped > 0 else { return 0 }
         ring.consume(frames: skipped)
         counters.pointee.playedFrames.wrappingAdd(skipped, ordering: .relaxed)

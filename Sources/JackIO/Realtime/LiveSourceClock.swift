@@ -1,3 +1,4 @@
+import HostCore
 import Synchronization
 
 // Called by: the realtime thread (`framesToSkip`, at a fill while the clock
@@ -30,6 +31,32 @@ package struct LiveSourceClock: ~Copyable {
     package init(resumingFrom origin: Int? = nil) {
         self.origin = Atomic(origin.map { $0 & Self.frameTimeMask } ?? -1)
         task = Atomic(origin == nil ? Task.anchor.rawValue : Task.align.rawValue)
+    }
+
+    /// A clock in memory of its own, or, with a supervisor's `region`, in
+    /// its table under the source's `name`, where the supervisor reads it
+    /// after the engine died. `free` it.
+    package static func make(resumingFrom origin: Int?, name: String, region: SharedTapRegion?) -> UnsafeMutablePointer<LiveSourceClock> {
+        let clock: UnsafeMutablePointer<LiveSourceClock>
+        if MemoryLayout<LiveSourceClock>.size <= SharedTapRegion.clockCellBytes, MemoryLayout<LiveSourceClock>.alignment <= 8,
+           let cells = region?.claimClock(name: name) {
+            clock = cells.bindMemory(to: LiveSourceClock.self, capacity: 1)
+        } else {
+            clock = .allocate(capacity: 1)
+        }
+        clock.initialize(to: LiveSourceClock(resumingFrom: origin))
+        return clock
+    }
+
+    /// Frees a clock `make` made (with the same region).
+    package static func free(_ clock: UnsafeMutablePointer<LiveSourceClock>, region: SharedTapRegion?) {
+        clock.deinitialize(count: 1)
+        if region?.releaseClock(UnsafeMutableRawPointer(clock)) != true { clock.deallocate() }
+    }
+
+    /// A clock the supervisor reads in a dead engine's region (`make`'s cells).
+    package static func reading(_ cells: UnsafeMutableRawPointer) -> UnsafePointer<LiveSourceClock> {
+        UnsafePointer(cells.assumingMemoryBound(to: LiveSourceClock.self))
     }
 
     /// True when the next fill needs the frame time (one relaxed load).

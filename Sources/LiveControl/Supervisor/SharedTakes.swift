@@ -71,6 +71,18 @@ package final class SharedTakes: @unchecked Sendable {
         shared.takes.withLock { $0.engineEnded(region, taps: &taps, notifier: notifier) }
     }
 
+    /// Once the engine was reaped: where each of its file and MIDI-file
+    /// sources stood on the server's clock (their clocks lie in the region:
+    /// `LiveSourceClock.make`), as its last cycle left them; nil for one
+    /// whose origin was to be noted anew. Frees their entries.
+    package func takeSourceOrigins() -> [String: Int?] {
+        guard let region else { return [:] }
+        defer { region.releaseAllClocks() }
+        var origins: [String: Int?] = [:]
+        for clock in region.clocks { origins[clock.name] = .some(LiveSourceClock.reading(clock.cells).pointee.knownOrigin) }
+        return origins
+    }
+
     /// True when the take written to `file` is open here, waiting for an engine to go on with it.
     package func isHeld(_ file: String) -> Bool { shared.takes.withLock { $0.waiting[file] != nil } }
 

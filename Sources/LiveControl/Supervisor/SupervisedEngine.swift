@@ -460,9 +460,11 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
     }
 
     /// The dead engine's takes get what it rendered and had not written,
-    /// and stay open for the next engine.
+    /// and stay open for the next engine; its sources' origins are read.
     private func finishTakes() {
         sharedTakes.engineEnded(&lastTaps)
+        // Where its sources stood as it died, which its last report may not have said (an xrun since).
+        for (node, origin) in sharedTakes.takeSourceOrigins() { sourceOrigins[node] = origin }
     }
 
     // MARK: The engine process

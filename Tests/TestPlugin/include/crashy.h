@@ -8,5 +8,6 @@
 #define FXHOST_SPIN_RUN_URI "urn:fxhost:test:spin-run"
 #define FXHOST_CRASH_WORK_URI "urn:fxhost:test:crash-work"
 #define FXHOST_OVERFLOW_RUN_URI "urn:fxhost:test:overflow-run"
+#define FXHOST_STALL_RUN_URI "urn:fxhost:test:stall-run"
 
 #endif
