@@ -703,7 +703,12 @@ extension WebPage {
             $('connection').classList.add('live');
             socket.send(JSON.stringify({ meters: 30 }));
             // Caught up after the stream opened: no change falls between the two.
-            try { await reload(); } catch (error) { log('the state could not be read: ' + error.message, true); }
+            // A read that fails (a server still starting) is not left at that:
+            // the stream is opened anew, and the state read again.
+            try { await reload(); } catch (error) {
+              log('the state could not be read: ' + error.message + '; trying again', true);
+              socket.close();
+            }
           });
           socket.addEventListener('message', (message) => {
             try { handle(JSON.parse(message.data)); } catch (error) { log(String(error), true); }

@@ -86,8 +86,13 @@ try:
     with open(patch, 'w') as text:
         text.write(changed)
     run = Fxhost(fxhost_path, ['run', patch, '--server', server, '--quiet', '--no-connect'], web=str(port))
-    wait(lambda: page.find_element('id', 'connection').text == 'live' and value(page, 'amp gain') == '-9', 30,
-         'the page to catch up')
+    try:
+        wait(lambda: page.find_element('id', 'connection').text == 'live' and value(page, 'amp gain') == '-9', 30,
+             'the page to catch up')
+    except TimeoutError as error:  # say what the page showed, for a failure seen once in a while
+        raise TimeoutError(f"{error}: connection {page.find_element('id', 'connection').text!r}, "
+                           f"gain {value(page, 'amp gain')!r}, server {parameter(run.url, 'amp', 'gain')!r}, "
+                           f"log {page.find_element('id', 'log').text[-600:]!r}, stderr {run.stderr[-600:]!r}") from None
     report('after', value=float(value(page, 'amp gain')), connection=page.find_element('id', 'connection').text)
 
     # The graph opens a node's controls; tempo, bounce and save act as their console commands do.
