@@ -17,6 +17,11 @@ package struct MIDIFilePlayback {
     package var position = 0
     /// Where the file ends on the timeline (its End of Track), in frames.
     package let endFrame: Int
+    /// Per chased value (`chaseSlot`), the last passed event that set it:
+    /// scratch for `chase`, allocated once.
+    @usableFromInline let lastSetting: UnsafeMutableBufferPointer<Int32>
+    /// Events were passed over (`skip`): the next block first sends what they left set.
+    @usableFromInline var chasePending = false
 
     /// `startFrame`: where the file starts on the timeline.
     package init(file: StandardMIDIFile, startFrame: Int, sampleRate: Double) {
@@ -30,11 +35,14 @@ package struct MIDIFilePlayback {
                                       data1: bytes.count > 1 ? bytes[1] : 0, data2: bytes.count > 2 ? bytes[2] : 0)
         }
         endFrame = startFrame + StandardMIDIFile.frame(of: file.seconds, sampleRate: sampleRate)
+        lastSetting = .allocate(capacity: Self.chaseSlots)
+        lastSetting.initialize(repeating: -1)
     }
 
     package func deallocate() {
         frames.deallocate()
         events.deallocate()
+        lastSetting.deallocate()
     }
 
     /// The next block starts at `timelineFrame`: events before it are passed over.
@@ -45,11 +53,53 @@ package struct MIDIFilePlayback {
     }
 
     /// Live: passes over the next `count` frames' events without playing
-    /// them (a restarted engine catching up with the clock).
+    /// them (a restarted engine catching up with the clock). What they set
+    /// (controllers, programs, pitch bend, channel pressure) is sent at the
+    /// start of the next block (`chase`), as a sequencer chases a song
+    /// started in its middle; notes are not.
     @inlinable @_noLocks
     package mutating func skip(frames count: Int) {
         position += count
+        let from = cursor
         while cursor < frames.count && frames[cursor] < position { cursor += 1 }
+        if cursor > from { chasePending = true }
+    }
+
+    /// Values a channel message keeps: 128 controllers, then a program,
+    /// channel pressure and pitch bend, for each of 16 channels.
+    @usableFromInline static let chaseSlots = 16 * 128 + 3 * 16
+
+    /// Which value `event` sets, or -1 (a note, anything else).
+    @inlinable @_noLocks
+    static func chaseSlot(_ event: MIDIEvent) -> Int {
+        let channel = Int(event.status & 0x0F)
+        switch event.status & 0xF0 {
+        case 0xB0: return channel * 128 + Int(event.data1 & 0x7F)
+        case 0xC0: return 16 * 128 + channel
+        case 0xD0: return 16 * 128 + 16 + channel
+        case 0xE0: return 16 * 128 + 32 + channel
+        default: return -1
+        }
+    }
+
+    /// Into `list` at frame 0: the last event before the cursor for each
+    /// value one sets, in the file's order (a bank select stays before its
+    /// program change). Two passes over the events passed, once per skip.
+    @inlinable @_noLocks
+    mutating func chase(_ list: UnsafeMutablePointer<MIDIEventList>) {
+        chasePending = false
+        for slot in 0..<lastSetting.count { lastSetting[slot] = -1 }
+        for index in 0..<cursor {
+            let slot = Self.chaseSlot(events[index])
+            if slot >= 0 { lastSetting[slot] = Int32(truncatingIfNeeded: index) }
+        }
+        for index in 0..<cursor {
+            let slot = Self.chaseSlot(events[index])
+            guard slot >= 0, lastSetting[slot] == Int32(truncatingIfNeeded: index) else { continue }
+            var event = events[index]
+            event.frame = 0
+            list.pointee.insert(event)
+        }
     }
 
     /// Puts the events of timeline frames `timelineFrame ..< timelineFrame + frames`
@@ -65,6 +115,7 @@ package struct MIDIFilePlayback {
     @inlinable @_noLocks
     package mutating func fillNext(_ list: UnsafeMutablePointer<MIDIEventList>, frames count: Int) {
         list.pointee.removeAll()
+        if chasePending { chase(list) }
         playInto(list, from: position, frames: count)
         position += count
     }
