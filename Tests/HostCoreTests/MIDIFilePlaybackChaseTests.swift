@@ -9,6 +9,17 @@ import XCTest
 /// before the resume point, in the file's order; no notes, and nothing a
 /// later event set again.
 final class MIDIFilePlaybackChaseTests: XCTestCase {
+    private func makeList() -> UnsafeMutablePointer<MIDIEventList> {
+        let list = UnsafeMutablePointer<MIDIEventList>.allocate(capacity: 1)
+        list.initialize(to: MIDIEventList(events: .allocate(capacity: 64), capacity: 64))
+        return list
+    }
+
+    private func freeList(_ list: UnsafeMutablePointer<MIDIEventList>) {
+        list.pointee.events.deallocate()
+        list.deallocate()
+    }
+
     func testASkipSendsTheLastValueOfEachControllerProgramAndBendAtTheNextBlock() throws {
         // 24000 ticks a beat at the default 120 bpm: a tick is one frame at 48 kHz.
         let file = try StandardMIDIFile(bytes: MIDIFileBytes.format0(division: 24_000, events: [
@@ -24,11 +35,8 @@ final class MIDIFilePlaybackChaseTests: XCTestCase {
             (1_000, [0xB0, 7, 20]),     // at 1700, after the resume point: played in its place
             (1_000, [0xFF, 0x2F, 0]),
         ]), path: "chase.mid")
-        let storage = UnsafeMutablePointer<MIDIEvent>.allocate(capacity: 64)
-        defer { storage.deallocate() }
-        let list = UnsafeMutablePointer<MIDIEventList>.allocate(capacity: 1)
-        defer { list.deallocate() }
-        list.initialize(to: MIDIEventList(events: storage, capacity: 64))
+        let list = makeList()
+        defer { freeList(list) }
         var playback = MIDIFilePlayback(file: file, startFrame: 0, sampleRate: 48_000)
         defer { playback.deallocate() }
 
@@ -50,11 +58,8 @@ final class MIDIFilePlaybackChaseTests: XCTestCase {
         let file = try StandardMIDIFile(bytes: MIDIFileBytes.format0(division: 24_000, events: [
             (5_000, [0xB0, 7, 40]), (1_000, [0xFF, 0x2F, 0]),
         ]), path: "late.mid")
-        let storage = UnsafeMutablePointer<MIDIEvent>.allocate(capacity: 8)
-        defer { storage.deallocate() }
-        let list = UnsafeMutablePointer<MIDIEventList>.allocate(capacity: 1)
-        defer { list.deallocate() }
-        list.initialize(to: MIDIEventList(events: storage, capacity: 8))
+        let list = makeList()
+        defer { freeList(list) }
         var playback = MIDIFilePlayback(file: file, startFrame: 0, sampleRate: 48_000)
         defer { playback.deallocate() }
         playback.skip(frames: 1_000)
