@@ -76,9 +76,13 @@ struct LiveTaps {
                 if let continued = continuing.removeValue(forKey: tap.file) {
                     let expected = continued.paused ? nil : continued.expectedFrameTime
                     if let region {
-                        // The supervisor writes it on (no slot free: a new take).
-                        continuedRecorder = TapRecorder(adopting: tap.file, channels: tap.channels.count,
-                                                        sampleRate: sampleRate, expectedFrameTime: expected, region: region)
+                        // The supervisor writes it on: a take it holds open, or one it can open
+                        // again (no slot free, or a file that cannot go on: a new take).
+                        if continued.heldBySupervisor
+                            || TapRecorder.canContinue(tap.file, channels: tap.channels.count, sampleRate: sampleRate) {
+                            continuedRecorder = TapRecorder(adopting: tap.file, channels: tap.channels.count,
+                                                            sampleRate: sampleRate, expectedFrameTime: expected, region: region)
+                        }
                     } else {
                         // A take that cannot go on (moved, unreadable, another width) gives way to a new one.
                         continuedRecorder = try? TapRecorder(continuing: tap.file, channels: tap.channels.count,

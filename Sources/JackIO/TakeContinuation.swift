@@ -15,11 +15,15 @@ public struct TakeContinuation: Codable, Sendable, Equatable {
     public var expectedFrameTime: Int?
     /// It was paused: it stays paused, and no silence is added.
     public var paused: Bool
+    /// The supervisor holds the file open (any format); otherwise it opens
+    /// a WAV or RF64 take again, if the engine finds it can be.
+    public var heldBySupervisor: Bool
 
-    public init(requestedFile: String, file: String, expectedFrameTime: Int?, paused: Bool) {
+    public init(requestedFile: String, file: String, expectedFrameTime: Int?, paused: Bool, heldBySupervisor: Bool = false) {
         self.requestedFile = requestedFile
         self.file = file
         self.expectedFrameTime = expectedFrameTime
         self.paused = paused
+        self.heldBySupervisor = heldBySupervisor
     }
 }

@@ -698,14 +698,14 @@ extension WebPage {
           const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/v1/events${token ? '?token=' + encodeURIComponent(token) : ''}`;
           socket = new WebSocket(url);
           socket.addEventListener('open', async () => {
-            retry = 500;
             $('connection').textContent = 'live';
             $('connection').classList.add('live');
             socket.send(JSON.stringify({ meters: 30 }));
             // Caught up after the stream opened: no change falls between the two.
             // A read that fails (a server still starting) is not left at that:
             // the stream is opened anew, and the state read again.
-            try { await reload(); } catch (error) {
+            // The wait between tries grows until a read succeeds.
+            try { await reload(); retry = 500; } catch (error) {
               log('the state could not be read: ' + error.message + '; trying again', true);
               socket.close();
             }

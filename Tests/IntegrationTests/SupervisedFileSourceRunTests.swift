@@ -117,11 +117,15 @@ final class SupervisedFileSourceRunTests: XCTestCase {
         func fitting(_ offset: Int) -> Int { onsets.filter { noteFrames.contains($0 - offset) }.count }
         let first = onsets.first ?? 0
         let offset = noteFrames.map { first - $0 }.max { fitting($0) < fitting($1) } ?? 0
-        let strays = onsets.filter { !noteFrames.contains($0 - offset) }
-        XCTAssertEqual(strays, [], "onsets that are no note's frame plus \(offset) (\(onsets.count) onsets)")
         let closing = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any] ?? [:]
         let gaps = (closing["taps"] as? [[String: Any]])?.first?["gaps"] as? [[String: Any]] ?? []
         let gap = gaps.first?["atSeconds"] as? Double ?? .infinity
+        // Where the take goes on after the gap, a click the new engine began
+        // while the take waited for its ports may already sound: sound there
+        // is no onset.
+        let resumedAt = Int(((gaps.first?["atSeconds"] as? Double ?? -1) * 48_000).rounded()) + (gaps.first?["frames"] as? Int ?? 0)
+        let strays = onsets.filter { !noteFrames.contains($0 - offset) && $0 != resumedAt }
+        XCTAssertEqual(strays, [], "onsets that are no note's frame plus \(offset) (\(onsets.count) onsets, the take resumed at \(resumedAt))")
         XCTAssertGreaterThan(onsets.filter { Double($0) / 48_000 > gap }.count, 20, "clicks after the gap at \(gap) s")
     }
 }

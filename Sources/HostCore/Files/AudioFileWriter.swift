@@ -79,7 +79,7 @@ package final class AudioFileWriter {
         let descriptor: Int32
         do {
             if emptyTake != nil, mode == .recording {
-                descriptor = try RegularFile.openForWriting(path, truncate: false)
+                descriptor = try RegularFile.openExistingForWriting(path)
                 writingPath = path
             } else if newTake && mode == .recording {
                 (descriptor, path) = try RegularFile.createNewTake(requestedPath)

@@ -42,6 +42,13 @@ package enum RegularFile {
 
     /// Opens an existing take to write on at its end (a restarted engine
     /// continuing it): read and write, never created or truncated.
+    /// Opens an existing regular file to write, creating nothing and
+    /// following no symbolic link (a take another process created).
+    package static func openExistingForWriting(_ path: String) throws(RegularFileRefusal) -> Int32 {
+        try refuseIfNotRegular(path, missingIsFine: false)
+        return try finishOpening(path, Glibc.open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC))
+    }
+
     package static func openForContinuing(_ path: String) throws(RegularFileRefusal) -> Int32 {
         try refuseIfNotRegular(path, missingIsFine: false)
         return try finishOpening(path, Glibc.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC))

@@ -176,19 +176,16 @@ package final class SharedTapRegion: @unchecked Sendable {
     }
 
     /// The supervisor's side: waits until an engine wakes it, or `seconds`
-    /// pass (nil: no limit).
-    package func waitForWork(seconds: Double?) {
+    /// pass (at most 1: the semaphore lies in memory an engine could have
+    /// damaged, so no wait relies on it alone).
+    package func waitForWork(seconds: Double) {
         var status: Int32
-        if let seconds {
-            var deadline = timespec()
-            clock_gettime(CLOCK_REALTIME, &deadline)
-            let nanoseconds = Int(deadline.tv_nsec) + Int(min(max(seconds, 0), 60) * 1e9)
-            deadline.tv_sec += nanoseconds / 1_000_000_000
-            deadline.tv_nsec = nanoseconds % 1_000_000_000
-            repeat { status = sem_timedwait(semaphore, &deadline) } while status != 0 && errno == EINTR
-        } else {
-            repeat { status = sem_wait(semaphore) } while status != 0 && errno == EINTR
-        }
+        var deadline = timespec()
+        clock_gettime(CLOCK_REALTIME, &deadline)
+        let nanoseconds = Int(deadline.tv_nsec) + Int(min(max(seconds, 0), 1) * 1e9)
+        deadline.tv_sec += nanoseconds / 1_000_000_000
+        deadline.tv_nsec = nanoseconds % 1_000_000_000
+        repeat { status = sem_timedwait(semaphore, &deadline) } while status != 0 && errno == EINTR
         // A semaphore an engine scribbled on fails at once: never spin on it.
         if status != 0 && errno != ETIMEDOUT { usleep(useconds_t(TakeWriter.batchInterval)) }
     }

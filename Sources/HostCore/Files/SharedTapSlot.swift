@@ -35,7 +35,7 @@ package struct SharedTapSlot: @unchecked Sendable {
     private var positions: UnsafeMutableRawPointer { base + Self.positionsOffset }
     private var storage: UnsafeMutableRawPointer { base + SharedTapRegion.slotHeaderBytes }
     /// channels, ring frames, rate, path bytes, continuing (0/1),
-    /// expected frame time (-1: none), device, inode, failure bytes.
+    /// expected frame time (-1: none), device, inode, failure bytes, generation.
     private var shape: UnsafeMutablePointer<Int> { (base + Self.shapeOffset).assumingMemoryBound(to: Int.self) }
 
     /// True while a take holds it.
@@ -73,9 +73,15 @@ package struct SharedTapSlot: @unchecked Sendable {
         shape[6] = Int(bitPattern: UInt(identity?.device ?? 0))
         shape[7] = Int(bitPattern: UInt(identity?.inode ?? 0))
         shape[8] = 0
+        shape[9] = shape[9] &+ 1
         state.pointee.store(Self.ready, ordering: .releasing)
         return true
     }
+
+    /// Counts the takes published in this slot: the supervisor tells a new
+    /// take from the one it is writing though the slot's state was
+    /// scribbled on in between.
+    package var generation: Int { shape[9] }
 
     /// The engine's side: nothing more will be pushed; the supervisor writes the rest and closes the file.
     package func requestClose() {

@@ -20,6 +20,10 @@ package final class TakeWriter: @unchecked Sendable {
     /// gap to fill), the frames it held, its rate. Writing thread only; nil
     /// once handled.
     private var continuation: (frameTime: Int?, frames: Int, sampleRate: Int)?
+    /// Where this writer left the ring's read position: a ring found
+    /// elsewhere was laid again under it (shared memory reused or
+    /// scribbled on), and its frames are another take's. nil before the first drain.
+    private var released: Int?
     /// Longest gap filled: a restart takes well under a second; a longer
     /// one (a clock that jumped) is not made into silence.
     private static let maximumGapSeconds = 600
@@ -60,7 +64,7 @@ package final class TakeWriter: @unchecked Sendable {
                 stop(by: error)
                 return
             }
-            input.counters.written.pointee.add(writer.framesWritten - before, ordering: .relaxed)
+            input.counters.written.pointee.wrappingAdd(writer.framesWritten - before, ordering: .relaxed)
             done += chunk
         }
         input.counters.gapAt.pointee.store(expected.frames, ordering: .relaxed)
@@ -94,19 +98,26 @@ package final class TakeWriter: @unchecked Sendable {
     }
 
     /// Writes every readable frame; returns how many. Positions that do not
-    /// add up (shared memory another process scribbled on) end the take.
+    /// add up (shared memory another process scribbled on) end the take;
+    /// what is read is found from the positions checked, never read again.
     @discardableResult
     package func drain() -> Int {
         var total = 0
         while true {
             let (read, write) = input.ring.positionsNow
+            guard released.map({ $0 == read }) ?? true else {
+                // Laid again for another take: its counters are that take's now, and are left alone.
+                if !stoppedByFailure { stop(by: .writeFailed(path: writer.path, reason: "its ring was taken for another take"),
+                                            tellingProducer: false) }
+                return total
+            }
             guard read >= 0, write >= read, write - read <= input.ring.capacity else {
                 if !stoppedByFailure { stop(by: .writeFailed(path: writer.path, reason: "its ring of audio was damaged")) }
                 return total
             }
-            let region = input.ring.readableRegion()
+            guard write > read, let region = input.ring.frames(from: read, count: write - read).first(where: { $0.count > 0 }),
+                  let base = region.baseAddress else { return total }
             let frames = region.count / input.ring.channels
-            guard frames > 0, let base = region.baseAddress else { return total }
             if !stoppedByFailure { fillGap() }
             if !stoppedByFailure {
                 let before = writer.framesWritten
@@ -117,12 +128,14 @@ package final class TakeWriter: @unchecked Sendable {
                     writeError = error
                 }
                 // Counted before the failure is told, so it is told with the frames kept.
-                input.counters.written.pointee.add(writer.framesWritten - before, ordering: .relaxed)
+                // Wrapping: the cell is shared memory a damaged engine may have filled.
+                input.counters.written.pointee.wrappingAdd(writer.framesWritten - before, ordering: .relaxed)
                 if let writeError { stop(by: writeError) }
             }
             // After a failure keep draining, so a producer is never stuck;
             // what is thrown away is not a drop (the take has ended).
             input.ring.consume(frames: frames)
+            released = read + frames
             if input.policy == .waitWhenFull { input.spaceReady.signal() }
             total += frames
         }
@@ -131,11 +144,11 @@ package final class TakeWriter: @unchecked Sendable {
     /// The take ends at the failed write: the file is closed at once (a
     /// live take stays readable while the session plays on), the producer
     /// told to stop pushing, and the owner woken.
-    private func stop(by error: AudioFileError) {
+    private func stop(by error: AudioFileError, tellingProducer: Bool = true) {
         stoppedByFailure = true
         writer.closeAfterFailure()
         failed.withLock { $0 = error }
-        input.counters.failed.pointee.store(true, ordering: .releasing)
+        if tellingProducer { input.counters.failed.pointee.store(true, ordering: .releasing) }
         notifier?.signal()
     }
 

@@ -298,6 +298,15 @@ package final class TapRecorder {
         policy = .dropWhenFull
     }
 
+    /// True when the take at `path` can be opened again to go on with
+    /// (`AudioFileWriter.init(continuing:)`): a WAV or RF64 file of these
+    /// channels and rate. Read only: nothing is written here.
+    package static func canContinue(_ path: String, channels: Int, sampleRate: Int) -> Bool {
+        guard let format = try? AudioFileFormat(path: path), [.wavFloat, .wav16, .wav24, .rf64].contains(format),
+              let reader = try? AudioFileReader(path: path) else { return false }
+        return reader.channels == channels && reader.sampleRate == sampleRate
+    }
+
     /// True when the supervisor writes the file (`SharedTakes`).
     package var isWrittenBySupervisor: Bool {
         if case .bySupervisor = writing { return true }
@@ -384,10 +393,13 @@ package final class TapRecorder {
             finished = true
             try writer.complete()
             if commit { try writer.writer.commit() }
-        case .bySupervisor:
+        case .bySupervisor(let slot, _):
             finished = true
             guard closeBySupervisor() else {
-                throw .finishFailed(path: path, reason: "fxhost's supervising process did not finish writing it")
+                // Failed in its status too; the slot stays the supervisor's until this engine ends.
+                slot.failureReason = "fxhost's supervising process did not finish writing it"
+                input.counters.failed.pointee.store(true, ordering: .releasing)
+                throw .finishFailed(path: path, reason: slot.failureReason ?? "")
             }
             if let failure { throw failure }
         }

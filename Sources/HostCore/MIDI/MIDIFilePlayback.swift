@@ -69,12 +69,17 @@ package struct MIDIFilePlayback {
     /// channel pressure and pitch bend, for each of 16 channels.
     @usableFromInline static let chaseSlots = 16 * 128 + 3 * 16
 
-    /// Which value `event` sets, or -1 (a note, anything else).
+    /// Which value `event` sets, or -1 (a note, anything else). Data entry
+    /// and its parameter numbers (controllers 6, 38 and 96 to 101) mean
+    /// something only in their sequence: they are not chased.
     @inlinable @_noLocks
     static func chaseSlot(_ event: MIDIEvent) -> Int {
         let channel = Int(event.status & 0x0F)
         switch event.status & 0xF0 {
-        case 0xB0: return channel * 128 + Int(event.data1 & 0x7F)
+        case 0xB0:
+            let controller = Int(event.data1 & 0x7F)
+            if controller == 6 || controller == 38 || (96...101).contains(controller) { return -1 }
+            return channel * 128 + controller
         case 0xC0: return 16 * 128 + channel
         case 0xD0: return 16 * 128 + 16 + channel
         case 0xE0: return 16 * 128 + 32 + channel
@@ -84,7 +89,8 @@ package struct MIDIFilePlayback {
 
     /// Into `list` at frame 0: the last event before the cursor for each
     /// value one sets, in the file's order (a bank select stays before its
-    /// program change). Two passes over the events passed, once per skip.
+    /// program change), at most half the list, so the block's own events
+    /// still fit. Two passes over the events passed, once per skip.
     @inlinable @_noLocks
     mutating func chase(_ list: UnsafeMutablePointer<MIDIEventList>) {
         chasePending = false
@@ -96,6 +102,10 @@ package struct MIDIFilePlayback {
         for index in 0..<cursor {
             let slot = Self.chaseSlot(events[index])
             guard slot >= 0, lastSetting[slot] == Int32(truncatingIfNeeded: index) else { continue }
+            guard list.pointee.count < list.pointee.capacity / 2 else {
+                list.pointee.dropped &+= 1
+                continue
+            }
             var event = events[index]
             event.frame = 0
             list.pointee.insert(event)

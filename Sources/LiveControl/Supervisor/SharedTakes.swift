@@ -20,44 +20,59 @@ import Synchronization
 /// add up end that take with a sentence, never the supervisor.
 package final class SharedTakes: @unchecked Sendable {
     private let region: SharedTapRegion?
-    /// The region's descriptor, for the engine (nil: none could be made;
-    /// each engine then writes its own takes, as an unsupervised one does).
-    package let descriptor: Int32?
+    private let regionDescriptor: Int32?
     /// Signalled when a take failed, for the host to announce it (`takeFailures`).
     package let notifier = EventNotifier()
     private let shared = Shared()
     private var thread: PosixThread?
 
-    /// What the writing thread keeps hold of.
+    /// What the writing thread keeps hold of. Failures have a lock of their
+    /// own: the host reads them without waiting for a write to the disk.
     private final class Shared: Sendable {
         let takes = Mutex(Takes())
+        let failures = Mutex<[Failure]>([])
         let stopping = Atomic(false)
+    }
+
+    /// A take this process could not write: its file, why, and how far it got.
+    package struct Failure: Sendable {
+        package var file: String
+        package var reason: String
+        package var seconds: Double
+        package var droppedFrames: Int
     }
 
     package init() {
         if let (region, descriptor) = SharedTapRegion.create() {
             self.region = region
-            self.descriptor = descriptor
+            regionDescriptor = descriptor
         } else {
             region = nil
-            descriptor = nil
+            regionDescriptor = nil
         }
     }
 
     deinit {
         stop()
-        if let descriptor { close(descriptor) }
+        if let regionDescriptor { close(regionDescriptor) }
     }
 
-    /// Starts the writing thread (once). A thread that cannot start leaves
-    /// every take to `engineEnded` and `closeAll`: written, but late.
+    /// The region's descriptor, for an engine; nil when there is none or
+    /// the writing thread does not run (each engine then writes its own
+    /// takes, as an unsupervised one does).
+    package var descriptor: Int32? { thread == nil ? nil : regionDescriptor }
+
+    /// Starts the writing thread (once). It wakes when an engine publishes
+    /// or ends a take, every `TakeWriter.batchInterval` while one is open,
+    /// and at least once a second (the semaphore lies in memory an engine
+    /// could have damaged).
     package func start() {
         guard thread == nil, let region else { return }
         let notifier = notifier
         thread = try? PosixThread(name: "fxhost takes") { [shared] in
             while !shared.stopping.load(ordering: .acquiring) {
-                let writing = shared.takes.withLock { $0.service(region, notifier: notifier) }
-                region.waitForWork(seconds: writing ? Double(TakeWriter.batchInterval) / 1e6 : nil)
+                let writing = shared.takes.withLock { $0.service(region, notifier: notifier, failures: shared.failures) }
+                region.waitForWork(seconds: writing ? Double(TakeWriter.batchInterval) / 1e6 : 1)
             }
         }
     }
@@ -68,7 +83,7 @@ package final class SharedTakes: @unchecked Sendable {
     /// (`isHeld`) and closes the rest, and frees every slot.
     package func engineEnded(_ taps: inout [LiveStatus.Tap]) {
         guard let region else { return }
-        shared.takes.withLock { $0.engineEnded(region, taps: &taps, notifier: notifier) }
+        shared.takes.withLock { $0.engineEnded(region, taps: &taps, notifier: notifier, failures: shared.failures) }
     }
 
     /// Once the engine was reaped: where each of its file and MIDI-file
@@ -98,20 +113,21 @@ package final class SharedTakes: @unchecked Sendable {
     package func closeUnadopted() {
         guard let region else { return }
         shared.takes.withLock {
-            _ = $0.service(region, notifier: notifier)
+            _ = $0.service(region, notifier: notifier, failures: shared.failures)
             $0.closeWaiting()
         }
     }
 
-    /// The takes that failed since the last call: file and reason.
-    package func takeFailures() -> [(file: String, reason: String, seconds: Double, droppedFrames: Int)] {
-        shared.takes.withLock { takes in
-            defer { takes.failures = [] }
-            return takes.failures
+    /// The takes that failed since the last call.
+    package func takeFailures() -> [Failure] {
+        shared.failures.withLock { failures in
+            defer { failures = [] }
+            return failures
         }
     }
 
-    /// Stops the thread, and closes every take still open (the run ends).
+    /// Stops the thread, and closes every take still open (the run ends;
+    /// an engine that could not be reaped left its takes in `open`).
     package func stop() {
         if let thread {
             shared.stopping.store(true, ordering: .releasing)
@@ -119,7 +135,7 @@ package final class SharedTakes: @unchecked Sendable {
             thread.join()
             self.thread = nil
         }
-        shared.takes.withLock { $0.closeWaiting() }
+        shared.takes.withLock { $0.closeAll() }
     }
 }
 
@@ -128,6 +144,8 @@ private struct Takes: ~Copyable {
     /// A take being written, by slot.
     struct Open {
         let slot: SharedTapSlot
+        /// The slot's publication this is (`SharedTapSlot.generation`).
+        let generation: Int
         let path: String
         /// nil: its slot was refused (a file that was not the engine's, a shape that did not fit).
         let writer: TakeWriter?
@@ -136,29 +154,40 @@ private struct Takes: ~Copyable {
     var open: [Int: Open] = [:]
     /// Takes a dead engine recorded, still open, by file, until an engine goes on with them.
     var waiting: [String: AudioFileWriter] = [:]
-    var failures: [(file: String, reason: String, seconds: Double, droppedFrames: Int)] = []
     /// The continuations the running engine was handed: the only files a continuation may open again.
     var handed: Set<String> = []
 
     /// Opens what engines published, writes what they pushed, closes what
-    /// they ended; true while a take is open.
-    mutating func service(_ region: SharedTapRegion, notifier: EventNotifier) -> Bool {
+    /// they ended; true while a take is open. A slot whose state or
+    /// publication changed under a take being written (memory scribbled on)
+    /// ends that take first: its file is never given another's audio.
+    mutating func service(_ region: SharedTapRegion, notifier: EventNotifier, failures: borrowing Mutex<[SharedTakes.Failure]>) -> Bool {
         for slot in region.slots {
-            if open[slot.index] == nil, slot.isReady || slot.isClosing { open[slot.index] = begin(slot, notifier: notifier) }
+            if let take = open[slot.index], !(slot.isReady || slot.isClosing) || slot.generation != take.generation {
+                close(slot.index, notifier: notifier, failures: failures, markClosed: false)
+            }
+            if open[slot.index] == nil, slot.isReady || slot.isClosing {
+                open[slot.index] = begin(slot, notifier: notifier, failures: failures)
+            }
             guard var take = open[slot.index] else { continue }
             take.writer?.drain()
-            tellFailure(&take, notifier: notifier)
+            tellFailure(&take, notifier: notifier, failures: failures)
             open[slot.index] = take
-            if slot.isClosing { close(slot.index, notifier: notifier) }
+            if slot.isClosing { close(slot.index, notifier: notifier, failures: failures) }
         }
         return !open.isEmpty
     }
 
     /// A published take: its file opened (a new one checked to be the
-    /// empty file the engine made; a continuation taken from `waiting`).
-    private mutating func begin(_ slot: SharedTapSlot, notifier: EventNotifier) -> Open {
+    /// empty file the engine made; a continuation taken from `waiting`, or
+    /// opened again when it was handed and is open nowhere here).
+    private mutating func begin(_ slot: SharedTapSlot, notifier: EventNotifier, failures: borrowing Mutex<[SharedTakes.Failure]>) -> Open {
+        let generation = slot.generation
         guard let take = slot.published else {
-            return refuse(slot, path: "", "its slot of shared memory was damaged", notifier: notifier)
+            return refuse(slot, generation, path: "", "its slot of shared memory was damaged", notifier: notifier, failures: failures)
+        }
+        guard !open.values.contains(where: { $0.path == take.path }) else {
+            return refuse(slot, generation, path: take.path, "it is being written already", notifier: notifier, failures: failures)
         }
         let input = TapRecorder.Input(sharedRing: slot.ring(channels: take.channels, frames: take.frames), counters: slot.counters)
         if take.continuing {
@@ -169,34 +198,38 @@ private struct Takes: ~Copyable {
             }
             guard let file = held ?? reopened, file.channels == take.channels, file.sampleRate == take.sampleRate else {
                 input.deallocateWakeUps()
-                return refuse(slot, path: take.path, "the take it goes on with could not be opened again", notifier: notifier)
+                return refuse(slot, generation, path: take.path, "the take it goes on with could not be opened again",
+                              notifier: notifier, failures: failures)
             }
+            handed.remove(take.path)
             input.counters.written.pointee.store(file.framesWritten, ordering: .relaxed)
             let writer = TakeWriter(writer: file, input: input, notifier: notifier,
                                     continuation: (take.expectedFrameTime, file.framesWritten, take.sampleRate))
-            return Open(slot: slot, path: take.path, writer: writer)
+            return Open(slot: slot, generation: generation, path: take.path, writer: writer)
         }
         do {
             let file = try AudioFileWriter(path: take.path, format: try AudioFileFormat(path: take.path), channels: take.channels,
                                            sampleRate: take.sampleRate, mode: .recording, emptyTake: take.identity)
-            return Open(slot: slot, path: take.path, writer: TakeWriter(writer: file, input: input, notifier: notifier))
+            return Open(slot: slot, generation: generation, path: take.path,
+                        writer: TakeWriter(writer: file, input: input, notifier: notifier))
         } catch {
             input.deallocateWakeUps()
-            return refuse(slot, path: take.path, error.description, notifier: notifier)
+            return refuse(slot, generation, path: take.path, error.description, notifier: notifier, failures: failures)
         }
     }
 
     /// A take that cannot be written: the engine's realtime side stops pushing, and the host hears why.
-    private mutating func refuse(_ slot: SharedTapSlot, path: String, _ reason: String, notifier: EventNotifier) -> Open {
+    private func refuse(_ slot: SharedTapSlot, _ generation: Int, path: String, _ reason: String, notifier: EventNotifier,
+                        failures: borrowing Mutex<[SharedTakes.Failure]>) -> Open {
         slot.failureReason = reason
         slot.counters.failed.pointee.store(true, ordering: .releasing)
-        failures.append((path, reason, 0, 0))
+        failures.withLock { $0.append(SharedTakes.Failure(file: path, reason: reason, seconds: 0, droppedFrames: 0)) }
         notifier.signal()
-        return Open(slot: slot, path: path, writer: nil, failureTold: true)
+        return Open(slot: slot, generation: generation, path: path, writer: nil, failureTold: true)
     }
 
     /// A write that failed, told once: to the engine (its slot) and the host.
-    private mutating func tellFailure(_ take: inout Open, notifier: EventNotifier) {
+    private func tellFailure(_ take: inout Open, notifier: EventNotifier, failures: borrowing Mutex<[SharedTakes.Failure]>) {
         guard !take.failureTold, let writer = take.writer, let failure = writer.failure else { return }
         take.failureTold = true
         let reason: String
@@ -205,29 +238,33 @@ private struct Takes: ~Copyable {
         default: reason = failure.description
         }
         take.slot.failureReason = reason
-        let counters = take.slot.counters
-        failures.append((take.path, reason, Double(writer.writer.framesWritten) / Double(writer.writer.sampleRate),
-                         counters.dropped.pointee.load(ordering: .relaxed)))
+        let failed = SharedTakes.Failure(file: take.path, reason: reason,
+                             seconds: Double(writer.writer.framesWritten) / Double(writer.writer.sampleRate),
+                             droppedFrames: take.slot.counters.dropped.pointee.load(ordering: .relaxed))
+        failures.withLock { $0.append(failed) }
         notifier.signal()
     }
 
-    /// The engine ended the take: the rest written, the file closed, the slot handed back as closed.
-    private mutating func close(_ index: Int, notifier: EventNotifier) {
+    /// The take ended: the rest written, the file closed, and (the engine
+    /// asked) the slot handed back as closed.
+    private mutating func close(_ index: Int, notifier: EventNotifier, failures: borrowing Mutex<[SharedTakes.Failure]>,
+                                markClosed: Bool = true) {
         guard var take = open.removeValue(forKey: index) else { return }
         if let writer = take.writer {
             writer.drain()
             do {
                 try writer.complete()
             } catch {
-                tellFailure(&take, notifier: notifier)
+                tellFailure(&take, notifier: notifier, failures: failures)
             }
             writer.input.deallocateWakeUps()
         }
-        take.slot.markClosed()
+        if markClosed { take.slot.markClosed() }
     }
 
-    mutating func engineEnded(_ region: SharedTapRegion, taps: inout [LiveStatus.Tap], notifier: EventNotifier) {
-        _ = service(region, notifier: notifier)
+    mutating func engineEnded(_ region: SharedTapRegion, taps: inout [LiveStatus.Tap], notifier: EventNotifier,
+                              failures: borrowing Mutex<[SharedTakes.Failure]>) {
+        _ = service(region, notifier: notifier, failures: failures)
         for (_, take) in open.sorted(by: { $0.key < $1.key }) {
             guard let writer = take.writer else { continue }
             writer.drain()
@@ -260,5 +297,16 @@ private struct Takes: ~Copyable {
     mutating func closeWaiting() {
         for file in waiting.values { try? file.close() }
         waiting = [:]
+    }
+
+    /// Closes every take (the run ends).
+    mutating func closeAll() {
+        for take in open.values {
+            take.writer?.drain()
+            try? take.writer?.complete()
+            take.writer?.input.deallocateWakeUps()
+        }
+        open = [:]
+        closeWaiting()
     }
 }

@@ -429,18 +429,22 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
             guard tap.state == .recording || tap.state == .paused, sharedTakes.isHeld(tap.file)
                     || tap.file.lowercased().hasSuffix(".wav") || tap.file.lowercased().hasSuffix(".rf64") else { return nil }
             let requested = tap.requestedFile ?? tap.file
+            let held = sharedTakes.isHeld(tap.file)
             if tap.state == .paused {
-                return TakeContinuation(requestedFile: requested, file: tap.file, expectedFrameTime: 0, paused: true)
+                return TakeContinuation(requestedFile: requested, file: tap.file, expectedFrameTime: 0, paused: true,
+                                        heldBySupervisor: held)
             }
             // Handed to an engine that died before its first frame: handed on as it was, so
             // the one gap spans both outages.
-            if tap.startFrame == nil, let earlier = handedTakes[tap.file], earlier.seconds == tap.seconds {
-                return earlier.continuation
+            if tap.startFrame == nil, var earlier = handedTakes[tap.file]?.continuation,
+               handedTakes[tap.file]?.seconds == tap.seconds {
+                earlier.heldBySupervisor = held
+                return earlier
             }
             // No clock (it never recorded, or a bounce broke it): it goes on with no silence added.
             return TakeContinuation(requestedFile: requested, file: tap.file,
                                     expectedFrameTime: tap.startFrame.map { $0 &+ tap.droppedFrames &+ (tap.skippedFrames ?? 0) },
-                                    paused: false)
+                                    paused: false, heldBySupervisor: held)
         }
     }
 
