@@ -32,6 +32,8 @@ struct LiveTaps {
     private var held: Set<String> = []
     /// The supervisor's shared slots the recorders' rings go in (nil: their own memory).
     var region: SharedTapRegion?
+    /// The supervisor's meter cells the taps' meters go in (nil: their own memory).
+    var meterRegion: SharedMeterRegion?
 
     /// The files being recorded (or paused) now, as written.
     var files: Set<String> { Set(recorders.values.map(\.path)) }
@@ -91,7 +93,8 @@ struct LiveTaps {
                                                notifier: notifier, region: region)
                 }
                 recorders[tap.file] = recorder
-                meters[tap.file] = LiveMeters(channels: tap.channels.count)
+                meters[tap.file] = meterRegion.flatMap { LiveMeters(tap: tap.channels.count, in: $0) }
+                    ?? LiveMeters(channels: tap.channels.count)
                 takes[tap.file] = recorder.path
                 nodes[tap.file] = tap.node
                 opened.append(tap.file)
@@ -169,6 +172,13 @@ struct LiveTaps {
             byNode[node] = byNode[node].map { zip($0, taken).map { max($0, $1) } } ?? taken
         }
         return byNode.sorted(by: { $0.key < $1.key }).map { ($0.key, $0.value) }
+    }
+
+    /// The taps' meters whose cells lie in the supervisor's region, for its table.
+    var sharedMeters: [(node: String, slot: Int, channels: Int)] {
+        meters.sorted(by: { $0.key < $1.key }).compactMap { file, meter in
+            meter.sharedSlot.map { (nodes[file] ?? "", $0, meter.channels) }
+        }
     }
 
     /// Forgets `reader` in every tap's meter.
