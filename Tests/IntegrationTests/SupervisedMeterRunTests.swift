@@ -12,16 +12,21 @@ import XCTest
 final class SupervisedMeterRunTests: XCTestCase {
     private static let level = 20 * log10(0.5)
 
-    /// Two OSC subscribers at 20 meters a second each hear the constant's
-    /// level in every message before a crash, and in each of the last 15 of
-    /// 30 after it (so neither takes the other's peaks, and the readers
-    /// outlive the engine),
-    /// and `status --json` gives it as the recent and the maximum peak,
-    /// before and after.
+    /// With eg-amp set 6 dB down, two OSC subscribers at 20 meters a second
+    /// each hear that level (-12.04 dBFS) in every message before a crash,
+    /// and in each of the last 15 of 30 after it (so neither takes the
+    /// other's peaks, and the readers outlive the engine); `status --json`
+    /// gives it as the recent peak, and as the maximum the level before the
+    /// set (-6.02 dBFS), after the crash too: the maximum since the run
+    /// started, which a new engine never heard.
     func testTwoSubscribersAndTheStatusHearTheLevelBeforeAndAfterACrash() throws {
         // It crashes by itself 8 s in (1,500 blocks of 256 frames at 48 kHz), while they listen.
         let (_, _, port, run) = try startRun(after: 1_500)
         try assertStatusPeaks(run, "before the crash")
+        // 6 dB down: the maximum since the run started stays the louder level, through the crash.
+        run.type("set amp gain -6")
+        XCTAssertTrue(eventually(within: 30) { run.stdout.contains("amp:gain = -6.0") }, run.stdout + run.stderr)
+        try assertStatusPeaks(run, "6 dB down", peak: Self.level - 6)
         let client = try Tools.run("python3", ["-c", Self.twoSubscribers, "\(port)"])
         XCTAssertEqual(client.status, 0, "python-osc (scripts/install-deps.sh) must be installed: \(client.stderr) \(run.stderr)")
         let lines = client.stdout.split(separator: "\n").map(String.init)
@@ -33,12 +38,12 @@ final class SupervisedMeterRunTests: XCTestCase {
                 // After the crash, the last 15 (0.75 s): the gap's silence, and the file source's refill, are before them.
                 if phase == "after" { values = Array(values.suffix(15)) }
                 for value in values {
-                    XCTAssertEqual(value, Self.level, accuracy: 0.01, "\(phase) \(subscriber): \(client.stdout)")
+                    XCTAssertEqual(value, Self.level - 6, accuracy: 0.01, "\(phase) \(subscriber): \(client.stdout)")
                 }
             }
         }
         XCTAssertTrue(eventually(within: 30) { run.stderr.contains("the engine restarted") }, run.stderr)
-        try assertStatusPeaks(run, "after the crash")
+        try assertStatusPeaks(run, "after the crash", peak: Self.level - 6)
         run.type("quit")
         XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
     }
@@ -80,17 +85,18 @@ final class SupervisedMeterRunTests: XCTestCase {
 
     // MARK: Helpers
 
-    /// `status --json` gives the constant's level as the output's peak since the last status, and as its maximum.
-    private func assertStatusPeaks(_ run: LiveRun, _ when: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        // Peaks since the previous status: asked again until a cycle has played between two.
+    /// `status --json` gives `peak` (the constant's level unless said) as the output's peak since the last
+    /// status, and the constant's level as its maximum since the run started.
+    private func assertStatusPeaks(_ run: LiveRun, _ when: String, peak: Double = level,
+                                   file: StaticString = #filePath, line: UInt = #line) throws {
+        // Peaks since the previous status: asked again until a whole period between two is of the level
+        // (a set takes a block or two to reach the realtime thread).
         var output: [String: Any] = [:]
         XCTAssertTrue(eventually(within: 30) {
             output = (self.ask(run, "status --json")?["outputs"] as? [[String: Any]])?.first ?? [:]
-            return (output["peakDecibels"] as? [Double])?.isEmpty == false
+            return abs(((output["peakDecibels"] as? [Double])?.first ?? 0) - peak) < 0.01
         }, "\(when): \(output) \(run.stderr)", file: file, line: line)
         XCTAssertEqual(output["node"] as? String, "main", file: file, line: line)
-        XCTAssertEqual((output["peakDecibels"] as? [Double])?.first ?? 0, Self.level, accuracy: 0.01, "\(when): \(output)",
-                       file: file, line: line)
         XCTAssertEqual((output["maximumDecibels"] as? [Double])?.first ?? 0, Self.level, accuracy: 0.01, "\(when): \(output)",
                        file: file, line: line)
     }
@@ -104,7 +110,7 @@ final class SupervisedMeterRunTests: XCTestCase {
         return (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
     }
 
-    /// `fxhost run --osc PORT` of dc (0.5) → bad (the crashing plugin, crashing `after` blocks) → main, tapped;
+    /// `fxhost run --osc PORT` of dc (0.5) → amp (eg-amp, 0 dB) → bad (the crashing plugin, crashing `after` blocks) → main, tapped;
     /// started with the console, once the take is under way.
     private func startRun(folder: URL? = nil, after: Int = 1_000_000, launcher: [String] = []) throws
         -> (server: JackServerProcess, folder: URL, port: UInt16, run: LiveRun) {
@@ -116,9 +122,10 @@ final class SupervisedMeterRunTests: XCTestCase {
         fxhost: 1
         nodes:
           dc:   { file: dc.wav }
+          amp:  { plugin: http://lv2plug.in/plugins/eg-amp, params: { gain: 0 } }
           bad:  { plugin: "\(CrashingPlugins.crashInRun)", params: { after: \(after) } }
           main: { output: 1 }
-        chain: [dc, bad, main]
+        chain: [dc, amp, bad, main]
         taps:
           - { at: main, file: take.wav }
         """.write(toFile: folder.appendingPathComponent("meters.yaml").path, atomically: true, encoding: .utf8)

@@ -17,6 +17,8 @@ package final class SharedMeters {
     private var outputs = OutputPeakReaders(channels: SharedMeterRegion.outputCells)
     /// Each tap slot's readers, made when the slot is first read.
     private var taps: [Int: OutputPeakReaders] = [:]
+    /// The front ends' readers, adopted by each tap slot's readers as they are made.
+    private var known: Set<OutputPeakReaders.Reader> = []
 
     package init() {
         if let (region, descriptor) = SharedMeterRegion.create() {
@@ -43,9 +45,13 @@ package final class SharedMeters {
     /// True when the engine's meters are read here rather than asked for.
     package var isActive: Bool { layout != nil }
 
-    package func addReader(_ reader: OutputPeakReaders.Reader) { outputs.adopt(reader) }
+    package func addReader(_ reader: OutputPeakReaders.Reader) {
+        known.insert(reader)
+        outputs.adopt(reader)
+    }
 
     package func removeReader(_ reader: OutputPeakReaders.Reader) {
+        known.remove(reader)
         outputs.removeReader(reader)
         for slot in taps.keys { taps[slot]!.removeReader(reader) }
     }
@@ -61,13 +67,17 @@ package final class SharedMeters {
     }
 
     /// Each tapped node's peak per channel in dBFS since `reader` last
-    /// looked (a reader new to a tap gets silence once), by node; a node
+    /// looked, by node; a node
     /// tapped twice shows the louder. nil when the meters are not here.
     package func tapMeters(_ reader: OutputPeakReaders.Reader) -> [(node: String, decibels: [Double])]? {
         guard let region, let layout else { return nil }
         var byNode: [String: [Float]] = [:]
         for entry in layout where entry.kind == .tap {
-            var readers = taps[entry.first] ?? OutputPeakReaders(channels: SharedMeterRegion.tapSlotChannels)
+            var readers = taps[entry.first] ?? {
+                var made = OutputPeakReaders(channels: SharedMeterRegion.tapSlotChannels)
+                for known in known { made.adopt(known) }
+                return made
+            }()
             readers.adopt(reader)
             let taken = Array(readers.take(reader, from: region.tapPeaks(slot: entry.first)).prefix(entry.channels))
             taps[entry.first] = readers
