@@ -48,6 +48,9 @@ public final class LiveSession {
         /// and MIDI-file sources' clocks lie there too, for it to read
         /// where they stood if this process dies.
         package var tapRegion: SharedTapRegion?
+        /// Where the peak cells go when a supervisor takes the peaks (a
+        /// supervised engine): this session then never takes them.
+        package var meterRegion: SharedMeterRegion?
 
         public init() {}
     }
@@ -119,7 +122,9 @@ public final class LiveSession {
         engine.notify(descriptor: options.notifier?.signalDescriptor ?? -1)
         transport.prepare(engine)
         parameterRecord.follow(self.graph)
-        meterPeaks = LiveMeters(channels: outputs.count)
+        let outputChannels = outputs.count
+        meterPeaks = options.meterRegion.flatMap { LiveMeters(outputs: outputChannels, in: $0) }
+            ?? LiveMeters(channels: outputChannels)
         for source in plan.sources {
             guard case .file(let file) = source.kind else { continue }
             players[source.node] = try LiveFilePlayer(node: source.node, source: file, sampleRate: client.sampleRate,
@@ -127,6 +132,8 @@ public final class LiveSession {
                                                       clockRegion: options.tapRegion)
         }
         liveTaps.region = options.tapRegion
+        // Taps' cells go there only when the outputs' do: the supervisor reads all or none.
+        liveTaps.meterRegion = meterPeaks.isShared ? options.meterRegion : nil
         liveTaps.continuing = Dictionary(options.continuedTakes.map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
         try openRecorders(for: plan)
         liveTaps.continuing = [:]
@@ -436,7 +443,22 @@ public final class LiveSession {
                                              tapMeters: liveTaps.meters,
                                              peaks: meterPeaks.peaks, midiPlayers: midiFilePlayers)
         attachMIDI(to: &live, plan: plan)
+        publishMeterLayout(outputsOf: plan)
         return live
+    }
+
+    /// Names the cells in the supervisor's region (`SharedMeterRegion`):
+    /// each output node's channels in `plan`, and each tap's slot.
+    func publishMeterLayout(outputsOf plan: RenderPlan? = nil) {
+        guard meterPeaks.isShared, let region = options.meterRegion else { return }
+        var entries: [SharedMeterRegion.Entry] = []
+        var index = 0
+        for output in (plan ?? self.plan).outputs {
+            entries.append(.init(kind: .output, node: output.node, first: index, channels: output.channels.count))
+            index += output.channels.count
+        }
+        for tap in liveTaps.sharedMeters { entries.append(.init(kind: .tap, node: tap.node, first: tap.slot, channels: tap.channels)) }
+        region.publish(shared: true, entries: entries)
     }
 
     /// Opens (and, when running, starts) a recorder for every tap of `plan`
@@ -501,12 +523,14 @@ public final class LiveSession {
             try publishAndWait(makeProgram(for: newPlan))
         } catch {
             liveTaps.abort(opened)
+            publishMeterLayout()
             throw error
         }
         graph = newGraph
         plan = newPlan
         parameterRecord.follow(newGraph)
         liveTaps.finish(keeping: Set(newPlan.taps.map(\.file)))
+        publishMeterLayout()
     }
 
     /// A new sample rate or block size: plugin instances are made for one

@@ -149,7 +149,7 @@ public struct LiveStatus: Codable, Sendable {
         serverShutDown: false)
 
     /// Peak in dBFS from a linear value; nil for silence (JSON has no -infinity).
-    static func decibels(_ linear: Float) -> Double? {
+    package static func decibels(_ linear: Float) -> Double? {
         let decibels = Decibels.peak(fromLinear: Double(linear))
         return decibels > -.infinity ? decibels : nil
     }

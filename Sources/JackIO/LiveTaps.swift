@@ -35,6 +35,8 @@ struct LiveTaps {
     var region: SharedTapRegion?
     /// Takes (files as written) the supervisor writes: it announces their failures itself.
     private var supervisorWritten: Set<String> = []
+    /// The supervisor's meter cells the taps' meters go in (nil: their own memory).
+    var meterRegion: SharedMeterRegion?
 
     /// The files being recorded (or paused) now, as written.
     var files: Set<String> { Set(recorders.values.map(\.path)) }
@@ -105,7 +107,8 @@ struct LiveTaps {
                 }
                 recorders[tap.file] = recorder
                 if recorder.isWrittenBySupervisor { supervisorWritten.insert(recorder.path) }
-                meters[tap.file] = LiveMeters(channels: tap.channels.count)
+                meters[tap.file] = meterRegion.flatMap { LiveMeters(tap: tap.channels.count, in: $0) }
+                    ?? LiveMeters(channels: tap.channels.count)
                 takes[tap.file] = recorder.path
                 nodes[tap.file] = tap.node
                 opened.append(tap.file)
@@ -183,6 +186,13 @@ struct LiveTaps {
             byNode[node] = byNode[node].map { zip($0, taken).map { max($0, $1) } } ?? taken
         }
         return byNode.sorted(by: { $0.key < $1.key }).map { ($0.key, $0.value) }
+    }
+
+    /// The taps' meters whose cells lie in the supervisor's region, for its table.
+    var sharedMeters: [(node: String, slot: Int, channels: Int)] {
+        meters.sorted(by: { $0.key < $1.key }).compactMap { file, meter in
+            meter.sharedSlot.map { (nodes[file] ?? "", $0, meter.channels) }
+        }
     }
 
     /// Forgets `reader` in every tap's meter.

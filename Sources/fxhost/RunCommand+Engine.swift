@@ -18,6 +18,8 @@ extension RunCommand {
         let parentAtStart = getppid()
         // First, before anything opens a descriptor: the takes' shared memory, if the supervisor passed it.
         let tapRegion = SharedTapRegion.inherited(descriptor: EngineProcess.tapRegionDescriptor)
+        // And the meters' cells: the supervisor takes their peaks, this engine only raises them.
+        let meterRegion = SharedMeterRegion.inherited(descriptor: EngineProcess.meterRegionDescriptor)
         // The supervisor ends the run: Ctrl-C reaches the terminal's whole
         // process group, and this process waits to be told (or for the link to
         // close). They came blocked, so none ended it before this.
@@ -105,6 +107,7 @@ extension RunCommand {
         sessionOptions.continuedTakes = continued
         sessionOptions.resumedSources = resumed
         sessionOptions.tapRegion = tapRegion
+        sessionOptions.meterRegion = meterRegion
         var hostOptions = LiveHost.Options()
         hostOptions.reconnect = reconnect
         let provider = plugins.provider

@@ -5,8 +5,10 @@ import HostCore
 /// One engine: a child process playing the session, its end of the link
 /// (descriptor 3 in the child), and the pipe its crash handler reports on
 /// (descriptor 4), and the shared region its takes' rings live in
-/// (descriptor 5, when the supervisor has one: `SharedTakes`). Its stdin is /dev/null (the console is the
-/// supervisor's); stdout and stderr are the supervisor's.
+/// (descriptor 5, when the supervisor has one: `SharedTakes`), and the one
+/// its peak meters lie in (descriptor 6, when it has one: `SharedMeters`).
+/// Its stdin is /dev/null (the console is the supervisor's); stdout and
+/// stderr are the supervisor's.
 package final class EngineProcess {
     package let pid: pid_t
     package let link: EngineLink
@@ -17,8 +19,10 @@ package final class EngineProcess {
     package static let linkDescriptor: Int32 = 3
     package static let crashDescriptor: Int32 = 4
     package static let tapRegionDescriptor: Int32 = 5
+    package static let meterRegionDescriptor: Int32 = 6
 
-    package init(executable: String, arguments: [String], tapRegion: Int32? = nil) throws(EngineLinkError) {
+    package init(executable: String, arguments: [String], tapRegion: Int32? = nil,
+                 meterRegion: Int32? = nil) throws(EngineLinkError) {
         let (mine, theirs) = try EngineLink.pair()
         let report: [Int32]
         do {
@@ -38,7 +42,8 @@ package final class EngineProcess {
         do {
             pid = try ChildProcess.start(executable, arguments: arguments, standardInput: nothing >= 0 ? nothing : nil,
                                          keeping: [(theirs, Self.linkDescriptor), (report[1], Self.crashDescriptor)]
-                                            + (tapRegion.map { [($0, Self.tapRegionDescriptor)] } ?? []),
+                                            + (tapRegion.map { [($0, Self.tapRegionDescriptor)] } ?? [])
+                                            + (meterRegion.map { [($0, Self.meterRegionDescriptor)] } ?? []),
                                          blocking: [SIGINT, SIGTERM, SIGHUP])
         } catch {
             close(mine)

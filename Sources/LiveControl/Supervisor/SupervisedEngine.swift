@@ -71,6 +71,8 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
     private var tapsRead = -Double.infinity
     /// The region the engines' tap rings live in, kept across restarts.
     private let sharedTakes = SharedTakes()
+    /// The region the engines' peak cells lie in: this process alone takes them.
+    private let sharedMeters = SharedMeters()
     /// The silence each take was given across restarts, by file.
     private var gaps: [String: [LiveStatus.Tap.Gap]] = [:]
     private var ended: (serverShutDown: Bool, status: LiveStatus)?
@@ -365,20 +367,25 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         readersMade += 1
         let reader = OutputPeakReaders.Reader(number: readersMade)
         readers[reader] = .some(nil)
+        sharedMeters.addReader(reader)
         return reader
     }
 
     package func removeMeterReader(_ reader: OutputPeakReaders.Reader) {
         if let engineReader = readers[reader] ?? nil { _ = try? request(.removeMeterReader(engineReader)) }
         readers[reader] = nil
+        sharedMeters.removeReader(reader)
     }
 
+    // Read from shared memory when the engine laid its meters there; asked of it otherwise.
     package func meters(_ reader: OutputPeakReaders.Reader) -> [(node: String, decibels: [Double])] {
-        readings(EngineRequest.meters, reader)
+        guard readers[reader] != nil else { return [] }
+        return sharedMeters.meters(reader) ?? readings(EngineRequest.meters, reader)
     }
 
     package func tapMeters(_ reader: OutputPeakReaders.Reader) -> [(node: String, decibels: [Double])] {
-        readings(EngineRequest.tapMeters, reader)
+        guard readers[reader] != nil else { return [] }
+        return sharedMeters.tapMeters(reader) ?? readings(EngineRequest.tapMeters, reader)
     }
 
     private func readings(_ kind: (OutputPeakReaders.Reader) -> EngineRequest,
@@ -510,7 +517,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
             flags += ["--engine-resume", String(decoding: data, as: UTF8.self)]
         }
         let process = try EngineProcess(executable: launch.executable, arguments: ChildProcess.command(launch.arguments, adding: flags),
-                                        tapRegion: sharedTakes.descriptor)
+                                        tapRegion: sharedTakes.descriptor, meterRegion: sharedMeters.descriptor)
         self.process = process
         startingEngine = true
         defer { startingEngine = false }
@@ -870,6 +877,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
     }
 
     private func amend(_ status: inout LiveStatus) {
+        sharedMeters.amend(&status)
         amendStatus?(&status)
         status.seconds += playedBefore
         status.taps = status.taps.map(withGaps)
