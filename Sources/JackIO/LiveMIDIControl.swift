@@ -74,16 +74,22 @@ struct LiveMIDIControl {
     /// per parameter and bypass per node, so a sweep does not flood
     /// listeners, and the mapping a `learn` made of a controller that moved.
     /// They wait in this part for `takeUndelivered`; the session records them.
-    mutating func absorb(_ reports: [MIDIActivity]) -> (changes: [LiveSessionChange], learned: MIDIMapping?) {
+    /// Taps of tap tempo are not changes yet: their frame times come back, in
+    /// order, for the session's transport to count.
+    mutating func absorb(_ reports: [MIDIActivity])
+        -> (changes: [LiveSessionChange], learned: MIDIMapping?, taps: [UInt32]) {
         var order: [String] = []
         var latest: [String: LiveSessionChange] = [:]
         var learned: MIDIMapping?
+        var taps: [UInt32] = []
         func keep(_ key: String, _ change: LiveSessionChange) {
             if latest[key] == nil { order.append(key) }
             latest[key] = change
         }
         for report in reports {
             switch report.kind {
+            case .tempoTap:
+                taps.append(report.frameTime)
             case .controllerSeen:
                 guard let (mapping, replaced) = completeLearning(controller: Int(report.controller),
                                                                  channel: Int(report.channel)) else { continue }
@@ -97,7 +103,7 @@ struct LiveMIDIControl {
                     keep("\(node):\(symbol)", .parameter(node: node, parameter: symbol, value: report.value))
                 case .bypass(let node):
                     keep("\(node):bypass", .bypass(node: node, on: report.value != 0))
-                case .scene:
+                case .scene, .tempoTap:
                     continue
                 }
             case .scene:
@@ -117,8 +123,11 @@ struct LiveMIDIControl {
         }
         let changes = order.compactMap { latest[$0] }
         undelivered += changes
-        return (changes, learned)
+        return (changes, learned, taps)
     }
+
+    /// A change the session made of what was absorbed (a tempo from taps), to announce with the rest.
+    mutating func deliverLater(_ change: LiveSessionChange) { undelivered.append(change) }
 
     /// The changes absorbed since the last call, to announce.
     mutating func takeUndelivered() -> [LiveSessionChange] {
@@ -174,6 +183,11 @@ struct LiveMIDIControl {
                 controllers.append(MIDIControlTable.Controller(
                     controller: UInt8(number), channel: channel, smoothed: false,
                     scale: MIDIControllerScale(low: 0, high: 1, stepping: .toggle), value: nil, flag: flag, mapping: Int32(index)))
+            case (.controller(let number), .tempoTap):
+                controllers.append(MIDIControlTable.Controller(
+                    controller: UInt8(number), channel: channel, smoothed: false,
+                    scale: MIDIControllerScale(low: 0, high: 1, stepping: .toggle), value: nil, flag: nil, mapping: Int32(index),
+                    tapsTempo: true))
             case (.program(let number), .scene(let name)):
                 guard let scene = control.scenes.firstIndex(where: { $0.name == name }) else { continue }
                 programs.append(MIDIControlTable.Program(program: UInt8(number), channel: channel, scene: Int32(scene)))

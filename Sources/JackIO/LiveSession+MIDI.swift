@@ -113,7 +113,14 @@ extension LiveSession {
     func absorbMIDIActivity() {
         let reports = engine.takeMIDIActivity()
         guard !reports.isEmpty else { return }
-        let (changes, learned) = midi.absorb(reports)
+        let (changes, learned, taps) = midi.absorb(reports)
+        for frameTime in taps {
+            // Refused under a JACK timebase master, as `tempo` is: its tempo rules, and the tap changes nothing.
+            if case .tempo(let beatsPerMinute)? = try? transport.tap(atFrame: frameTime, sampleRate: format.sampleRate,
+                                                                    engine: engine) {
+                midi.deliverLater(.tempo(beatsPerMinute))
+            }
+        }
         if learned != nil {
             engine.setMIDILearning(false)
             // Not published (the server went away): the next program carries it.

@@ -9,6 +9,21 @@ extension LiveSession {
         try transport.setBeatsPerMinute(beatsPerMinute, on: engine)
     }
 
+    /// What a tap of tap tempo did.
+    package enum TapResult: Equatable, Sendable {
+        /// The tempo the taps give was set (beats per minute).
+        case tempo(Double)
+        /// No tempo yet (the first tap of a count): the taps counted.
+        case counted(taps: Int)
+    }
+
+    /// `tempo tap`: a tap now, on the monotonic clock. From a count's second
+    /// tap the tempo is set from the taps' mean interval (`TapTempo`), the
+    /// way `setTempo` sets it: refused while a JACK timebase master is followed.
+    package func tapTempo(atNanoseconds nanoseconds: Int = MonotonicClock.nanoseconds()) throws(LiveSessionError) -> TapResult {
+        try transport.tap(at: Double(nanoseconds) / 1e9, on: .command, engine: engine)
+    }
+
     /// Starts or stops the transport (JACK's, when a timebase master is followed).
     package func setTransportRolling(_ rolling: Bool) {
         transport.setRolling(rolling, on: engine)

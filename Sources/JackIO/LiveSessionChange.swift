@@ -15,4 +15,6 @@ package enum LiveSessionChange: Equatable, Sendable {
     /// A mapping `learn` made when a controller moved, and the mappings it
     /// replaced (of the same controller, or to the same parameter).
     case mapped(MIDIMapping, replacing: [MIDIMapping])
+    /// Taps of a controller mapped to `tempo:tap` set the host's tempo (beats per minute).
+    case tempo(Double)
 }

@@ -612,6 +612,9 @@ extension WebPage {
               $('session-refusal').textContent = event.sentence;
               reload().catch((error) => log('the state could not be read: ' + error.message, true));
               return;
+            case 'tempo.tap':
+              // A first tap: no tempo yet, nothing to read anew.
+              break;
             case 'parameter': case 'bypass': case 'property': case 'tempo': case 'transport':
               apply(event);
               // Heard while the state is read: the answer may predate it, so it is applied again once drawn.
@@ -724,34 +727,9 @@ extension WebPage {
 
         // ---- the session's own controls
 
-        const taps = [];
-        $('tap-tempo').addEventListener('click', () => {
-          const now = performance.now();
-          if (taps.length && now - taps[taps.length - 1] > 2000) taps.length = 0;
-          taps.push(now);
-          if (taps.length > 4) taps.shift();
-          if (taps.length >= 2) {
-            const bpm = 60000 / ((taps[taps.length - 1] - taps[0]) / (taps.length - 1));
-            tappedTempo = Math.round(bpm * 10) / 10;
-            sendTappedTempo();
-          }
-        });
-        // One tempo request at a time, the latest tapped sent when the one in flight is answered:
-        // requests sent together may be carried out in any order, and an earlier tap's tempo must not land last.
-        let tappedTempo = null, tempoInFlight = false;
-        async function sendTappedTempo() {
-          if (tempoInFlight) return;
-          tempoInFlight = true;
-          try {
-            while (tappedTempo !== null) {
-              const bpm = tappedTempo;
-              tappedTempo = null;
-              await command({ cmd: 'tempo', bpm }, $('session-refusal'));
-            }
-          } finally {
-            tempoInFlight = false;
-          }
-        }
+        // Each tap is sent at once: the server counts it when it arrives and sets the tempo (`tempo tap`),
+        // as the console, OSC and a footswitch do.
+        $('tap-tempo').addEventListener('click', () => command({ cmd: 'tempo.tap' }, $('session-refusal')));
         $('tempo').addEventListener('change', () => {
           if ($('tempo').value !== '') command({ cmd: 'tempo', bpm: Number($('tempo').value) }, $('session-refusal'));
         });

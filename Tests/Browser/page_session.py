@@ -46,12 +46,14 @@ try:
           button.click();
         }
         return times;''')
-    # The page sends a tempo at the second, third and fourth tap (150, 150, then 138.46 bpm: the last
-    # interval is 500 ms): the server must end on the four taps' mean interval, within what the page's
-    # own reading of its clock at each click adds (under a millisecond), not on an earlier tap's tempo.
+    # The page sends `tempo.tap` at each click and the server times the taps as they arrive: the tempo
+    # is 150 after the second and third tap, then 138.46 bpm (the last interval is 500 ms). The server
+    # must end on the four taps' mean interval, within what the way from the page to the server's
+    # thread adds to each tap (a few milliseconds on a loaded machine: 3 bpm is 9 ms over the 1.3 s),
+    # not on an earlier tap's tempo.
     final = 60000 / ((taps[-1] - taps[0]) / 3)
     try:
-        bpm = wait(lambda: abs(state(run.url)['tempo']['beatsPerMinute'] - final) < 0.5 and state(run.url)['tempo']['beatsPerMinute'],
+        bpm = wait(lambda: abs(state(run.url)['tempo']['beatsPerMinute'] - final) < 3 and state(run.url)['tempo']['beatsPerMinute'],
                    30, 'the tempo of the four taps')
     except TimeoutError as error:
         raise TimeoutError(f"{error}: {final} from the taps {taps}, the server's {state(run.url)['tempo']['beatsPerMinute']}")

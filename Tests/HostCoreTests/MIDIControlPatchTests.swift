@@ -77,6 +77,30 @@ final class MIDIControlPatchTests: XCTestCase {
         XCTAssertEqual("\(patch.midiControl.mappings[0])", "{ cc: 1, to: wah:freq, range: [200, 2000], curve: log, channel: 16 }")
     }
 
+    func testTapTempoIsAControllerTargetWrittenBackAsRead() throws {
+        let patch = try PatchParser.parse(text: Self.nodes + """
+            midi-control:
+              map:
+                - { cc: 80, to: tempo:tap, channel: 2 }
+            """, path: "p.yaml")
+        XCTAssertEqual(patch.midiControl.mappings.map(\.target), [.tempoTap])
+        XCTAssertEqual(patch.midiControl.mappings.map(\.trigger), [.controller(80)])
+        XCTAssertEqual("\(patch.midiControl.mappings[0])", "{ cc: 80, to: tempo:tap, channel: 2 }")
+        XCTAssertNoThrow(try loader().graph(for: patch), "no node is named tempo, and none need be")
+        // What `save` writes reads back to the same mapping.
+        let written = MIDIControlSection.section(patch.midiControl, unlessSameAs: MIDIControl())?.lines.joined(separator: "\n") ?? ""
+        let again = try PatchParser.parse(text: Self.nodes + written + "\n", path: "p.yaml")
+        XCTAssertEqual(again.midiControl.mappings.map(\.target), [.tempoTap])
+        XCTAssertEqual(again.midiControl.mappings.map(\.channel), [2])
+    }
+
+    func testTapTempoTakesNoRangeOrCurve() {
+        XCTAssertEqual(mapping("{ cc: 80, to: tempo:tap, range: [0, 1] }"),
+                       "p.yaml:11:32: `range` does not apply to tap tempo (values from 64 are taps)")
+        XCTAssertEqual(mapping("{ cc: 80, to: tempo:tap, curve: log }"),
+                       "p.yaml:11:32: `curve` does not apply to tap tempo (values from 64 are taps)")
+    }
+
     // MARK: Mistakes the reader finds
 
     private func mapping(_ entry: String) -> String {
@@ -126,9 +150,9 @@ final class MIDIControlPatchTests: XCTestCase {
         XCTAssertEqual(mapping("{ to: amp:gain }"),
                        "p.yaml:11:7: a MIDI mapping needs `cc` (a controller number) or `program` (a program change), as in `{ cc: 7, to: amp:gain }`, `{ cc: 64, to: drive:bypass }` or `{ program: 2, scene: lead }`")
         XCTAssertEqual(mapping("{ cc: 7 }"),
-                       "p.yaml:11:7: a controller mapping needs `to`, the `node:param` it moves (or `node:bypass`)")
+                       "p.yaml:11:7: a controller mapping needs `to`, the `node:param` it moves (or `node:bypass`, or `tempo:tap`)")
         XCTAssertEqual(mapping("{ cc: 7, to: amp }"),
-                       "p.yaml:11:20: `to` must be `node:param` (a plugin node and one of its parameters) or `node:bypass`, got \"amp\"")
+                       "p.yaml:11:20: `to` must be `node:param` (a plugin node and one of its parameters), `node:bypass` or `tempo:tap`, got \"amp\"")
         XCTAssertEqual(mapping("{ program: 2, to: amp:gain }"),
                        "p.yaml:11:21: a program change switches a scene: give it `scene`, not `to`")
         XCTAssertEqual(mapping("{ cc: 64, to: drive:bypass, range: [0, 1] }"),

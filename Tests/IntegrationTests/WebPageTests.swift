@@ -178,10 +178,11 @@ final class WebPageTests: XCTestCase {
             let tempo = session["tempo"] as? [String: Any] ?? [:], taps = tempo["taps"] as? [Double] ?? []
             XCTAssertEqual(taps.count, 4, name)
             // 60000 / the mean interval between the clicks the touches made, in the browser's clock (ms),
-            // within the page's rounding to 0.1 and its listener reading the clock a little later.
+            // within what the way to the server adds to each tap, which the server times as it arrives
+            // (`tempo tap`): a few milliseconds on a loaded machine.
             let nominal = 60_000 / (((taps.last ?? 0) - (taps.first ?? 0)) / 3)
             XCTAssertNotEqual(tempo["bpm"] as? Double, tempo["before"] as? Double, name)
-            XCTAssertEqual(tempo["bpm"] as? Double ?? 0, nominal, accuracy: 0.5, "the touches' rhythm: \(name) \(tempo)")
+            XCTAssertEqual(tempo["bpm"] as? Double ?? 0, nominal, accuracy: 3, "the touches' rhythm: \(name) \(tempo)")
             let transport = session["transport"] as? [Bool] ?? []
             XCTAssertEqual(transport.count, 2, name)
             XCTAssertNotEqual(transport.first, transport.last, "\(name): \(transport)")
@@ -337,8 +338,9 @@ final class WebPageTests: XCTestCase {
         let mean = ((taps.last ?? 0) - (taps.first ?? 0)) / 3
         let bpm = report("tap tempo")["bpm"] as? Double ?? .nan
         XCTAssertTrue((20...300).contains(bpm), "\(bpm)")
-        XCTAssertEqual(bpm, 60_000 / mean, accuracy: 0.5)
-        XCTAssertEqual(bpm, 60_000 / (1300.0 / 3), accuracy: 1)
+        // The server times the taps as they reach it (`tempo tap`): the way there adds a few milliseconds.
+        XCTAssertEqual(bpm, 60_000 / mean, accuracy: 3)
+        XCTAssertEqual(bpm, 60_000 / (1300.0 / 3), accuracy: 3)
         XCTAssertNotEqual(report("tap tempo")["before"] as? Double, bpm)
         XCTAssertEqual(report("tap tempo")["shown"] as? Double, bpm)
 

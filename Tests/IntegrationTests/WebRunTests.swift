@@ -194,6 +194,7 @@ final class WebRunTests: XCTestCase {
             (#"{"v": 1, "cmd": "unlearn", "node": "amp", "param": "gain"}"#, 422),
             (#"{"v": 1, "cmd": "map"}"#, 200),
             (#"{"v": 1, "cmd": "tempo", "bpm": 140}"#, 200),
+            (#"{"v": 1, "cmd": "tempo.tap"}"#, 200),
             (#"{"v": 1, "cmd": "transport", "rolling": false}"#, 200),
             (#"{"v": 1, "cmd": "save", "file": "copy.yaml"}"#, 200),
             (#"{"v": 1, "cmd": "save", "file": "copy.yaml"}"#, 422),
@@ -215,8 +216,8 @@ final class WebRunTests: XCTestCase {
             if status == 422 { XCTAssertFalse((reply["error"] as? String ?? "").isEmpty, request) }
         }
         XCTAssertEqual((Self.object(answers[13]["body"])["scenes"] as? [String]), ["quiet"], "map")
-        XCTAssertNotNil(Self.object(answers[19]["body"])["state"], "state")
-        XCTAssertNotNil(Self.object(answers[20]["body"])["status"], "status")
+        XCTAssertNotNil(Self.object(answers[20]["body"])["state"], "state")
+        XCTAssertNotNil(Self.object(answers[21]["body"])["status"], "status")
         // Once the bounce has finished: nothing to cancel; then quit.
         XCTAssertEqual(answers[requests.count]["status"] as? Int, 422, "bounce.cancel with no bounce under way")
         XCTAssertEqual(answers[requests.count + 1]["status"] as? Int, 200)
@@ -225,7 +226,7 @@ final class WebRunTests: XCTestCase {
         XCTAssertEqual(events.filter { $0 != "refused" },
                        ["hello", "bypass", "bypass", "preset.saved", "tap.started", "tap.paused", "tap.paused", "tap.resumed",
                         "tap.resumed", "tap.stopped", "tap.stopped", "connected", "disconnected", "scene", "parameter", "tempo",
-                        "transport", "saved", "bounce.started", "bounce.finished"])
+                        "tempo.tap", "transport", "saved", "bounce.started", "bounce.finished"])
         XCTAssertEqual(events.filter { $0 == "refused" }.count, 4, "preset, learn, unlearn and the second save, each announced: \(events)")
         XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("copy.yaml").path))

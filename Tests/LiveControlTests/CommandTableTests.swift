@@ -19,7 +19,7 @@ final class CommandTableTests: XCTestCase {
         .disconnect(from: PortReference(node: "vox"), to: PortReference(node: "verb")),
         .bounce(file: "mix.wav", from: 30, to: 45), .cancelBounce,
         .learn(node: "amp", parameter: "gain"), .unlearn(node: "amp", parameter: "gain"), .mappings, .scene("lead"),
-        .save(file: "copy.yaml"), .reload(text: nil), .tempo(140), .transport(rolling: false),
+        .save(file: "copy.yaml"), .reload(text: nil), .tempo(140), .tempoTap, .transport(rolling: false),
         .status, .state(node: "amp"), .quit, .restore(node: "room"),
     ]
 
@@ -44,6 +44,7 @@ final class CommandTableTests: XCTestCase {
         case .save: "save"
         case .reload: "reload"
         case .tempo: "tempo"
+        case .tempoTap: "tempoTap"
         case .transport: "transport"
         case .status: "status"
         case .state: "state"
@@ -244,6 +245,7 @@ final class CommandTableTests: XCTestCase {
         case .patchReloaded: "patchReloaded"
         case .patchRefused: "patchRefused"
         case .tempo: "tempo"
+        case .tempoTapped: "tempoTapped"
         case .transport: "transport"
         case .engineCrashed: "engineCrashed"
         case .restored: "restored"
@@ -265,7 +267,7 @@ final class CommandTableTests: XCTestCase {
             .mapped(MIDIMapping(trigger: .controller(7), target: .parameter(node: "amp", symbol: "gain", range: nil, curve: .linear))),
             .unmapped(node: "amp", parameter: "gain"), .sceneApplied("lead"), .saved(file: "/p.yaml"),
             .patchReloaded(added: ["x"], removed: [], rewired: true), .patchRefused(reason: "p.yaml:3:1: no"),
-            .tempo(120), .transport(rolling: true),
+            .tempo(120), .tempoTapped(taps: 1), .transport(rolling: true),
             .engineCrashed(LiveStatus.Crash(node: "bad", plugin: "Crashy", call: "run()", signal: "SIGSEGV", atSeconds: 1,
                                             restartSeconds: 0.2, leftOut: true, sentence: "node `bad` crashed")),
             .restored(node: "bad"),
@@ -281,7 +283,7 @@ final class CommandTableTests: XCTestCase {
             XCTAssertEqual(JSONValue.parse(event.text), event, "its text reads back")
         }
         XCTAssertEqual(names.count, kinds.count, "one name per kind of change")
-        XCTAssertEqual(Set(kinds.map(Self.kindName)).count, 26, "every kind of change is listed once above")
+        XCTAssertEqual(Set(kinds.map(Self.kindName)).count, 27, "every kind of change is listed once above")
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let document = try String(contentsOf: root.appendingPathComponent("docs/control.md"), encoding: .utf8)
         for kind in kinds {

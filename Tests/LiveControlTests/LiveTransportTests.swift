@@ -112,6 +112,10 @@ final class LiveTransportTests: XCTestCase {
         XCTAssertThrowsError(try rig.dispatcher.dispatch(.tempo(100), from: .console)) { error in
             XCTAssertEqual("\(error)", "a JACK timebase master sets the tempo (150 bpm now); change it there")
         }
+        // Tap tempo too, from its first tap: no count builds up to set a tempo later.
+        XCTAssertThrowsError(try rig.dispatcher.dispatch(.tempoTap, from: .console)) { error in
+            XCTAssertEqual("\(error)", "a JACK timebase master sets the tempo (150 bpm now); change it there")
+        }
 
         master.send("tempo 100")
         XCTAssertTrue(eventually(within: 60) { session.status().transport?.beatsPerMinute == 100 })

@@ -173,10 +173,13 @@ final class MIDIControlTests: XCTestCase {
             MIDIMapping(trigger: .controller(7), target: .parameter(node: "amp", symbol: "gain", range: -30...0, curve: .linear)),
             MIDIMapping(trigger: .controller(8), target: .bypass(node: "trim")),
             MIDIMapping(trigger: .program(2), target: .scene("lead")),
+            MIDIMapping(trigger: .controller(80), target: .tempoTap),
         ], scenes: [Self.lead])
         let rig = try MIDIRig(control: control, bufferFrames: 64)
         var messages: [MIDISender.Message] = (0..<200).map { .controller(7, value: $0 % 128) }
         messages.append(.program(2))
+        // Footswitch taps one frame apart, in one cycle: far above 300 bpm, so 300.
+        messages += [.controller(80, value: 127), .controller(80, value: 127), .controller(80, value: 127)]
         messages += (0..<200).map { .controller($0 % 2 == 0 ? 7 : 8, value: 127 - $0 % 128) }
         messages.append(.controller(8, value: 0))
         messages.append(.controller(7, value: 127))
@@ -187,6 +190,9 @@ final class MIDIControlTests: XCTestCase {
         let values = rig.heard.changes.filter { if case .parameter = $0.kind { true } else { false } }
         XCTAssertGreaterThan(values.count, 0)
         XCTAssertLessThan(values.count, 100, "a burst is coalesced per drain")
+        XCTAssertEqual(rig.heard.changes.filter { $0.kind == .tempo(300) }.map(\.source), [.midi, .midi],
+                       "the second and third tap set the tempo, clamped")
+        XCTAssertEqual(rig.session.transportTempo.beatsPerMinute, 300)
         XCTAssertEqual(rig.session.isBypassed(node: "trim"), false)
         try rig.session.finish()
     }

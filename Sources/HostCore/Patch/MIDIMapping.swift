@@ -14,7 +14,12 @@ package struct MIDIMapping: Sendable, Equatable, CustomStringConvertible, Codabl
         /// A plugin node's bypass, as a switch: values from 64 mean bypassed.
         case bypass(node: String)
         case scene(String)
+        /// `to: tempo:tap`: a value from 64 (a footswitch pressed) is a tap of tap tempo.
+        case tempoTap
     }
+
+    /// What `to:` names for tap tempo: always tap tempo, never a node's parameter.
+    package static let tempoTapDestination = "tempo:tap"
 
     package var trigger: Trigger
     /// 1...16; nil: any channel.
@@ -33,7 +38,7 @@ package struct MIDIMapping: Sendable, Equatable, CustomStringConvertible, Codabl
     package var node: String? {
         switch target {
         case .parameter(let node, _, _, _), .bypass(let node): return node
-        case .scene: return nil
+        case .scene, .tempoTap: return nil
         }
     }
 
@@ -43,6 +48,7 @@ package struct MIDIMapping: Sendable, Equatable, CustomStringConvertible, Codabl
         case .parameter(let node, let symbol, _, _): return "\(node):\(symbol)"
         case .bypass(let node): return "\(node):bypass"
         case .scene(let name): return "scene \(name)"
+        case .tempoTap: return Self.tempoTapDestination
         }
     }
 
@@ -62,6 +68,8 @@ package struct MIDIMapping: Sendable, Equatable, CustomStringConvertible, Codabl
             parts.append("to: \(node):bypass")
         case .scene(let name):
             parts.append("scene: \(name)")
+        case .tempoTap:
+            parts.append("to: \(Self.tempoTapDestination)")
         }
         if let channel { parts.append("channel: \(channel)") }
         return "{ " + parts.joined(separator: ", ") + " }"

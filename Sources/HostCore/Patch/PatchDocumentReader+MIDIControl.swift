@@ -77,7 +77,7 @@ extension PatchDocumentReader {
                                  at: yaml.location(scene.keyNode))
             }
             guard let to = entry("to") else {
-                throw GraphError("a controller mapping needs `to`, the `node:param` it moves (or `node:bypass`)", at: location)
+                throw GraphError("a controller mapping needs `to`, the `node:param` it moves (or `node:bypass`, or `tempo:tap`)", at: location)
             }
             let target = try readTarget(to, range: entry("range"), curve: entry("curve"), nodeNames: nodeNames)
             return MIDIMapping(trigger: .controller(number), channel: channel, target: target, location: location)
@@ -87,9 +87,16 @@ extension PatchDocumentReader {
     private func readTarget(_ to: YAMLEntry, range: YAMLEntry?, curve: YAMLEntry?,
                             nodeNames: DeclaredNodeNames) throws(GraphError) -> MIDIMapping.Target {
         let location = yaml.location(to.value)
+        if yaml.text(to.value) == MIDIMapping.tempoTapDestination {
+            for extra in [range, curve].compactMap({ $0 }) {
+                throw GraphError("`\(extra.key)` does not apply to tap tempo (values from 64 are taps)",
+                                 at: yaml.location(extra.keyNode))
+            }
+            return .tempoTap
+        }
         guard let text = yaml.text(to.value), case .success(let (node, port)) = PatchValueSyntax.portReference(text),
               case .symbol(let symbol) = port else {
-            throw GraphError("`to` must be `node:param` (a plugin node and one of its parameters) or `node:bypass`, got \(yaml.describe(to.value))",
+            throw GraphError("`to` must be `node:param` (a plugin node and one of its parameters), `node:bypass` or `tempo:tap`, got \(yaml.describe(to.value))",
                              at: location)
         }
         guard nodeNames.contains(node) else {

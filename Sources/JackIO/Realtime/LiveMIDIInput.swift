@@ -39,7 +39,8 @@ func applyMIDIControl(_ state: UnsafeMutablePointer<LiveEngineState>, frames: UI
                 state.pointee.midiActivity.push(MIDIActivity(kind: .controllerSeen, generation: table.generation, index: -1,
                                                              value: Float(value), controller: controller, channel: channel))
             }
-            applyController(controller, channel: channel, value: value, table: table, state: state, rampSteps: rampSteps)
+            applyController(controller, channel: channel, value: value, table: table, state: state, rampSteps: rampSteps,
+                            frameOffset: event.time)
         case 0xC0:
             let program = bytes[1] & 0x7F
             for entry in table.programs where entry.program == program && (entry.channel == 0 || entry.channel == channel) {
@@ -57,8 +58,18 @@ func applyMIDIControl(_ state: UnsafeMutablePointer<LiveEngineState>, frames: UI
 /// continuous parameter through a ramp), and reported.
 @_noLocks
 private func applyController(_ controller: UInt8, channel: UInt8, value: Int, table: MIDIControlTable,
-                             state: UnsafeMutablePointer<LiveEngineState>, rampSteps: Int) {
+                             state: UnsafeMutablePointer<LiveEngineState>, rampSteps: Int, frameOffset: UInt32) {
     for entry in table.controllers where entry.controller == controller && (entry.channel == 0 || entry.channel == channel) {
+        if entry.tapsTempo {
+            // A footswitch's press; its release (below 64) is no tap. The
+            // frame is exact, so taps sent at exact frames give an exact tempo.
+            guard value >= 64, let client = state.pointee.client else { continue }
+            let cycleTime = _unsafePerformance { jack_last_frame_time(client) }
+            state.pointee.midiActivity.push(MIDIActivity(kind: .tempoTap, generation: table.generation, index: entry.mapping,
+                                                         value: Float(value), controller: controller, channel: channel,
+                                                         frameTime: cycleTime &+ frameOffset))
+            continue
+        }
         let scaled = entry.scale.value(controller: value)
         if let flag = entry.flag {
             let on: UInt8 = scaled != 0 ? 1 : 0

@@ -16,6 +16,9 @@ package struct MIDIActivity {
         case scene
         /// While learning: a controller moved (`controller`, `channel` 1...16, `value`).
         case controllerSeen
+        /// A controller mapped to `tempo:tap` was pressed (a value from 64) at
+        /// JACK frame time `frameTime`: the host makes the tempo of the taps' frames.
+        case tempoTap
     }
 
     package var kind: Kind
@@ -24,15 +27,19 @@ package struct MIDIActivity {
     package var value: Float
     package var controller: UInt8
     package var channel: UInt8
+    /// The JACK frame time the event arrived at (`tempoTap`; 0 for the others).
+    package var frameTime: UInt32
 
     @_noLocks
-    package init(kind: Kind, generation: Int32, index: Int32, value: Float, controller: UInt8, channel: UInt8) {
+    package init(kind: Kind, generation: Int32, index: Int32, value: Float, controller: UInt8, channel: UInt8,
+                 frameTime: UInt32 = 0) {
         self.kind = kind
         self.generation = generation
         self.index = index
         self.value = value
         self.controller = controller
         self.channel = channel
+        self.frameTime = frameTime
     }
 }
 

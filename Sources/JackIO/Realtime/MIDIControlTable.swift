@@ -23,6 +23,9 @@ package struct MIDIControlTable {
         package var flag: UnsafeMutablePointer<UInt8>?
         /// The mapping's place in the table's list (announcements name it by this).
         package var mapping: Int32
+        /// A tap of tap tempo (`tempo:tap`): neither `value` nor `flag`; a
+        /// value from 64 is reported with its frame time.
+        package var tapsTempo = false
     }
 
     /// A program change that switches a scene.

@@ -276,6 +276,11 @@ package final class ControlDispatcher {
         case .tempo(let beatsPerMinute):
             try session.setTempo(beatsPerMinute)
             return [.tempo(beatsPerMinute)]
+        case .tempoTap:
+            switch try session.tapTempo() {
+            case .tempo(let beatsPerMinute): return [.tempo(beatsPerMinute)]
+            case .counted(let taps): return [.tempoTapped(taps: taps)]
+            }
         case .transport(let rolling):
             session.setTransportRolling(rolling)
             return [.transport(rolling: rolling)]

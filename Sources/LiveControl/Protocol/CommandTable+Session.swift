@@ -75,6 +75,12 @@ extension CommandTable {
             return ["bpm": .number(beatsPerMinute)]
         })
 
+    // `tempo tap` wins over `tempo BPM`, as `tap pause` does over a tap of node `pause`.
+    static let tempoTap = withoutArguments(
+        "tempo.tap", words: ["tempo", "tap"],
+        help: "tap tempo: from the second tap, the tempo is the mean of the last 4 intervals (a pause over 2 s starts again)",
+        osc: "/fxhost/tempo/tap", .tempoTap)
+
     static let transport = CommandSpec(
         name: "transport", words: ["transport"], syntax: "transport start|stop",
         help: "start or stop that transport (JACK's, when a timebase master runs)",

@@ -11,7 +11,7 @@ package enum CommandTable {
         connect, disconnect,
         bounce, cancelBounce,
         learn, unlearn, mappings, scene,
-        save, reload, tempo, transport,
+        save, reload, tempo, tempoTap, transport,
         status, state, quit,
     ]
 

@@ -27,6 +27,7 @@ extension ControlChange.Kind {
         case .patchReloaded: return "reloaded"
         case .patchRefused: return "reload.refused"
         case .tempo: return "tempo"
+        case .tempoTapped: return "tempo.tap"
         case .transport: return "transport"
         case .engineCrashed: return "engine.crashed"
         case .restored: return "restored"
@@ -82,6 +83,8 @@ extension ControlChange.Kind {
                     "rewired": .bool(rewired)]
         case .tempo(let beatsPerMinute):
             return ["bpm": .number(beatsPerMinute)]
+        case .tempoTapped(let taps):
+            return ["taps": .number(Double(taps))]
         case .transport(let rolling):
             return ["rolling": .bool(rolling)]
         case .engineCrashed(let crash):

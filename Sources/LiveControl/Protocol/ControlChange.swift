@@ -55,6 +55,9 @@ package struct ControlChange: Equatable, Sendable, Codable {
         case patchRefused(reason: String)
         /// The host's own transport plays at this tempo (beats per minute).
         case tempo(Double)
+        /// `tempo tap` counted a tap that gives no tempo yet (the first of a
+        /// count): `taps` in the count so far; tap again.
+        case tempoTapped(taps: Int)
         /// The transport was started (true) or stopped.
         case transport(rolling: Bool)
         /// The engine crashed (or hung) and its supervisor restarted it,
@@ -111,6 +114,7 @@ extension ControlChange.Kind {
         case .bypass(let node, let on): self = .bypass(node: node, on: on)
         case .sceneApplied(let name): self = .sceneApplied(name)
         case .mapped(let mapping, let replaced): self = .mapped(mapping, replacing: replaced)
+        case .tempo(let beatsPerMinute): self = .tempo(beatsPerMinute)
         }
     }
 }

@@ -41,6 +41,9 @@ package enum ControlCommand: Equatable, Sendable, Codable {
     case reload(text: String?)
     /// The tempo of the host's own transport, in beats per minute.
     case tempo(Double)
+    /// A tap of tap tempo, at the moment it is carried out: from the second
+    /// tap on, the tempo is set from the taps' mean interval (`TapTempo`).
+    case tempoTap
     /// Starts (true) or stops the transport plugins that take the host's time follow.
     case transport(rolling: Bool)
     /// A snapshot of the session: the dispatcher answers with `ControlResult.status`.

@@ -76,6 +76,8 @@ enum ConsoleEcho {
             return reason + " (the file's change is refused: the running patch plays on unchanged)"
         case .tempo(let beatsPerMinute):
             return "tempo \(NumberText.format(beatsPerMinute)) bpm"
+        case .tempoTapped(let taps):
+            return "tempo tap \(taps): tap again for a tempo"
         case .transport(let rolling):
             return "transport \(rolling ? "rolling" : "stopped")"
         case .engineCrashed(let crash):

@@ -411,6 +411,8 @@ package final class OSCFrontEnd: LiveFrontEnd, Sendable {
             return OSCMessage("/fxhost/scene", [.string(name)])
         case .tempo(let beatsPerMinute):
             return OSCMessage("/fxhost/tempo", [.float(Float(beatsPerMinute))])
+        case .tempoTapped(let taps):
+            return OSCMessage("/fxhost/tempo/tap", [.int(Int32(clamping: taps))])
         case .transport(let rolling):
             return OSCMessage("/fxhost/transport", [.int(rolling ? 1 : 0)])
         case .engineCrashed(let crash):
