@@ -107,6 +107,43 @@ final class LiveSessionTests: XCTestCase {
                        "and on from there, frame by frame")
     }
 
+    /// With no tap, a resumed file source still plays where its origin puts
+    /// JACK's clock, heard from outside: the callback reads the frame time
+    /// while a source's clock has a task, though it skips the read in a
+    /// cycle nothing needs it (fails if the clock's task is not asked for).
+    func testAResumedFileSourceWithNoTapPlaysWhereItsOriginPutsTheClock() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let loopback = try LoopbackClient(server: server.name, channels: 1, capacity: 48_000 * 30)
+        let folder = try temporaryFolder()
+        let clip = folder.appendingPathComponent("ramp.wav").path
+        try Audio(channels: [(0..<48_000 * 10).map { Float($0 + 1) / Float(1 << 24) }]).write(clip)
+        let graph = AudioGraph()
+        let player = try graph.addFilePlayer("ramp", file: FilePlayerSource(
+            path: clip, channels: 1, sampleRate: 48_000, frames: 48_000 * 10))
+        let main = try graph.addOutput("main", channels: 1, ports: ["loopback:record_1"])
+        try graph.connect(player, to: main)
+        let clock = try JackClient(name: "clock", server: server.name)
+        let origin = (try XCTUnwrap(clock.frameTime) - 48_000) & 0xFFFF_FFFF
+        var options = LiveSession.Options(server: server)
+        options.resumedSources = ["ramp": origin]
+        let session = try LiveSession(graph: graph, options: options)
+        try session.start()
+        try session.connectPorts()
+        XCTAssertTrue(eventually(within: 60) { (loopback.latestFrame?[0] ?? 0) > 0 })
+        let mark = loopback.recordedFrames
+        XCTAssertTrue(eventually(within: 60) { loopback.recordedFrames >= mark + 8192 })
+        let recorded = loopback.recording()[0], times = loopback.frameTimes()
+        try session.finish()
+
+        let first = try XCTUnwrap(recorded.firstIndex { $0 > 0 })
+        let heard = Array(recorded.indices.filter { $0 >= first && recorded[$0] > 0 }.prefix(2048))
+        XCTAssertEqual(heard.count, 2048, "the file was heard")
+        XCTAssertGreaterThanOrEqual(((times[first] - origin) & 0xFFFF_FFFF), 48_000, "a second or more into the file")
+        let wrong = heard.filter { recorded[$0] != Float(((times[$0] - origin) & 0xFFFF_FFFF) + 1) / Float(1 << 24) }
+        XCTAssertEqual(wrong.count, 0, "every frame heard is the file's frame at its time since the origin; first wrong: "
+                       + (wrong.first.map { "\(recorded[$0] * Float(1 << 24) - 1) at \((times[$0] - origin) & 0xFFFF_FFFF)" } ?? "none"))
+    }
+
     func testABufferSizeChangeRebuildsThePlanAtTheNewSize() throws {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
         let folder = try temporaryFolder()

@@ -3,8 +3,9 @@ import JackIO
 import Synchronization
 
 /// A second JACK client for measuring an engine from outside: one output
-/// port that plays a constant, and input ports that record every frame
-/// into preallocated memory (up to `capacity` frames, then it stops).
+/// port that plays a constant, and input ports that record every frame,
+/// with the JACK frame time it was played at, into preallocated memory (up
+/// to `capacity` frames, then it stops).
 package final class LoopbackClient {
     package let client: JackClient
     package let source: JackPort
@@ -18,8 +19,8 @@ package final class LoopbackClient {
         for channel in 0..<channels { ports.append(try client.registerAudioPort("record_\(channel + 1)", isInput: true)) }
         recordPorts = ports
         state = .allocate(capacity: 1)
-        state.initialize(to: LoopbackState(source: source.handle, inputs: ports.map(\.handle), constant: constant,
-                                           capacity: capacity))
+        state.initialize(to: LoopbackState(client: try client.handle(), source: source.handle, inputs: ports.map(\.handle),
+                                           constant: constant, capacity: capacity))
         let process: JackProcessCallback = { frames, context in
             context!.assumingMemoryBound(to: LoopbackState.self).pointee.cycle(frames: Int(frames))
             return 0
@@ -44,6 +45,11 @@ package final class LoopbackClient {
         return (0..<recordPorts.count).map { state.pointee.channels[$0][count - 1] }
     }
 
+    /// The JACK frame time each recorded frame was played at (modulo 2^32, as JACK counts).
+    package func frameTimes() -> [Int] {
+        Array(UnsafeBufferPointer(start: state.pointee.frameTimes, count: recordedFrames))
+    }
+
     /// Everything recorded so far, per channel.
     package func recording() -> [[Float]] {
         let count = recordedFrames
@@ -52,14 +58,17 @@ package final class LoopbackClient {
 }
 
 private struct LoopbackState: ~Copyable {
+    let client: OpaquePointer
     let source: OpaquePointer
     let inputs: UnsafeMutableBufferPointer<OpaquePointer>
     let channels: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>
+    let frameTimes: UnsafeMutablePointer<Int>
     let constant: Float
     let capacity: Int
     let written = Atomic<Int>(0)
 
-    init(source: OpaquePointer, inputs: [OpaquePointer], constant: Float, capacity: Int) {
+    init(client: OpaquePointer, source: OpaquePointer, inputs: [OpaquePointer], constant: Float, capacity: Int) {
+        self.client = client
         self.source = source
         self.inputs = .allocate(capacity: inputs.count)
         _ = self.inputs.initialize(from: inputs)
@@ -69,6 +78,8 @@ private struct LoopbackState: ~Copyable {
             memory.initialize(repeating: .nan, count: capacity)
             channels[index] = memory
         }
+        frameTimes = .allocate(capacity: capacity)
+        frameTimes.initialize(repeating: -1, count: capacity)
         self.constant = constant
         self.capacity = capacity
     }
@@ -76,6 +87,7 @@ private struct LoopbackState: ~Copyable {
     func release() {
         for memory in channels { memory.deallocate() }
         channels.deallocate()
+        frameTimes.deallocate()
         inputs.deallocate()
     }
 
@@ -89,6 +101,8 @@ private struct LoopbackState: ~Copyable {
             let data = jack_port_get_buffer(port, UInt32(frames))!.assumingMemoryBound(to: Float.self)
             (channels[index] + start).update(from: data, count: count)
         }
+        let time = Int(jack_last_frame_time(client))
+        for frame in 0..<count { frameTimes[start + frame] = (time + frame) & 0xFFFF_FFFF }
         written.store(start + count, ordering: .releasing)
     }
 }

@@ -12,8 +12,8 @@ struct LiveEngineState: ~Copyable {
     /// The JACK client, for the frame time a tap's first frame is played at
     /// (`jack_last_frame_time`, once per take); set before activation.
     var client: OpaquePointer? = nil
-    /// The frame time the next cycle is due at (-1: none yet); realtime thread only.
-    var nextCycleTime = -1
+    /// `xruns` as the callback last saw it (its sources noted their origins anew then); realtime thread only.
+    var xrunsSeen = 0
     let outputPorts: UnsafeMutableBufferPointer<OpaquePointer>
     let commands: LiveCommandQueue
 
