@@ -1,3 +1,4 @@
+import CCoreShim
 import Foundation
 import HostCore
 import JackIO
@@ -71,6 +72,7 @@ final class SceneGlideTests: XCTestCase {
     /// `scene quiet --glide 1s`, typed at the console: 48000 frames, 375
     /// blocks: blocks 1...374 on the ramp, block 375 on -24 dB with the trim bypassed.
     func testAGlideFollowsTheRampBlockByBlockAndEndsOnTheScene() throws {
+        XCTAssertEqual(fxhost_rtsan_available(), 1, "the realtime check needs the sanitizer linked")
         let rig = try MIDIRig(control: MIDIControl(scenes: [Self.quiet]), trimDecibels: -6)
         guard case .control(let command, _)? = try ConsoleCommand.parse("scene quiet --glide 1s") else {
             return XCTFail("the console did not read the command")

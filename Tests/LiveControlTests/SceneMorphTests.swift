@@ -1,3 +1,4 @@
+import CCoreShim
 import Foundation
 import HostCore
 import JackIO
@@ -18,6 +19,7 @@ final class SceneMorphTests: XCTestCase {
     private static func linear(_ decibels: Double) -> Double { pow(10, decibels / 20) }
 
     func testAPedalBlendsTwoScenesOnTheParametersScale() throws {
+        XCTAssertEqual(fxhost_rtsan_available(), 1, "the realtime check needs the sanitizer linked")
         let clean = SceneDeclaration(name: "clean", nodes: [
             .init(node: "amp", parameters: [ParameterSetting(symbol: "gain", value: .number(0))]),
             .init(node: "trim", bypass: false),
