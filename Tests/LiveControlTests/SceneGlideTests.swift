@@ -118,6 +118,40 @@ final class SceneGlideTests: XCTestCase {
         try rig.session.finish()
     }
 
+    /// A new scene's glide during a glide takes over from where the glide
+    /// is: `quiet` glides amp 0 → -24 dB over 2 s; part way, `loud` (amp 0
+    /// dB, trim on) glides back over 0.5 s. In dB no block may jump more
+    /// than the steeper ramp's step (at most 24 × 128/24000 = 0.128 dB), as it
+    /// would if the new glide started from the old start or the old end, and
+    /// the level ends on `loud`'s, where it stays (the trim's bypass, taken
+    /// over too, never switches).
+    func testANewSceneDuringAGlideTakesOverFromWhereItIs() throws {
+        let loud = SceneDeclaration(name: "loud", nodes: [
+            .init(node: "amp", parameters: [ParameterSetting(symbol: "gain", value: .number(0))]),
+            .init(node: "trim", bypass: false),
+        ])
+        let rig = try MIDIRig(control: MIDIControl(scenes: [Self.quiet, loud]), trimDecibels: -6)
+        let file = try makeScratchFolder(prefix: "glide").appendingPathComponent("take.wav").path
+        try rig.dispatcher.dispatch(.tap(PortReference(node: "trim"), file: file), from: .console)
+        try rig.dispatcher.dispatch(.scene("quiet", glide: 2), from: .console)
+        XCTAssertTrue(eventually(within: 30) { (rig.level ?? 1) < Float(Self.linear(-12)) }, "the glide is under way")
+        try rig.dispatcher.dispatch(.scene("loud", glide: 0.5), from: .console)
+        XCTAssertTrue(rig.waitForLevel(Self.linear(-6)), "heard \(String(describing: rig.level))")
+        // Past where `quiet`'s 2 s would have ended and switched the bypass.
+        let settled = rig.loopback.recordedFrames
+        XCTAssertTrue(eventually(within: 30) { rig.loopback.recordedFrames > settled + 96_000 })
+        try rig.dispatcher.dispatch(.untap(PortReference(node: "trim")), from: .console)
+        let heard = try Audio.read(file).channels[0]
+        let decibels = heard.map { 20 * log10(Double($0)) }
+        let largest = zip(decibels, decibels.dropFirst()).map { abs($1 - $0) }.max() ?? 0
+        XCTAssertLessThanOrEqual(largest, 24 * 128 / 24_000 + 1e-3, "a jump of \(largest) dB between blocks")
+        XCTAssertLessThan(decibels.min() ?? 0, -12, "the first glide went below -12 dB before the second took over")
+        let tail = heard.suffix(48_000)
+        XCTAssertTrue(tail.allSatisfy { abs(Double($0) - Self.linear(-6)) <= 1e-5 }, "ends and stays on loud's level: \(Set(tail).sorted().prefix(5))")
+        XCTAssertEqual(rig.session.isBypassed(node: "trim"), false)
+        try rig.session.finish()
+    }
+
     /// Bad glides are refused before they reach the session, in each front end's words.
     func testBadGlidesAreRefused() {
         XCTAssertThrowsError(try ConsoleCommand.parse("scene quiet --glide -1s")) { error in
