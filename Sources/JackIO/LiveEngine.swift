@@ -364,6 +364,9 @@ package final class LiveEngine {
 
     /// Queues `commands` so the realtime thread applies them all in the same
     /// cycle (one publish: `applyPending` takes all of them or none).
+    /// Where glides live, for `LiveCommand.glide` (only the realtime thread reads or writes them).
+    var sceneGlides: SceneGlideSlots { state.pointee.sceneGlides.slots }
+
     package func send(batch commands: [LiveCommand]) throws(LiveEngineError) {
         let queued = producerLock.withLock { _ in state.pointee.commands.push(contentsOf: commands) }
         guard queued else { throw .commandQueueFull(capacity: state.pointee.commands.capacity) }

@@ -12,6 +12,27 @@ struct LiveMIDIControl {
         var name: String
         var parameters: [(node: String, symbol: String, value: Float, target: UnsafeMutablePointer<Float>)]
         var bypasses: [(node: String, on: Bool, flag: UnsafeMutablePointer<UInt8>)]
+        /// How each of `parameters` glides (same indices).
+        var shapes: [SceneGlideShape] = []
+    }
+
+    /// A morph's two scenes resolved against one plan: what both name, paired.
+    struct ResolvedMorph {
+        var parameters: [(node: String, symbol: String, target: UnsafeMutablePointer<Float>, first: Float, second: Float,
+                          shape: SceneGlideShape)] = []
+        var bypasses: [(node: String, flag: UnsafeMutablePointer<UInt8>, first: Bool, second: Bool)] = []
+
+        init(_ first: ResolvedScene, _ second: ResolvedScene) {
+            for (index, parameter) in first.parameters.enumerated() {
+                guard let other = second.parameters.first(where: { $0.target == parameter.target }) else { continue }
+                let shape = index < first.shapes.count ? first.shapes[index] : .atEnd
+                parameters.append((parameter.node, parameter.symbol, parameter.target, parameter.value, other.value, shape))
+            }
+            for bypass in first.bypasses {
+                guard let other = second.bypasses.first(where: { $0.flag == bypass.flag }) else { continue }
+                bypasses.append((bypass.node, bypass.flag, bypass.on, other.on))
+            }
+        }
     }
 
     /// What one table's indices mean.
@@ -19,6 +40,8 @@ struct LiveMIDIControl {
         /// Index `i` of a report is `mappings[i]`.
         var mappings: [MIDIMapping]
         var scenes: [ResolvedScene]
+        /// The morphs, by their mapping's index.
+        var morphs: [Int32: ResolvedMorph] = [:]
     }
 
     /// The mappings and scenes as they stand: what `save` writes back.
@@ -103,6 +126,17 @@ struct LiveMIDIControl {
                     keep("\(node):\(symbol)", .parameter(node: node, parameter: symbol, value: report.value))
                 case .bypass(let node):
                     keep("\(node):bypass", .bypass(node: node, on: report.value != 0))
+                case .morph:
+                    guard let morph = resolution.morphs[report.index] else { continue }
+                    let position = SceneMorph.position(controller: Int(report.value))
+                    for parameter in morph.parameters {
+                        let value = SceneMorph.blend(parameter.first, parameter.second, shape: parameter.shape, position: position)
+                        keep("\(parameter.node):\(parameter.symbol)",
+                             .parameter(node: parameter.node, parameter: parameter.symbol, value: value))
+                    }
+                    for bypass in morph.bypasses {
+                        keep("\(bypass.node):bypass", .bypass(node: bypass.node, on: position >= 0.5 ? bypass.second : bypass.first))
+                    }
                 case .scene, .tempoTap:
                     continue
                 }
@@ -166,8 +200,14 @@ struct LiveMIDIControl {
     /// generation. nil when nothing is mapped.
     mutating func makeTable(for plan: RenderPlan, graph: AudioGraph) -> MIDIControlTableStorage? {
         guard !control.mappings.isEmpty else { return nil }
+        let scenes = control.scenes.map { scene in
+            (try? Self.resolve(scene, strict: false, graph: graph, plan: plan))
+                ?? ResolvedScene(name: scene.name, parameters: [], bypasses: [])
+        }
         var controllers: [MIDIControlTable.Controller] = []
         var programs: [MIDIControlTable.Program] = []
+        var morphs: [ResolvedMorph] = []
+        var morphsByMapping: [Int32: ResolvedMorph] = [:]
         for (index, mapping) in control.mappings.enumerated() {
             let channel = UInt8(mapping.channel ?? 0)
             switch (mapping.trigger, mapping.target) {
@@ -190,19 +230,27 @@ struct LiveMIDIControl {
                     tapsTempo: true))
             case (.program(let number), .scene(let name)):
                 guard let scene = control.scenes.firstIndex(where: { $0.name == name }) else { continue }
-                programs.append(MIDIControlTable.Program(program: UInt8(number), channel: channel, scene: Int32(scene)))
+                programs.append(MIDIControlTable.Program(program: UInt8(number), channel: channel, scene: Int32(scene),
+                                                         glideFrames: SceneGlideTime.frames(mapping.glide ?? 0,
+                                                                                            sampleRate: plan.format.sampleRate)))
+            case (.controller(let number), .morph(let first, let second)):
+                guard let from = scenes.first(where: { $0.name == first }), let to = scenes.first(where: { $0.name == second })
+                else { continue }
+                let morph = ResolvedMorph(from, to)
+                controllers.append(MIDIControlTable.Controller(
+                    controller: UInt8(number), channel: channel, smoothed: false,
+                    scale: MIDIControllerScale(low: 0, high: 127), value: nil, flag: nil, mapping: Int32(index),
+                    morph: Int32(morphs.count)))
+                morphs.append(morph)
+                morphsByMapping[Int32(index)] = morph
             default:
                 continue
             }
         }
-        let scenes = control.scenes.map { scene in
-            (try? Self.resolve(scene, strict: false, graph: graph, plan: plan))
-                ?? ResolvedScene(name: scene.name, parameters: [], bypasses: [])
-        }
         generation &+= 1
         let storage = MIDIControlTableStorage(controllers: controllers, programs: programs, scenes: scenes,
-                                              generation: generation)
-        resolutions[generation] = Resolution(mappings: control.mappings, scenes: scenes)
+                                              morphs: morphs, generation: generation)
+        resolutions[generation] = Resolution(mappings: control.mappings, scenes: scenes, morphs: morphsByMapping)
         resolutions[generation &- Self.keptResolutions] = nil
         return storage
     }
@@ -228,6 +276,7 @@ struct LiveMIDIControl {
                         throw UnitError("`\(unit.displayName)` cannot change `\(parameter.symbol)` while it plays")
                     }
                     resolved.parameters.append((setting.node, parameter.symbol, value, target))
+                    resolved.shapes.append(unit.parameters.first { $0.symbol == parameter.symbol }.map(SceneGlideShape.init) ?? .atEnd)
                 } catch {
                     if strict { throw .unit(node: setting.node, error) }
                 }

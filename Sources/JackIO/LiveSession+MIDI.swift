@@ -56,14 +56,32 @@ extension LiveSession {
 
     /// Switches to scene `name`: every value and bypass it holds reaches the
     /// realtime thread in one batch of commands, applied in one cycle.
-    /// Returns the changes to announce (the scene, then each value).
-    package func applyScene(_ name: String) throws(LiveSessionError) -> [LiveSessionChange] {
+    /// With `glide` (seconds, bounded by `SceneGlideTime`), the batch starts
+    /// glides instead: continuous values move there over the glide, each on
+    /// its scale, and toggles, enumerations and bypasses switch at its end.
+    /// Returns the changes to announce (the scene, then each value it goes to).
+    package func applyScene(_ name: String, glide: Double? = nil) throws(LiveSessionError) -> [LiveSessionChange] {
         let scene = try midi.scene(named: name)
         guard !serverHasShutDown else { throw .serverGone }
         try requireNoBounce()
         let resolved = try LiveMIDIControl.resolve(scene, strict: true, graph: graph, plan: plan)
-        var commands: [LiveCommand] = resolved.parameters.map { .setFloat($0.target, $0.value) }
-        commands += resolved.bypasses.map { .setFlag($0.flag, $0.on ? 1 : 0) }
+        var commands: [LiveCommand]
+        let frames = SceneGlideTime.frames(glide ?? 0, sampleRate: format.sampleRate)
+        if frames > 0 {
+            let glides = engine.sceneGlides
+            commands = resolved.parameters.indices.map { index in
+                let parameter = resolved.parameters[index]
+                let shape = index < resolved.shapes.count ? resolved.shapes[index] : .atEnd
+                return .glide(SceneGlideStart(float: parameter.target, flag: nil, goal: parameter.value, shape: shape,
+                                              frames: frames), glides)
+            }
+            commands += resolved.bypasses.map {
+                .glide(SceneGlideStart(float: nil, flag: $0.flag, goal: $0.on ? 1 : 0, shape: .atEnd, frames: frames), glides)
+            }
+        } else {
+            commands = resolved.parameters.map { .setFloat($0.target, $0.value) }
+            commands += resolved.bypasses.map { .setFlag($0.flag, $0.on ? 1 : 0) }
+        }
         do {
             try engine.send(batch: commands)
         } catch {

@@ -123,7 +123,7 @@ final class CommandTableTests: XCTestCase {
             "  learn NODE PARAM          map the next MIDI controller that moves to PARAM (or `bypass`)",
             "  unlearn NODE PARAM        remove the MIDI mappings of PARAM",
             "  map                       list the MIDI mappings and scenes",
-            "  scene NAME                switch to a scene: all its values and bypasses in one block",
+            "  scene NAME [--glide TIME] switch to a scene: all its values and bypasses in one block",
             "  save [FILE [--force]]     write the running state as a patch: over the loaded file (its comments kept), or to FILE (an existing FILE only with --force)",
             "  tempo BPM                 the tempo plugins that take the host's time follow (unless JACK has a timebase master)",
             "  transport start|stop      start or stop that transport (JACK's, when a timebase master runs)",

@@ -107,6 +107,6 @@ final class OSCMessageTests: XCTestCase {
         XCTAssertEqual(sentence(OSCMessage("/fxhost/bounce", [.string("a.wav"), .float(40), .float(30)])),
                        "/fxhost/bounce: the end must come after the start, and the start may not be negative")
         XCTAssertEqual(sentence(OSCMessage("/fxhost/save", [.int(2)])), "/fxhost/save takes [s:file [i:force]], not arguments of types `i`")
-        XCTAssertEqual(sentence(OSCMessage("/fxhost/scene", [.int(2)])), "/fxhost/scene takes s:scene, not arguments of types `i`")
+        XCTAssertEqual(sentence(OSCMessage("/fxhost/scene", [.int(2)])), "/fxhost/scene takes s:scene [f:glide-seconds], not arguments of types `i`")
     }
 }

@@ -16,7 +16,7 @@ extension PatchLoader {
                 _ = try mapping.scale(for: parameter)
             case .bypass(let node):
                 _ = try pluginUnit(node, in: graph, at: mapping.location, for: "a MIDI bypass switch")
-            case .scene, .tempoTap:
+            case .scene, .tempoTap, .morph:
                 break
             }
         }

@@ -16,6 +16,9 @@ package struct MIDIMapping: Sendable, Equatable, CustomStringConvertible, Codabl
         case scene(String)
         /// `to: tempo:tap`: a value from 64 (a footswitch pressed) is a tap of tap tempo.
         case tempoTap
+        /// `morph: [first, second]`: 0 is the first scene, 127 the second, each
+        /// continuous value in between on its scale; switches at the midpoint.
+        case morph(String, String)
     }
 
     /// What `to:` names for tap tempo: always tap tempo, never a node's parameter.
@@ -26,19 +29,22 @@ package struct MIDIMapping: Sendable, Equatable, CustomStringConvertible, Codabl
     package var channel: Int?
     package var target: Target
     package var location: SourceLocation?
+    /// A program change's scene glides there over this many seconds; nil: it switches in one block.
+    package var glide: Double?
 
-    package init(trigger: Trigger, channel: Int? = nil, target: Target, location: SourceLocation? = nil) {
+    package init(trigger: Trigger, channel: Int? = nil, target: Target, location: SourceLocation? = nil, glide: Double? = nil) {
         self.trigger = trigger
         self.channel = channel
         self.target = target
         self.location = location
+        self.glide = glide
     }
 
     /// The node the mapping changes, if any (a scene changes many).
     package var node: String? {
         switch target {
         case .parameter(let node, _, _, _), .bypass(let node): return node
-        case .scene, .tempoTap: return nil
+        case .scene, .tempoTap, .morph: return nil
         }
     }
 
@@ -49,6 +55,7 @@ package struct MIDIMapping: Sendable, Equatable, CustomStringConvertible, Codabl
         case .bypass(let node): return "\(node):bypass"
         case .scene(let name): return "scene \(name)"
         case .tempoTap: return Self.tempoTapDestination
+        case .morph(let first, let second): return "morph \(first) \(second)"
         }
     }
 
@@ -68,8 +75,11 @@ package struct MIDIMapping: Sendable, Equatable, CustomStringConvertible, Codabl
             parts.append("to: \(node):bypass")
         case .scene(let name):
             parts.append("scene: \(name)")
+            if let glide { parts.append("glide: \(SceneGlideTime.text(glide))") }
         case .tempoTap:
             parts.append("to: \(Self.tempoTapDestination)")
+        case .morph(let first, let second):
+            parts.append("morph: [\(first), \(second)]")
         }
         if let channel { parts.append("channel: \(channel)") }
         return "{ " + parts.joined(separator: ", ") + " }"

@@ -6,7 +6,7 @@ import Yams
 /// `PatchLoader`, at the same locations.
 extension PatchDocumentReader {
     static let midiControlKeys = ["input", "map"]
-    static let mappingKeys = ["cc", "program", "to", "range", "channel", "curve", "scene"]
+    static let mappingKeys = ["cc", "program", "to", "range", "channel", "curve", "scene", "glide", "morph"]
 
     func readMIDIControl(_ section: YAMLEntry?, scenes: YAMLEntry?, nodeNames: DeclaredNodeNames) throws(GraphError) -> MIDIControl {
         var control = MIDIControl()
@@ -63,15 +63,32 @@ extension PatchDocumentReader {
             guard let name = yaml.text(scene.value) else {
                 throw GraphError("`scene` must be a scene's name, got \(yaml.describe(scene.value))", at: yaml.location(scene.value))
             }
-            guard scenes.contains(where: { $0.name == name }) else {
-                let known = scenes.map(\.name)
-                throw GraphError(known.isEmpty ? "unknown scene `\(name)`: the patch has no `scenes:`"
-                                     : "unknown scene `\(name)`; the patch's scenes are \(known.map { "`\($0)`" }.joined(separator: ", "))",
-                                 at: yaml.location(scene.value), suggestion: Suggestion.didYouMean(name, in: known))
-            }
-            return MIDIMapping(trigger: .program(number), channel: channel, target: .scene(name), location: location)
+            try requireScene(name, in: scenes, at: scene.value)
+            let glide = try entry("glide").map { entry throws(GraphError) in try glideTime(entry) }
+            return MIDIMapping(trigger: .program(number), channel: channel, target: .scene(name), location: location, glide: glide)
         case (.some(let controller), nil):
             let number = try midiNumber(controller, in: 0...127, meaning: "a controller number from 0 to 127")
+            if let glide = entry("glide") {
+                throw GraphError("`glide` belongs to a program change's scene (as in `{ program: 3, scene: lead, glide: 500ms }`)",
+                                 at: yaml.location(glide.keyNode))
+            }
+            if let morph = entry("morph") {
+                for key in ["to", "range", "curve", "scene"] {
+                    if let extra = entry(key) {
+                        throw GraphError("a morph blends two scenes: give it `morph`, not `\(key)`", at: yaml.location(extra.keyNode))
+                    }
+                }
+                let example = "`[clean, lead]`"
+                let names = try yaml.items(of: morph.value, what: "`morph`", example: example)
+                guard names.count == 2, let first = yaml.text(names[0]), let second = yaml.text(names[1]) else {
+                    throw GraphError(names.count == 2 ? "`morph` must be two scene names such as \(example), got \(yaml.describe(morph.value))"
+                                         : "`morph` must be exactly two scene names such as \(example), got \(names.count)",
+                                     at: yaml.location(morph.value))
+                }
+                try requireScene(first, in: scenes, at: names[0])
+                try requireScene(second, in: scenes, at: names[1])
+                return MIDIMapping(trigger: .controller(number), channel: channel, target: .morph(first, second), location: location)
+            }
             if let scene = entry("scene") {
                 throw GraphError("a controller maps to a parameter with `to`; scenes are switched by `program`",
                                  at: yaml.location(scene.keyNode))
@@ -139,6 +156,28 @@ extension PatchDocumentReader {
             bounds = numbers[0]...numbers[1]
         }
         return .parameter(node: node, symbol: symbol, range: bounds, curve: scaledCurve)
+    }
+
+    /// Refuses a scene name the patch does not declare, at `node`.
+    private func requireScene(_ name: String, in scenes: [SceneDeclaration], at node: Node) throws(GraphError) {
+        guard !scenes.contains(where: { $0.name == name }) else { return }
+        let known = scenes.map(\.name)
+        throw GraphError(known.isEmpty ? "unknown scene `\(name)`: the patch has no `scenes:`"
+                             : "unknown scene `\(name)`; the patch's scenes are \(known.map { "`\($0)`" }.joined(separator: ", "))",
+                         at: yaml.location(node), suggestion: Suggestion.didYouMean(name, in: known))
+    }
+
+    /// `glide: 500ms`: a time, bounded before it is used.
+    private func glideTime(_ entry: YAMLEntry) throws(GraphError) -> Double {
+        guard let text = yaml.plainText(entry.value) else {
+            throw GraphError("`glide` must be a time such as `2s` or `500ms`, got \(yaml.describe(entry.value))",
+                             at: yaml.location(entry.value))
+        }
+        do throws(SceneGlideTimeError) {
+            return try SceneGlideTime.seconds(text)
+        } catch {
+            throw GraphError(error.message, at: yaml.location(entry.value))
+        }
     }
 
     private func midiNumber(_ entry: YAMLEntry, in bounds: ClosedRange<Int>, meaning: String) throws(GraphError) -> Int {

@@ -9,12 +9,15 @@ package enum LiveCommand {
     case setFloat(UnsafeMutablePointer<Float>, Float)
     /// A bypass or enable flag.
     case setFlag(UnsafeMutablePointer<UInt8>, UInt8)
+    /// A scene's value gliding there from where it is (`scene NAME --glide`).
+    case glide(SceneGlideStart, SceneGlideSlots)
 
     @inlinable @_noLocks
     package func apply() {
         switch self {
         case .setFloat(let target, let value): target.pointee = value
         case .setFlag(let target, let value): target.pointee = value
+        case .glide(let glide, let slots): slots.start(glide)
         }
     }
 }

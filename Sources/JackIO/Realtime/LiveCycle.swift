@@ -75,6 +75,9 @@ func runLiveCycle(_ state: UnsafeMutablePointer<LiveEngineState>, frameCount: In
             for feed in feeds { feed.fill(frames: chunk, frameTime: chunkTime) }
             fillMIDIInputs(state, slot, frames: frames, offset: offset, chunk: chunk, frameTime: chunkTime)
             program.transport?.pointee = position
+            // A gliding scene's values at this block's first frame (one load when none glides).
+            let glides = state.pointee.sceneGlides.slots
+            if glides.isActive { glides.advance(frames: chunk) }
             // Later chunks of the cycle roll on: no jump, so nothing is sent.
             if position.speed != 0 { position.frame += Int64(chunk) }
             let renderStart = MonotonicClock.nanoseconds()
@@ -129,6 +132,7 @@ func swapInPublishedProgram(_ state: UnsafeMutablePointer<LiveEngineState>) {
     next.pointee.program.connectPorts()
     // Ramps may point into the old program's memory: land them before handing it back.
     state.pointee.midiRamps.finishAll()
+    state.pointee.sceneGlides.slots.finishAll()
     if let old { state.pointee.retired.store(old, ordering: .releasing) }
     state.pointee.current = next
     // Releasing: whoever sees the new count also sees the retired slot.

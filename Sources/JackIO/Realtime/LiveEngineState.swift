@@ -69,6 +69,8 @@ struct LiveEngineState: ~Copyable {
     let midiLearning = Atomic<Bool>(false)
     /// Controller-mapped parameters gliding to their values (see `MIDIRamps`).
     let midiRamps = MIDIRamps(capacity: 64)
+    /// Scenes gliding to their values (see `SceneGlides`).
+    let sceneGlides = SceneGlides(capacity: 256)
     /// The musical position plugins are told: JACK's timebase master, or the host's own clock.
     var transport: LiveTransport
 

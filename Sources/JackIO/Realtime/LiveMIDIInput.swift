@@ -44,7 +44,11 @@ func applyMIDIControl(_ state: UnsafeMutablePointer<LiveEngineState>, frames: UI
         case 0xC0:
             let program = bytes[1] & 0x7F
             for entry in table.programs where entry.program == program && (entry.channel == 0 || entry.channel == channel) {
-                table.applyScene(Int(entry.scene))
+                if entry.glideFrames > 0 {
+                    table.glideScene(Int(entry.scene), frames: entry.glideFrames, glides: state.pointee.sceneGlides.slots)
+                } else {
+                    table.applyScene(Int(entry.scene))
+                }
                 state.pointee.midiActivity.push(MIDIActivity(kind: .scene, generation: table.generation, index: entry.scene,
                                                              value: 0, controller: 0, channel: channel))
             }
@@ -68,6 +72,14 @@ private func applyController(_ controller: UInt8, channel: UInt8, value: Int, ta
             state.pointee.midiActivity.push(MIDIActivity(kind: .tempoTap, generation: table.generation, index: entry.mapping,
                                                          value: Float(value), controller: controller, channel: channel,
                                                          frameTime: cycleTime &+ frameOffset))
+            continue
+        }
+        if entry.morph >= 0 {
+            applyMorph(Int(entry.morph), table: table, position: SceneMorph.position(controller: value), state: state,
+                       rampSteps: rampSteps)
+            // The controller's own value: the control thread blends the same values to announce them.
+            state.pointee.midiActivity.push(MIDIActivity(kind: .parameter, generation: table.generation, index: entry.mapping,
+                                                         value: Float(value), controller: controller, channel: channel))
             continue
         }
         let scaled = entry.scale.value(controller: value)

@@ -26,6 +26,30 @@ package struct MIDIControlTable {
         /// A tap of tap tempo (`tempo:tap`): neither `value` nor `flag`; a
         /// value from 64 is reported with its frame time.
         package var tapsTempo = false
+        /// A morph's index in `morphs` (`{ cc: 11, morph: [clean, lead] }`), or -1.
+        package var morph: Int32 = -1
+    }
+
+    /// A morph between two scenes: its values are `morphFloats[floatStart..<floatStart + floatCount]`,
+    /// and the same for bypass flags (what both scenes name).
+    package struct Morph {
+        package var floatStart: Int
+        package var floatCount: Int
+        package var flagStart: Int
+        package var flagCount: Int
+    }
+
+    package struct MorphFloat {
+        package var target: UnsafeMutablePointer<Float>
+        package var first: Float
+        package var second: Float
+        package var shape: SceneGlideShape
+    }
+
+    package struct MorphFlag {
+        package var target: UnsafeMutablePointer<UInt8>
+        package var first: UInt8
+        package var second: UInt8
     }
 
     /// A program change that switches a scene.
@@ -33,6 +57,8 @@ package struct MIDIControlTable {
         package var program: UInt8
         package var channel: UInt8
         package var scene: Int32
+        /// The scene glides there over this many frames; 0: it lands in one cycle.
+        package var glideFrames = 0
     }
 
     /// One scene: its stores are `floats[floatStart..<floatStart + floatCount]`
@@ -52,6 +78,11 @@ package struct MIDIControlTable {
     /// Names this table in announcements, so a value read after a newer
     /// table was published is still told apart.
     package var generation: Int32
+    /// How each of `sceneFloats` glides (same indices), for a program change with a glide.
+    package var sceneFloatShapes = UnsafeBufferPointer<SceneGlideShape>(start: nil, count: 0)
+    package var morphs = UnsafeBufferPointer<Morph>(start: nil, count: 0)
+    package var morphFloats = UnsafeBufferPointer<MorphFloat>(start: nil, count: 0)
+    package var morphFlags = UnsafeBufferPointer<MorphFlag>(start: nil, count: 0)
 
     package static let empty = MIDIControlTable(
         controllers: UnsafeBufferPointer(start: nil, count: 0), programs: UnsafeBufferPointer(start: nil, count: 0),
@@ -68,6 +99,23 @@ package struct MIDIControlTable {
         }
         for item in scene.flagStart..<(scene.flagStart + scene.flagCount) {
             sceneFlags[item].target.pointee = sceneFlags[item].value
+        }
+    }
+
+    /// Starts scene `index`'s glide over `frames`: its values from where they
+    /// are, its switches and bypasses at the end (see `SceneGlideSlots`).
+    @_noLocks
+    func glideScene(_ index: Int, frames: Int, glides: SceneGlideSlots) {
+        guard index >= 0 && index < scenes.count else { return }
+        let scene = scenes[index]
+        for item in scene.floatStart..<(scene.floatStart + scene.floatCount) {
+            let shape = item < sceneFloatShapes.count ? sceneFloatShapes[item] : .atEnd
+            glides.start(SceneGlideStart(float: sceneFloats[item].target, flag: nil, goal: sceneFloats[item].value,
+                                         shape: shape, frames: frames))
+        }
+        for item in scene.flagStart..<(scene.flagStart + scene.flagCount) {
+            glides.start(SceneGlideStart(float: nil, flag: sceneFlags[item].target, goal: Float(sceneFlags[item].value),
+                                         shape: .atEnd, frames: frames))
         }
     }
 }

@@ -271,8 +271,8 @@ package final class ControlDispatcher {
         case .unlearn(let node, let parameter):
             try session.unlearn(node: node, parameter: parameter)
             return [.unmapped(node: node, parameter: parameter)]
-        case .scene(let name):
-            return try session.applyScene(name).map(ControlChange.Kind.init)
+        case .scene(let name, let glide):
+            return try session.applyScene(name, glide: glide).map(ControlChange.Kind.init)
         case .tempo(let beatsPerMinute):
             try session.setTempo(beatsPerMinute)
             return [.tempo(beatsPerMinute)]

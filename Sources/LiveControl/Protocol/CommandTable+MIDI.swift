@@ -19,20 +19,47 @@ extension CommandTable {
         "map", words: ["map"], help: "list the MIDI mappings and scenes", osc: "/fxhost/map", isQuery: true, .mappings)
 
     static let scene = CommandSpec(
-        name: "scene", words: ["scene"], syntax: "scene NAME", help: "switch to a scene: all its values and bypasses in one block",
-        osc: "/fxhost/scene", "s:scene", json: #""name": "lead""#,
+        name: "scene", words: ["scene"], syntax: "scene NAME [--glide TIME]",
+        help: "switch to a scene: all its values and bypasses in one block\nor, with --glide, glide there over TIME (2s, 500ms; toggles and bypasses switch at the end)",
+        osc: "/fxhost/scene", "s:scene [f:glide-seconds]", json: #""name": "lead", "glide": 2"#,
         completion: [.scene],
-        example: .init(console: "scene lead", osc: OSCMessage("/fxhost/scene", [.string("lead")]),
-                       json: #"{"v": 1, "cmd": "scene", "name": "lead"}"#),
+        example: .init(console: "scene lead --glide 2s", osc: OSCMessage("/fxhost/scene", [.string("lead"), .float(2)]),
+                       json: #"{"v": 1, "cmd": "scene", "name": "lead", "glide": 2}"#),
         console: { arguments throws(FrontEndError) in
-            try arguments.expect(1...1, "scene NAME")
-            return .scene(arguments[0])
+            let usage = "scene NAME [--glide TIME]"
+            try arguments.expect(1...3, usage)
+            guard arguments.count > 1 else { return .scene(arguments[0]) }
+            guard arguments.count == 3, arguments[1] == "--glide" else { throw FrontEndError("usage: \(usage)") }
+            do throws(SceneGlideTimeError) {
+                return .scene(arguments[0], glide: try SceneGlideTime.seconds(arguments[2]))
+            } catch {
+                throw FrontEndError(error.message)
+            }
         },
-        osc: { arguments throws(OSCRequestError) in .scene(try arguments.strings(1)[0]) },
-        decode: { fields throws(ProtocolError) in .scene(try fields.string("name")) },
+        osc: { arguments throws(OSCRequestError) in
+            let name = try arguments.strings(1, extra: 0...1)[0]
+            guard arguments.count == 2 else { return .scene(name) }
+            let seconds = try arguments.number(1)
+            do throws(SceneGlideTimeError) {
+                return .scene(name, glide: try SceneGlideTime.checked(seconds))
+            } catch {
+                throw .wrongArguments("/fxhost/scene: \(error.message)")
+            }
+        },
+        decode: { fields throws(ProtocolError) in
+            let name = try fields.string("name")
+            guard let seconds = try fields.optionalNumber("glide") else { return .scene(name) }
+            do throws(SceneGlideTimeError) {
+                return .scene(name, glide: try SceneGlideTime.checked(seconds))
+            } catch {
+                throw ProtocolError("`scene` takes `glide` in seconds: \(error.message)")
+            }
+        },
         encode: { command in
-            guard case .scene(let name) = command else { return nil }
-            return ["name": .string(name)]
+            guard case .scene(let name, let glide) = command else { return nil }
+            var fields: [String: JSONValue] = ["name": .string(name)]
+            if let glide { fields["glide"] = .number(glide) }
+            return fields
         })
 
     /// `learn` and `unlearn`: a node and one of its parameters (or `bypass`).

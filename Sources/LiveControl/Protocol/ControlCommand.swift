@@ -30,7 +30,8 @@ package enum ControlCommand: Equatable, Sendable, Codable {
     /// The MIDI mappings: the dispatcher answers with `ControlResult.mappings`.
     case mappings
     /// Switches every value and bypass of a scene at one block boundary.
-    case scene(String)
+    /// With `glide` (seconds), continuous values glide there and the rest switches at its end.
+    case scene(String, glide: Double? = nil)
     /// Writes the running state as a patch to `file`, or over the patch
     /// file the run loaded (nil): values, bypass, wiring, taps. An existing
     /// `file` is refused unless `force` (the loaded patch, nil, is not).
