@@ -69,6 +69,8 @@ struct LiveEngineState: ~Copyable {
     let midiLearning = Atomic<Bool>(false)
     /// Controller-mapped parameters gliding to their values (see `MIDIRamps`).
     let midiRamps = MIDIRamps(capacity: 64)
+    /// Mapped values sent back to the controllers (`midi-control: { output: … }`).
+    var midiFeedback = MIDIFeedback()
     /// The musical position plugins are told: JACK's timebase master, or the host's own clock.
     var transport: LiveTransport
 

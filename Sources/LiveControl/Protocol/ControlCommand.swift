@@ -31,6 +31,8 @@ package enum ControlCommand: Equatable, Sendable, Codable {
     case mappings
     /// Switches every value and bypass of a scene at one block boundary.
     case scene(String)
+    /// Sends every mapped value on the MIDI feedback output, changed or not.
+    case feedback
     /// Writes the running state as a patch to `file`, or over the patch
     /// file the run loaded (nil): values, bypass, wiring, taps. An existing
     /// `file` is refused unless `force` (the loaded patch, nil, is not).
