@@ -72,4 +72,50 @@ final class MIDIFeedbackRunTests: XCTestCase {
         XCTAssertEqual(receiver.controllers, expected,
                        "each change once; the controller's own CC 7 (30, 40) not echoed before `feedback`")
     }
+
+    /// After a plugin crashes the engine and the supervisor restarts it, the
+    /// new engine sends the state once, as at start: the gain set before the
+    /// crash (-12 dB: CC 7 = 87), once, and then the next change.
+    func testARestartedEngineSendsTheStateOnce() throws {
+        let server = try startJackServer(sampleRate: 48_000, bufferFrames: 256)
+        let receiver = try MIDIReceiver(server: server.name)
+        defer { receiver.stop() }
+        let folder = try Tools.temporaryFolder(#function)
+        let plugins = try CrashingPlugins.install(in: folder.appendingPathComponent("lv2"))
+        try Audio.constant([0.5], frames: 48_000 * 120).write(folder.appendingPathComponent("dc.wav").path)
+        let patch = folder.appendingPathComponent("crash.yaml").path
+        try """
+        fxhost: 1
+        nodes:
+          dc:  { file: dc.wav }
+          amp: { plugin: http://lv2plug.in/plugins/eg-amp, params: { gain: 0 } }
+          bad: { plugin: "\(CrashingPlugins.crashInRun)", params: { after: 1000000 } }
+          main: { output: 1 }
+        chain: [dc, amp, bad, main]
+        midi-control:
+          output: [\(MIDIReceiver.port)]
+          map:
+            - { cc: 7, to: amp:gain }
+        """.write(toFile: patch, atomically: true, encoding: .utf8)
+        let run = try LiveRun(["run", patch, "--server", server.name, "--quiet", "--duration", "300s"], console: true,
+                              environment: ["LV2_PATH": plugins.path + ":/usr/lib/lv2", "TMPDIR": folder.path])
+        func heard(_ count: Int) -> Bool { eventually(within: 60) { receiver.controllers.count >= count } }
+
+        var expected = [Self.cc7(0)]
+        XCTAssertTrue(heard(expected.count), receiver.output + run.stderr)
+        run.type("set amp gain -12")
+        expected.append(Self.cc7(-12))
+        XCTAssertEqual(Self.cc7(-12).value, 87, "127 × 78/114 = 86.89")
+        XCTAssertTrue(heard(expected.count), receiver.output + run.stderr)
+        run.type("set bad after 0")
+        XCTAssertTrue(eventually(within: 60) { run.stderr.contains("fxhost: error: node `bad` ") }, run.stderr)
+        expected.append(Self.cc7(-12))
+        XCTAssertTrue(heard(expected.count), receiver.output + run.stderr)
+        run.type("set amp gain -6")
+        expected.append(Self.cc7(-6))
+        XCTAssertTrue(heard(expected.count), receiver.output + run.stderr)
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+        XCTAssertEqual(receiver.controllers, expected, "the state once after the restart, then the next change")
+    }
 }
