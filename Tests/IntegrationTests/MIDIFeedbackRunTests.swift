@@ -67,6 +67,8 @@ final class MIDIFeedbackRunTests: XCTestCase {
         run.type("feedback")
         expected += [MIDIReceiver.Controller(channel: 1, controller: 7, value: 40), Self.bypassOn]
         XCTAssertTrue(heard(expected.count), receiver.output + run.stderr)
+        run.type("map")
+        XCTAssertTrue(eventually(within: 30) { run.stdout.contains("MIDI feedback → \(MIDIReceiver.port)") }, run.stdout)
         run.type("quit")
         XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
         XCTAssertEqual(receiver.controllers, expected,
