@@ -15,6 +15,8 @@ package final class LiveEngine {
     package let outputPorts: [JackPort]
     /// The MIDI input controllers arrive on, when asked for.
     package let midiPort: JackPort?
+    /// The MIDI output mapped values are sent back on (`MIDIFeedback`), when asked for.
+    package let feedbackPort: JackPort?
     /// MIDI inputs and outputs of the graph (`midi-input`, `midi-output`
     /// nodes), in the order of a program's `midiInputs` and `midiOutputs`.
     package let midiInputPorts: [JackPort]
@@ -38,10 +40,11 @@ package final class LiveEngine {
     /// `threads`: threads that render each block, the callback's included
     /// (more than 1 starts workers at the server's realtime priority).
     /// `midiInput`: also a MIDI input port of that name, read every cycle
-    /// against the program's MIDI table.
+    /// against the program's MIDI table. `feedbackOutput`: a MIDI output of
+    /// that name the mapped values are sent back on (`MIDIFeedback`).
     package init(client: JackClient, inputs: [String], outputs: [String], commandCapacity: Int = 1024,
                  threads: Int = 1, midiInput: String? = nil, midiInputs: [String] = [],
-                 midiOutputs: [String] = []) throws(JackError) {
+                 midiOutputs: [String] = [], feedbackOutput: String? = nil) throws(JackError) {
         self.client = client
         var inputPorts: [JackPort] = []
         for name in inputs { inputPorts.append(try client.registerAudioPort(name, isInput: true)) }
@@ -50,6 +53,7 @@ package final class LiveEngine {
         self.inputPorts = inputPorts
         self.outputPorts = outputPorts
         midiPort = try midiInput.map { name throws(JackError) in try client.registerMIDIPort(name) }
+        feedbackPort = try feedbackOutput.map { name throws(JackError) in try client.registerMIDIPort(name, isInput: false) }
         var midiInputPorts: [JackPort] = [], midiOutputPorts: [JackPort] = []
         for name in midiInputs { midiInputPorts.append(try client.registerMIDIPort(name, isInput: true)) }
         for name in midiOutputs { midiOutputPorts.append(try client.registerMIDIPort(name, isInput: false)) }
@@ -65,6 +69,7 @@ package final class LiveEngine {
                                              commandCapacity: commandCapacity, bufferSize: client.bufferSize,
                                              sampleRate: client.sampleRate))
         state.pointee.midiPort = midiPort?.handle
+        state.pointee.midiFeedback.port = feedbackPort?.handle
         state.pointee.midiInputPorts = .allocate(capacity: midiInputPorts.count)
         _ = state.pointee.midiInputPorts.initialize(from: midiInputPorts.map(\.handle))
         state.pointee.midiOutputPorts = .allocate(capacity: midiOutputPorts.count)
@@ -352,6 +357,12 @@ package final class LiveEngine {
     /// While true, the realtime thread reports every controller it sees (for `learn`).
     package func setMIDILearning(_ on: Bool) {
         state.pointee.midiLearning.store(on, ordering: .relaxed)
+    }
+
+    /// Has the realtime thread send every mapped value on the feedback
+    /// output at its next cycle, changed or not (`feedback`).
+    package func resendMIDIFeedback() {
+        state.pointee.midiFeedback.resendRequested.store(true, ordering: .relaxed)
     }
 
     /// What the realtime thread applied from MIDI since the last call, oldest first.

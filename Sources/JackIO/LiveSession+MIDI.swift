@@ -10,6 +10,8 @@ import HostCore
 extension LiveSession {
     /// The MIDI input port's short name (`fxhost:midi_control`).
     static let midiPortName = "midi_control"
+    /// The MIDI feedback output's short name (`fxhost:midi_feedback`).
+    static let feedbackPortName = "midi_feedback"
 
     /// The mappings and scenes as they stand (the patch's, learned ones
     /// added, unlearned ones gone): what `save` writes back.
@@ -20,6 +22,20 @@ extension LiveSession {
 
     /// The MIDI input port's full name, when the patch has `midi-control:`.
     package var midiPortFullName: String? { engine.midiPort?.name }
+
+    /// The MIDI feedback output's full name, when the patch has `midi-control: { output: … }`.
+    package var feedbackPortFullName: String? { engine.feedbackPort?.name }
+
+    /// Sends every mapped value on the feedback output at the next cycle,
+    /// so the controllers show the state (`feedback`).
+    package func sendMIDIFeedback() throws(LiveSessionError) {
+        guard engine.feedbackPort != nil else { throw .noMIDIFeedback }
+        engine.resendMIDIFeedback()
+    }
+
+    /// `sendMIDIFeedback` when the patch has a feedback output, else nothing:
+    /// once the ports are connected, at start and after a restart.
+    package func resendMIDIFeedbackIfAny() { engine.resendMIDIFeedback() }
 
     /// Replaces the mappings and scenes (a reloaded patch), and has the
     /// realtime thread take them at the next block.

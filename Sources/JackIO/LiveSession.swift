@@ -26,7 +26,8 @@ public final class LiveSession {
         public var threads = 1
         /// The patch's `midi-control:` and `scenes:`. Declared, the session
         /// registers a MIDI input port, `midi_control`, connected to its
-        /// `inputs` (see LiveSession+MIDI).
+        /// `inputs`, and with `outputs` a MIDI output, `midi_feedback`,
+        /// connected to them (see LiveSession+MIDI, `MIDIFeedback`).
         package var midiControl = MIDIControl()
         /// The patch's `tempo:` and `meter:`: the host's own transport's, when
         /// no JACK timebase master runs (see `LiveTransport`).
@@ -118,7 +119,8 @@ public final class LiveSession {
             throw .graph(error)
         }
         (engine, inputs, outputs) = try Self.makeEngine(client: client, plan: plan, threads: options.threads,
-                                                         midiInput: options.midiControl.isDeclared)
+                                                         midiInput: options.midiControl.isDeclared,
+                                                         feedback: !options.midiControl.outputs.isEmpty)
         engine.notify(descriptor: options.notifier?.signalDescriptor ?? -1)
         transport.prepare(engine)
         parameterRecord.follow(self.graph)
@@ -154,7 +156,8 @@ public final class LiveSession {
     }
 
     /// Registers the plan's ports on `client` and installs the callbacks.
-    private static func makeEngine(client: JackClient, plan: RenderPlan, threads: Int, midiInput: Bool) throws(LiveSessionError)
+    private static func makeEngine(client: JackClient, plan: RenderPlan, threads: Int, midiInput: Bool,
+                                   feedback: Bool) throws(LiveSessionError)
         -> (LiveEngine, [Port], [Port]) {
         var inputNames: [(node: String, channel: Int, name: String)] = []
         for source in plan.sources {
@@ -168,7 +171,8 @@ public final class LiveSession {
             engine = try LiveEngine(client: client, inputs: inputNames.map(\.name), outputs: outputNames.map(\.name),
                                     threads: min(threads, RenderWorkerPool.availableCores),
                                     midiInput: midiInput ? midiPortName : nil,
-                                    midiInputs: midiPorts.inputs, midiOutputs: midiPorts.outputs)
+                                    midiInputs: midiPorts.inputs, midiOutputs: midiPorts.outputs,
+                                    feedbackOutput: feedback ? feedbackPortName : nil)
         } catch {
             throw .jack(error)
         }
@@ -205,7 +209,8 @@ public final class LiveSession {
         }
         let previous = engine.statistics
         (engine, inputs, outputs) = try Self.makeEngine(client: client, plan: plan, threads: options.threads,
-                                                         midiInput: options.midiControl.isDeclared)
+                                                         midiInput: options.midiControl.isDeclared,
+                                                         feedback: !options.midiControl.outputs.isEmpty)
         engine.notify(descriptor: options.notifier?.signalDescriptor ?? -1)
         transport.prepare(engine)
         earlierFrames += previous.frames
@@ -272,6 +277,9 @@ public final class LiveSession {
             }
             if let midiPort = engine.midiPort {
                 for spec in midi.control.inputs { try client.connectMIDI(spec, to: midiPort.name) }
+            }
+            if let feedbackPort = engine.feedbackPort {
+                for spec in midi.control.outputs { _ = try client.connectMIDI(from: feedbackPort.name, toMatching: spec) }
             }
             try connectMIDIGraphPorts()
         } catch {

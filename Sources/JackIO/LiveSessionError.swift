@@ -29,6 +29,8 @@ public enum LiveSessionError: Error, CustomStringConvertible, UserFacingError {
     case render(RenderError)
     /// `learn` on a session whose patch has no `midi-control:`.
     case noMIDIInput
+    /// `feedback` in a session whose patch has no `midi-control: { output: … }`.
+    case noMIDIFeedback
     /// `unlearn` of a parameter no mapping moves.
     case noMapping(String, mapped: [String])
     case unknownScene(String, known: [String])
@@ -81,6 +83,8 @@ public enum LiveSessionError: Error, CustomStringConvertible, UserFacingError {
             return error.description
         case .render(let error):
             return error.description
+        case .noMIDIFeedback:
+            return "this patch sends no MIDI feedback; add `output: [\"PORT\"]` (your controller's MIDI input) to its `midi-control:` section"
         case .noMIDIInput:
             return "this patch has no `midi-control:` section, so fxhost has no MIDI input to learn from; add `midi-control: { input: [\"system:midi_capture_1\"] }` (or your controller's port)"
         case .noMapping(let destination, let mapped):

@@ -59,6 +59,7 @@ struct CheckCommand: ParsableCommand {
         if control.isDeclared {
             lines.append("MIDI input" + (control.inputs.isEmpty ? " (connected to nothing)" : " ← " + control.inputs.joined(separator: ", ")))
         }
+        if !control.outputs.isEmpty { lines.append("MIDI feedback → " + control.outputs.joined(separator: ", ")) }
         for mapping in control.mappings { lines.append("MIDI \(mapping)") }
         for scene in control.scenes {
             let settings = scene.nodes.flatMap { node in

@@ -77,6 +77,25 @@ final class MIDIControlPatchTests: XCTestCase {
         XCTAssertEqual("\(patch.midiControl.mappings[0])", "{ cc: 1, to: wah:freq, range: [200, 2000], curve: log, channel: 16 }")
     }
 
+    /// `output:` (MIDI feedback's ports): one name or a list, written back by `save`; a mapping is refused at its place.
+    func testFeedbackOutputsReadAndWriteBack() throws {
+        let patch = try PatchParser.parse(text: Self.nodes + """
+            midi-control:
+              output: [fader:in, "leds:.*"]
+              map:
+                - { cc: 7, to: amp:gain }
+            """, path: "p.yaml")
+        XCTAssertEqual(patch.midiControl.outputs, ["fader:in", "leds:.*"])
+        XCTAssertEqual(patch.midiControl.inputs, [])
+        let written = MIDIControlSection.section(patch.midiControl, unlessSameAs: MIDIControl())?.lines.joined(separator: "\n") ?? ""
+        let again = try PatchParser.parse(text: Self.nodes + written + "\n", path: "p.yaml")
+        XCTAssertEqual(again.midiControl.outputs, ["fader:in", "leds:.*"], written)
+        XCTAssertEqual(try PatchParser.parse(text: Self.nodes + "midi-control:\n  output: fader:in\n", path: "p.yaml").midiControl.outputs,
+                       ["fader:in"])
+        XCTAssertEqual(patchFailure(Self.nodes + "midi-control:\n  output: { a: 1 }\n"),
+                       "p.yaml:10:11: `output` must be a list of JACK MIDI port names (or patterns), got a mapping")
+    }
+
     func testTapTempoIsAControllerTargetWrittenBackAsRead() throws {
         let patch = try PatchParser.parse(text: Self.nodes + """
             midi-control:

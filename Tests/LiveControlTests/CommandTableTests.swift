@@ -18,7 +18,7 @@ final class CommandTableTests: XCTestCase {
         .connect(from: PortReference(node: "vox"), to: PortReference(node: "verb"), gainDecibels: -12),
         .disconnect(from: PortReference(node: "vox"), to: PortReference(node: "verb")),
         .bounce(file: "mix.wav", from: 30, to: 45), .cancelBounce,
-        .learn(node: "amp", parameter: "gain"), .unlearn(node: "amp", parameter: "gain"), .mappings, .scene("lead"),
+        .learn(node: "amp", parameter: "gain"), .unlearn(node: "amp", parameter: "gain"), .mappings, .scene("lead"), .feedback,
         .save(file: "copy.yaml"), .reload(text: nil), .tempo(140), .tempoTap, .transport(rolling: false),
         .status, .state(node: "amp"), .quit, .restore(node: "room"),
     ]
@@ -41,6 +41,7 @@ final class CommandTableTests: XCTestCase {
         case .unlearn: "unlearn"
         case .mappings: "mappings"
         case .scene: "scene"
+        case .feedback: "feedback"
         case .save: "save"
         case .reload: "reload"
         case .tempo: "tempo"

@@ -1,11 +1,11 @@
 import Yams
 
-/// `midi-control:` (input ports and `map:` entries) and `scenes:`. What needs
+/// `midi-control:` (input ports, feedback `output` ports and `map:` entries) and `scenes:`. What needs
 /// no plugin is checked here (declared nodes, numbers in range, curves and
 /// ranges, scene names); parameters and their ranges are checked by
 /// `PatchLoader`, at the same locations.
 extension PatchDocumentReader {
-    static let midiControlKeys = ["input", "map"]
+    static let midiControlKeys = ["input", "output", "map"]
     static let mappingKeys = ["cc", "program", "to", "range", "channel", "curve", "scene", "glide", "morph"]
 
     func readMIDIControl(_ section: YAMLEntry?, scenes: YAMLEntry?, nodeNames: DeclaredNodeNames) throws(GraphError) -> MIDIControl {
@@ -19,6 +19,9 @@ extension PatchDocumentReader {
         for entry in entries { try yaml.rejectUnknown(entry, allowed: Self.midiControlKeys, in: "`midi-control`") }
         if let input = entries.first(where: { $0.key == "input" }) {
             control.inputs = try readMIDIPorts(input.value, key: "input")
+        }
+        if let output = entries.first(where: { $0.key == "output" }) {
+            control.outputs = try readMIDIPorts(output.value, key: "output")
         }
         if let map = entries.first(where: { $0.key == "map" }), !yaml.isNull(map.value) {
             let example = "`[{ cc: 7, to: amp:gain }]`"

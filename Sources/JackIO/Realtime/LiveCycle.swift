@@ -105,6 +105,8 @@ func runLiveCycle(_ state: UnsafeMutablePointer<LiveEngineState>, frameCount: In
         }
     }
 
+    // After the block: whatever changed the mapped values this cycle is in them.
+    sendMIDIFeedback(state, frames: frames)
     state.pointee.cycles.wrappingAdd(1, ordering: .relaxed)
     state.pointee.frames.wrappingAdd(frameCount, ordering: .relaxed)
     state.pointee.renderNanoseconds.wrappingAdd(renderTime, ordering: .relaxed)

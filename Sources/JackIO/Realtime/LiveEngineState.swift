@@ -71,6 +71,8 @@ struct LiveEngineState: ~Copyable {
     let midiRamps = MIDIRamps(capacity: 64)
     /// Scenes gliding to their values (see `SceneGlides`).
     let sceneGlides = SceneGlides(capacity: 256)
+    /// Mapped values sent back to the controllers (`midi-control: { output: … }`).
+    var midiFeedback = MIDIFeedback()
     /// The musical position plugins are told: JACK's timebase master, or the host's own clock.
     var transport: LiveTransport
 

@@ -86,6 +86,7 @@ private func applyController(_ controller: UInt8, channel: UInt8, value: Int, ta
         if let flag = entry.flag {
             let on: UInt8 = scaled != 0 ? 1 : 0
             flag.pointee = on
+            state.pointee.midiFeedback.heard(entry, value: on != 0 ? entry.scale.high : entry.scale.low)
             state.pointee.midiActivity.push(MIDIActivity(kind: .bypass, generation: table.generation, index: entry.mapping,
                                                          value: on != 0 ? 1 : 0, controller: controller, channel: channel))
         } else if let target = entry.value {
@@ -94,6 +95,7 @@ private func applyController(_ controller: UInt8, channel: UInt8, value: Int, ta
             } else {
                 target.pointee = scaled
             }
+            state.pointee.midiFeedback.heard(entry, value: scaled)
             state.pointee.midiActivity.push(MIDIActivity(kind: .parameter, generation: table.generation, index: entry.mapping,
                                                          value: scaled, controller: controller, channel: channel))
         }

@@ -78,6 +78,17 @@ package struct MIDIRamps: ~Copyable {
         }
     }
 
+    /// Where `target`'s ramp is going, while one is under way and no one
+    /// else stored since; nil otherwise. MIDI feedback reports the goal, not
+    /// the steps on the way to it (the controller already shows the goal).
+    @_noLocks
+    func goal(of target: UnsafeMutablePointer<Float>) -> Float? {
+        for index in 0..<ramps.count where ramps[index].target == target {
+            return target.pointee == ramps[index].written ? ramps[index].goal : nil
+        }
+        return nil
+    }
+
     /// Stores every ramp's goal at once and forgets them: before a program
     /// is handed back, whose memory the targets may be in.
     @_noLocks

@@ -273,6 +273,10 @@ package final class ControlDispatcher {
             return [.unmapped(node: node, parameter: parameter)]
         case .scene(let name, let glide):
             return try session.applyScene(name, glide: glide).map(ControlChange.Kind.init)
+        case .feedback:
+            // Nothing changes: the controllers are told what already is.
+            try session.sendMIDIFeedback()
+            return []
         case .tempo(let beatsPerMinute):
             try session.setTempo(beatsPerMinute)
             return [.tempo(beatsPerMinute)]

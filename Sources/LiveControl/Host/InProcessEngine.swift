@@ -22,7 +22,11 @@ package final class InProcessEngine: HostedEngine {
     package var surface: any ControlSurface { dispatcher }
     package func start() throws { try session.start() }
     package func connectPorts() throws {
-        defer { session.releaseHeldTakes() }  // a take a crash broke goes on from its first connected cycle
+        defer {
+            session.releaseHeldTakes()  // a take a crash broke goes on from its first connected cycle
+            // What was sent before the connections reached no controller: the state once more, now connected.
+            session.resendMIDIFeedbackIfAny()
+        }
         if let saved = connectionsToRemake {
             connectionsToRemake = nil
             session.remakeConnections(saved)

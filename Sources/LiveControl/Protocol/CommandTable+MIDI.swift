@@ -18,6 +18,11 @@ extension CommandTable {
     static let mappings = withoutArguments(
         "map", words: ["map"], help: "list the MIDI mappings and scenes", osc: "/fxhost/map", isQuery: true, .mappings)
 
+    static let feedback = withoutArguments(
+        "feedback", words: ["feedback"],
+        help: "send every mapped value to the controllers on the MIDI feedback output, so they show the state",
+        osc: "/fxhost/feedback", .feedback)
+
     static let scene = CommandSpec(
         name: "scene", words: ["scene"], syntax: "scene NAME [--glide TIME]",
         help: "switch to a scene: all its values and bypasses in one block\nor, with --glide, glide there over TIME (2s, 500ms; toggles and bypasses switch at the end)",

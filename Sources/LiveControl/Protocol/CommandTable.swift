@@ -10,7 +10,7 @@ package enum CommandTable {
         tap, pauseTap, resumeTap, untap,
         connect, disconnect,
         bounce, cancelBounce,
-        learn, unlearn, mappings, scene,
+        learn, unlearn, mappings, scene, feedback,
         save, reload, tempo, tempoTap, transport,
         status, state, quit,
     ]

@@ -32,6 +32,8 @@ package enum ControlCommand: Equatable, Sendable, Codable {
     /// Switches every value and bypass of a scene at one block boundary.
     /// With `glide` (seconds), continuous values glide there and the rest switches at its end.
     case scene(String, glide: Double? = nil)
+    /// Sends every mapped value on the MIDI feedback output, changed or not.
+    case feedback
     /// Writes the running state as a patch to `file`, or over the patch
     /// file the run loaded (nil): values, bypass, wiring, taps. An existing
     /// `file` is refused unless `force` (the loaded patch, nil, is not).

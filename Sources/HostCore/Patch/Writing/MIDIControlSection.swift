@@ -7,12 +7,15 @@ package enum MIDIControlSection {
     /// comments and all, stays as it is.
     package static func section(_ control: MIDIControl, unlessSameAs loaded: MIDIControl) -> PatchSection? {
         guard control.isDeclared || !control.mappings.isEmpty else { return nil }
-        if control.inputs == loaded.inputs && control.mappings.map(\.description) == loaded.mappings.map(\.description) {
+        if control.inputs == loaded.inputs && control.outputs == loaded.outputs && control.mappings.map(\.description) == loaded.mappings.map(\.description) {
             return nil
         }
         var lines = ["midi-control:"]
         if !control.inputs.isEmpty {
             lines.append("  input: [" + control.inputs.map(YAMLText.quoted).joined(separator: ", ") + "]")
+        }
+        if !control.outputs.isEmpty {
+            lines.append("  output: [" + control.outputs.map(YAMLText.quoted).joined(separator: ", ") + "]")
         }
         if !control.mappings.isEmpty {
             lines.append("  map:")

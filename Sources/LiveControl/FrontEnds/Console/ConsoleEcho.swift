@@ -87,7 +87,7 @@ enum ConsoleEcho {
         }
     }
 
-    /// The answer to `map`: the MIDI input, each mapping as the patch
+    /// The answer to `map`: the MIDI input (and feedback output), each mapping as the patch
     /// writes it, a `learn` waiting, and the scenes, as lines.
     static func mappingLines(_ control: MIDIControl, learning: String?, port: String?) -> [String] {
         var lines: [String] = []
@@ -96,6 +96,7 @@ enum ConsoleEcho {
         } else {
             lines.append("no MIDI input (the patch has no `midi-control:`)")
         }
+        if !control.outputs.isEmpty { lines.append("MIDI feedback → " + control.outputs.joined(separator: ", ")) }
         if control.mappings.isEmpty { lines.append("  nothing mapped") }
         for mapping in control.mappings { lines.append("  \(mapping)") }
         if let learning { lines.append("  learning \(learning): move a controller") }

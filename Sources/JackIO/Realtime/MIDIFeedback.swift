@@ -1,0 +1,143 @@
+import CJack
+import HostCore
+import Synchronization
+
+// Called by: the realtime thread (`runLiveCycle` calls `sendMIDIFeedback`
+// at each cycle's end; `LiveMIDIInput` tells it what a controller set); the
+// control thread sets the port before activation and asks for a resend.
+
+/// MIDI feedback: every mapped parameter's value (and mapped bypass) sent
+/// back on `fxhost:midi_feedback` as its controller, the inverse of its
+/// mapping, so LED rings and motor faders show a change made anywhere.
+/// Polling the mapped values at each cycle's end catches every source (a
+/// command, a scene, a preset, a reloaded patch) with no hook in each; a
+/// value is sent only when its controller value differs from the last one
+/// sent on that controller and channel, so a burst in one cycle is one
+/// message, the latest. A controller's own move is recorded as sent, so it
+/// is not echoed back to the hand that moved it.
+package struct MIDIFeedback: ~Copyable {
+    /// Mappings (in table order) whose last seen values are kept; beyond
+    /// it a mapping is compared each cycle by its controller value alone.
+    package static let trackedMappings = 512
+    /// The JACK MIDI output (nil: the patch has no `output:`), set before the client is activated.
+    var port: OpaquePointer? = nil
+    /// The controller value last sent on each channel (0...15) × controller
+    /// (0...127); `unsent` when nothing was.
+    private let sent: UnsafeMutableBufferPointer<UInt8>
+    /// Each tracked mapping's value (its bit pattern) last looked at, for the table `seenGeneration`.
+    private let seen: UnsafeMutableBufferPointer<UInt32>
+    private let seenGeneration: UnsafeMutablePointer<Int32>
+    /// Set by the control thread (`feedback`, and once the ports are
+    /// connected): send every mapped value again.
+    let resendRequested = Atomic<Bool>(false)
+    /// Nothing is sent before the first request: what a cycle sent before
+    /// the connections were made would reach no one, or arrive twice.
+    private let started: UnsafeMutablePointer<Bool>
+    private static let unsent: UInt8 = 0xFF
+    /// Not a value any mapping stores (a NaN's bit pattern): looked at again.
+    private static let unseen: UInt32 = 0x7FC0_DEAD
+
+    init() {
+        sent = .allocate(capacity: 16 * 128)
+        sent.initialize(repeating: Self.unsent)
+        seen = .allocate(capacity: Self.trackedMappings)
+        seen.initialize(repeating: Self.unseen)
+        seenGeneration = .allocate(capacity: 1)
+        seenGeneration.initialize(to: -1)
+        started = .allocate(capacity: 1)
+        started.initialize(to: false)
+    }
+
+    deinit {
+        sent.deallocate()
+        seen.deallocate()
+        seenGeneration.deallocate()
+        started.deallocate()
+    }
+
+    /// The message that shows `value` for a mapping of `controller` on
+    /// `channel` (1...16, or 0: any, sent on channel 1) with `scale`: a
+    /// control change, the inverse of the scale.
+    @_noLocks
+    package static func message(controller: UInt8, channel: UInt8, scale: MIDIControllerScale, value: Float)
+        -> (status: UInt8, controller: UInt8, value: UInt8) {
+        let channelBits = channel == 0 ? 0 : min(channel, 16) - 1
+        return (0xB0 | channelBits, controller & 0x7F, scale.controller(value: value))
+    }
+
+    @_noLocks
+    private static func message(for entry: MIDIControlTable.Controller, value: Float) -> (status: UInt8, controller: UInt8, value: UInt8) {
+        message(controller: entry.controller, channel: entry.channel, scale: entry.scale, value: value)
+    }
+
+    /// The `sent` slot of `message`: its channel and controller.
+    @_noLocks
+    private static func slot(of message: (status: UInt8, controller: UInt8, value: UInt8)) -> Int {
+        Int(message.status & 0x0F) * 128 + Int(message.controller)
+    }
+
+    /// A controller moved `entry` to `value` (its goal, when smoothed): the
+    /// controller shows it already, so it counts as sent.
+    @_noLocks
+    func heard(_ entry: MIDIControlTable.Controller, value: Float) {
+        guard port != nil else { return }
+        let message = Self.message(for: entry, value: value)
+        sent[Self.slot(of: message)] = message.value
+    }
+
+    /// Writes this cycle's feedback into the port's buffer: each mapping
+    /// whose value changed since it was last looked at, when its controller
+    /// value is not the one last sent. A full buffer keeps the rest for the
+    /// next cycle.
+    @_noLocks
+    func send(table: MIDIControlTable?, ramps: borrowing MIDIRamps, frames: UInt32) {
+        guard let port else { return }
+        let buffer = _unsafePerformance { jack_port_get_buffer(port, frames) }
+        guard let buffer else { return }
+        _unsafePerformance { jack_midi_clear_buffer(buffer) }
+        if resendRequested.exchange(false, ordering: .relaxed) {
+            for index in 0..<sent.count { sent[index] = Self.unsent }
+            seenGeneration.pointee = -1
+            started.pointee = true
+        }
+        guard started.pointee, let table else { return }
+        if seenGeneration.pointee != table.generation {
+            // A new table (a reloaded patch, a `learn`): its values looked at afresh.
+            for index in 0..<seen.count { seen[index] = Self.unseen }
+            seenGeneration.pointee = table.generation
+        }
+        for index in 0..<table.controllers.count {
+            let entry = table.controllers[index]
+            var value: Float
+            if let target = entry.value {
+                value = target.pointee
+                if entry.smoothed, let goal = ramps.goal(of: target) { value = goal }
+            } else if let flag = entry.flag {
+                value = flag.pointee != 0 ? entry.scale.high : entry.scale.low
+            } else {
+                continue  // tap tempo: no value to show
+            }
+            let tracked = index < seen.count
+            if tracked && seen[index] == value.bitPattern { continue }
+            let message = Self.message(for: entry, value: value)
+            let slot = Self.slot(of: message)
+            if sent[slot] != message.value {
+                let room = _unsafePerformance { jack_midi_event_reserve(buffer, 0, 3) }
+                guard let room else { return }
+                room[0] = message.status
+                room[1] = message.controller
+                room[2] = message.value
+                sent[slot] = message.value
+            }
+            if tracked { seen[index] = value.bitPattern }
+        }
+    }
+}
+
+/// The cycle's MIDI feedback, after the block rendered (see `MIDIFeedback`):
+/// one branch when the session has no feedback output.
+@_noLocks
+func sendMIDIFeedback(_ state: UnsafeMutablePointer<LiveEngineState>, frames: UInt32) {
+    guard state.pointee.midiFeedback.port != nil else { return }
+    state.pointee.midiFeedback.send(table: state.pointee.current?.pointee.midi, ramps: state.pointee.midiRamps, frames: frames)
+}

@@ -1,0 +1,101 @@
+import Foundation
+import HostCore
+import JackIO
+import LV2Bridge
+import LiveControl
+import TestSupport
+import XCTest
+
+/// MIDI feedback on a private dummy server, heard by a JACK MIDI input no
+/// one here wrote (python's JACK-Client, `MIDIReceiver`). The oracle is the
+/// arithmetic of the mapping's inverse: on `{ cc: 7, to: amp:gain, range:
+/// [-30, 6], channel: 3 }`, a gain g is sent as round(127 × (g + 30) / 36) on
+/// channel 3; a bypass switch as 0 or 127. This target links
+/// RealtimeSanitizer and halts on a violation, so this is also a sanitizer
+/// run of the callback's feedback part (and of the controller path into it).
+final class MIDIFeedbackTests: XCTestCase {
+    private typealias Controller = MIDIReceiver.Controller
+
+    private static func gain(_ decibels: Double) -> Controller {
+        Controller(channel: 3, controller: 7, value: Int((127 * (decibels + 30) / 36).rounded()))
+    }
+
+    private static func bypass(_ on: Bool) -> Controller { Controller(channel: 1, controller: 64, value: on ? 127 : 0) }
+
+    func testEveryChangeIsSentBackOnceExceptTheControllersOwn() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 128)
+        let receiver = try MIDIReceiver(server: server.name)
+        defer { receiver.stop() }
+        let provider = LV2UnitProvider(catalog: PluginCatalog(world: LV2World()))
+        let graph = AudioGraph()
+        let input = try graph.addInput("in", channels: 1, ports: [])
+        let amp = try graph.addUnit("amp", provider.makeUnit("http://lv2plug.in/plugins/eg-amp"))
+        let main = try graph.addOutput("main", channels: 1, ports: [])
+        try graph.connect(input, to: amp)
+        try graph.connect(amp, to: main)
+        var options = LiveSession.Options(server: server)
+        options.midiControl = MIDIControl(
+            outputs: [MIDIReceiver.port],
+            mappings: [
+                MIDIMapping(trigger: .controller(7), channel: 3,
+                            target: .parameter(node: "amp", symbol: "gain", range: -30...6, curve: .linear)),
+                MIDIMapping(trigger: .controller(64), target: .bypass(node: "amp")),
+            ],
+            scenes: [SceneDeclaration(name: "quiet", nodes: [
+                .init(node: "amp", parameters: [ParameterSetting(symbol: "gain", value: .number(-24))], bypass: true),
+            ])],
+            isDeclared: true)
+        let session = try LiveSession(graph: graph, options: options)
+        defer { session.client.close() }
+        try session.start()
+        try session.connectPorts()
+        session.resendMIDIFeedbackIfAny()
+        XCTAssertEqual(session.feedbackPortFullName, "\(session.client.name):midi_feedback")
+        let dispatcher = ControlDispatcher(session: session)
+
+        // At start: each mapped value once (eg-amp's default gain, 0 dB; not bypassed).
+        var expected = [Self.gain(0), Self.bypass(false)]
+        XCTAssertTrue(eventually(within: 30) { receiver.controllers.count >= expected.count }, receiver.output)
+
+        // A `set`: its value; a scene: its gain and its bypass.
+        try dispatcher.dispatch(.set(node: "amp", parameter: "gain", value: .number(-15)), from: .console)
+        expected.append(Self.gain(-15))
+        XCTAssertEqual(Self.gain(-15).value, 53, "127 × 15/36 = 52.9")
+        XCTAssertTrue(eventually(within: 30) { receiver.controllers.count >= expected.count }, receiver.output)
+        try dispatcher.dispatch(.scene("quiet"), from: .console)
+        expected += [Self.gain(-24), Self.bypass(true)]
+        XCTAssertTrue(eventually(within: 30) { receiver.controllers.count >= expected.count }, receiver.output)
+
+        // The controller itself (a burst of 20, ten to a cycle, ending at
+        // 100): the gain follows, nothing goes back.
+        try MIDISender.send((81...100).map { .controller(7, value: $0, channel: 3) }, server: server.name,
+                            to: session.midiPortFullName ?? "", perCycle: 10)
+        let moved = Float(-30 + 36 * 100.0 / 127)
+        XCTAssertTrue(eventually(within: 30) {
+            dispatcher.pollMIDIChanges()
+            return abs((session.parameterValues(node: "amp")["gain"] ?? .nan) - moved) < 1e-4
+        })
+        // `feedback`: every mapped value again, the controller's included.
+        _ = try dispatcher.dispatch(.feedback, from: .console)
+        expected += [Controller(channel: 3, controller: 7, value: 100), Self.bypass(true)]
+        XCTAssertTrue(eventually(within: 30) { receiver.controllers.count >= expected.count }, receiver.output)
+        XCTAssertEqual(receiver.controllers, expected,
+                       "each change once, the controller's own moves not echoed between the scene and `feedback`")
+        try session.finish()
+    }
+}
+
+/// The message feedback sends for one mapping, by arithmetic: a control
+/// change (0xB0) on the mapping's channel, 0xB0 + channel − 1.
+final class MIDIFeedbackMessageTests: XCTestCase {
+    func testTheChannelIsTheMappingsAndAnyChannelIsChannelOne() {
+        let scale = MIDIControllerScale(low: -30, high: 6)
+        let onThree = MIDIFeedback.message(controller: 7, channel: 3, scale: scale, value: -15)
+        XCTAssertEqual([onThree.status, onThree.controller, onThree.value], [0xB2, 7, 53])
+        let onSixteen = MIDIFeedback.message(controller: 127, channel: 16, scale: scale, value: 6)
+        XCTAssertEqual([onSixteen.status, onSixteen.controller, onSixteen.value], [0xBF, 127, 127])
+        let any = MIDIFeedback.message(controller: 64, channel: 0, scale: MIDIControllerScale(low: 0, high: 1, stepping: .toggle),
+                                       value: 1)
+        XCTAssertEqual([any.status, any.controller, any.value], [0xB0, 64, 127])
+    }
+}

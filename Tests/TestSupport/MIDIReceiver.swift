@@ -1,0 +1,107 @@
+import Foundation
+import Synchronization
+
+/// A JACK MIDI input no one here wrote (python's JACK-Client): client
+/// `fxhost-test-feedback`, port `in`, which prints each message it receives
+/// as `status data1 data2`; this collects them. For what fxhost sends out
+/// (MIDI feedback).
+public final class MIDIReceiver {
+    /// A controller message as received: channel 1...16.
+    public struct Controller: Equatable, Sendable, CustomStringConvertible {
+        public var channel: Int
+        public var controller: Int
+        public var value: Int
+
+        public init(channel: Int, controller: Int, value: Int) {
+            self.channel = channel
+            self.controller = controller
+            self.value = value
+        }
+
+        public var description: String { "cc \(controller) = \(value) on channel \(channel)" }
+    }
+
+    /// The port to connect to: `fxhost-test-feedback:in`.
+    public static let port = "fxhost-test-feedback:in"
+    private let process: Process
+    private let lines = Lines()
+
+    /// What the receiver printed, written by the pipe's handler thread.
+    private final class Lines: Sendable {
+        /// Whole lines, and the start of one a read cut.
+        private let lines = Mutex<(whole: [String], partial: String)>(([], ""))
+        func append(_ text: String) {
+            lines.withLock { lines in
+                var parts = (lines.partial + text).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                lines.partial = parts.removeLast()
+                lines.whole += parts.filter { !$0.isEmpty }
+            }
+        }
+        var all: [String] { lines.withLock { $0.whole } }
+    }
+
+    /// Starts the receiver on `server` and waits (up to 30 s) until its port exists.
+    public init(server: String) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-u", "-c", Self.script, server]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        let lines = self.lines
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let text = String(decoding: handle.availableData, as: UTF8.self)
+            lines.append(text)
+        }
+        try process.run()
+        let deadline = Date().addingTimeInterval(30)
+        while !lines.all.contains("ready") {
+            guard process.isRunning, Date() < deadline else {
+                throw MIDISenderError(description: "the JACK-Client MIDI receiver (scripts/install-deps.sh installs JACK-Client) did not start: \(self.output)")
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+
+    deinit { stop() }
+
+    /// Every controller message received so far, in order.
+    public var controllers: [Controller] {
+        lines.all.compactMap { line in
+            let numbers = line.split(separator: " ").compactMap { Int($0) }
+            guard numbers.count == 3, numbers[0] & 0xF0 == 0xB0 else { return nil }
+            return Controller(channel: numbers[0] & 0x0F + 1, controller: numbers[1], value: numbers[2])
+        }
+    }
+
+    /// Everything it printed (for a failure's message).
+    public var output: String { lines.all.joined(separator: "\n") }
+
+    public func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    private static let script = """
+        import sys, queue, signal, jack
+        received = queue.Queue()
+        client = jack.Client('fxhost-test-feedback', servername=sys.argv[1], no_start_server=True)
+        port = client.midi_inports.register('in')
+
+        @client.set_process_callback
+        def process(frames):
+            for offset, data in port.incoming_midi_events():
+                received.put(' '.join(str(byte) for byte in bytes(data)))
+
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+        with client:
+            print('ready', flush=True)
+            while True:
+                try:
+                    print(received.get(timeout=0.1), flush=True)
+                except queue.Empty:
+                    pass
+        """
+}
