@@ -22,18 +22,8 @@ public enum MIDISender {
     /// `perCycle` in each JACK cycle, and waits for the sender to exit.
     /// Throws with its output when it fails (JACK-Client missing, no such port).
     public static func send(_ messages: [Message], server: String, to port: String, perCycle: Int = 1) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, server, port, "\(perCycle)"] + messages.map(\.description)
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw MIDISenderError(description: "the JACK-Client MIDI sender (scripts/install-deps.sh installs JACK-Client) exited with status \(process.terminationStatus): \(text)")
-        }
+        try PythonJackClient.run(script, arguments: [server, port, "\(perCycle)"] + messages.map(\.description),
+                                 what: "the JACK-Client MIDI sender")
     }
 
     private static let script = """

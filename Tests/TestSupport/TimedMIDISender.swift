@@ -12,18 +12,8 @@ public enum TimedMIDISender {
     /// MIDI input `port` of a client on `server`, and waits for the sender to
     /// exit once JACK has taken them all.
     public static func send(_ messages: [(frame: Int, message: MIDISender.Message)], server: String, to port: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, server, port] + messages.map { "\($0.frame)@\($0.message)" }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw MIDISenderError(description: "the JACK-Client timed MIDI sender (scripts/install-deps.sh installs JACK-Client) exited with status \(process.terminationStatus): \(text)")
-        }
+        try PythonJackClient.run(script, arguments: [server, port] + messages.map { "\($0.frame)@\($0.message)" },
+                                 what: "the JACK-Client timed MIDI sender")
     }
 
     private static let script = """
