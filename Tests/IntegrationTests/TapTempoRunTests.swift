@@ -62,10 +62,12 @@ final class TapTempoRunTests: XCTestCase {
 
     /// `tempo tap` typed four times, a beat of 500 ms apart: the first answers
     /// that it counted a tap, the fourth sets the mean of three intervals. The
-    /// host times each tap when it carries it out, so the typing's jitter
-    /// (the console's thread, the supervisor's link) is in it: ±3 bpm is
-    /// ±37 ms over the 1.5 s. An `oscsend` of `/fxhost/tempo/tap` counts a
-    /// tap the same way, and after a pause of more than 2 s starts again.
+    /// host times each tap when it carries it out, so the delays of the
+    /// console's thread and the supervisor's link are in it, and on a loaded
+    /// machine they are tens of milliseconds: ±12 bpm is ±150 ms over the
+    /// 1.5 s. (The exact arithmetic is judged with taps timed by their JACK
+    /// frame, above.) An `oscsend` of `/fxhost/tempo/tap` counts a tap the
+    /// same way, and after a pause of more than 2 s starts again.
     func testTempoTapTypedEveryHalfSecondGivesAbout120() throws {
         let server = try startJackServer(sampleRate: 48_000, bufferFrames: 256)
         let folder = try Tools.temporaryFolder(#function)
@@ -89,7 +91,7 @@ final class TapTempoRunTests: XCTestCase {
             return Double(line.dropFirst("tempo ".count).dropLast(" bpm".count))
         }
         XCTAssertEqual(tempos.count, 3, "a tempo from the second, third and fourth tap: \(run.stdout)")
-        XCTAssertEqual(tempos.last ?? 0, 120, accuracy: 3, run.stdout)
+        XCTAssertEqual(tempos.last ?? 0, 120, accuracy: 12, run.stdout)
 
         // OSC: after the pause (more than 2 s by now), a tap starts a new count.
         Thread.sleep(until: start.addingTimeInterval(4))
