@@ -53,8 +53,8 @@ package final class TapRecorder {
             self.counters = counters
         }
 
-        /// A live take's ends as another process laid them (a supervisor
-        /// writing an engine's take); `deallocateWakeUps()` when done.
+        /// A live take's ends in a shared slot: the engine's, pushing, or
+        /// the supervisor's, writing (which calls `deallocateWakeUps()` when done).
         package init(sharedRing ring: SPSCFloatRing, counters: TapCounters) {
             self.init(ring: ring, policy: .dropWhenFull, dataReady: PosixSemaphore(), spaceReady: PosixSemaphore(),
                       counters: counters)
@@ -219,8 +219,7 @@ package final class TapRecorder {
         self.sampleRate = sampleRate
         self.policy = policy
         if let (slot, region) = shared ?? nil, writer == nil {
-            input = Input(ring: slot.ring, policy: policy, dataReady: PosixSemaphore(), spaceReady: PosixSemaphore(),
-                          counters: slot.counters)
+            input = Input(sharedRing: slot.ring, counters: slot.counters)  // shared only when .dropWhenFull
             writing = .bySupervisor(slot, region)
         } else {
             input = Input(ring: SPSCFloatRing(channels: channels, capacity: frames), policy: policy,
@@ -264,8 +263,7 @@ package final class TapRecorder {
         self.channels = channels
         self.sampleRate = sampleRate
         policy = .dropWhenFull
-        input = Input(ring: slot.ring, policy: .dropWhenFull, dataReady: PosixSemaphore(), spaceReady: PosixSemaphore(),
-                      counters: slot.counters)
+        input = Input(sharedRing: slot.ring, counters: slot.counters)
         writing = .bySupervisor(slot, region)
     }
 
