@@ -341,15 +341,15 @@ package final class LiveEngine {
         state.pointee.cycles.wrappingAdd(0, ordering: .relaxed)
         state.pointee.commandsApplied.wrappingAdd(0, ordering: .relaxed)
         // The realtime thread is not consuming yet, so this thread may.
-        let applied = state.pointee.commands.applyPending()
+        let applied = state.pointee.commands.applyPending(state.pointee.motions)
         state.pointee.commandsApplied.wrappingAdd(applied, ordering: .relaxed)
         _ = MonotonicClock.nanoseconds()
         state.pointee.midiActivity.push(MIDIActivity(kind: .scene, generation: 0, index: -1, value: 0, controller: 0, channel: 0))
         _ = state.pointee.midiActivity.drain()
         _ = state.pointee.midiLearning.load(ordering: .relaxed)
         _ = state.pointee.sampleRate.load(ordering: .relaxed)
-        state.pointee.midiRamps.advance()
-        state.pointee.midiRamps.finishAll()
+        state.pointee.midiRamps.slots.advance()
+        state.pointee.midiRamps.slots.finishAll()
     }
 
     // MARK: MIDI control
@@ -375,9 +375,6 @@ package final class LiveEngine {
 
     /// Queues `commands` so the realtime thread applies them all in the same
     /// cycle (one publish: `applyPending` takes all of them or none).
-    /// Where glides live, for `LiveCommand.glide` (only the realtime thread reads or writes them).
-    var sceneGlides: SceneGlideSlots { state.pointee.sceneGlides.slots }
-
     package func send(batch commands: [LiveCommand]) throws(LiveEngineError) {
         let queued = producerLock.withLock { _ in state.pointee.commands.push(contentsOf: commands) }
         guard queued else { throw .commandQueueFull(capacity: state.pointee.commands.capacity) }

@@ -25,6 +25,10 @@ package struct LiveProgram {
     package var midiInputs: [UnsafeMutablePointer<MIDIEventList>] = []
     package var midiOutputs: [UnsafeMutablePointer<MIDIEventList>] = []
     package var midiFiles: [LiveMIDIFeed] = []
+    /// The running program's plan again, with only a new MIDI table (a
+    /// `learn`, a map edit): its memory stays, so glides and knob ramps go on
+    /// through the swap instead of landing.
+    package var continuesPlan = false
 
     package init(program: RenderProgram, inputs: [UnsafeMutablePointer<Float>],
                 outputs: [UnsafeMutablePointer<Float>], owner: LivePlanOwner?,
@@ -52,6 +56,8 @@ struct ProgramSlot {
     var midiInputs: UnsafeMutableBufferPointer<UnsafeMutablePointer<MIDIEventList>>
     var midiOutputs: UnsafeMutableBufferPointer<UnsafeMutablePointer<MIDIEventList>>
     var midiFiles: UnsafeMutableBufferPointer<LiveMIDIFeed>
+    /// See `LiveProgram.continuesPlan`.
+    var continuesPlan: Bool
     /// A retained `owner`, unmanaged so that copying the slot on the
     /// realtime thread never touches a reference count.
     var owner: Unmanaged<LivePlanOwner>?
@@ -77,7 +83,8 @@ struct ProgramSlot {
         let slot = UnsafeMutablePointer<ProgramSlot>.allocate(capacity: 1)
         slot.initialize(to: ProgramSlot(program: live.program, inputs: inputs, outputs: outputs,
                                     feeds: feeds, taps: taps, meters: meters, midi: live.midi,
-                                    midiInputs: midiInputs, midiOutputs: midiOutputs, midiFiles: midiFiles, owner: owner))
+                                    midiInputs: midiInputs, midiOutputs: midiOutputs, midiFiles: midiFiles,
+                                    continuesPlan: live.continuesPlan, owner: owner))
         return slot
     }
 

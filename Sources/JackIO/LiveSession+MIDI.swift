@@ -84,15 +84,14 @@ extension LiveSession {
         var commands: [LiveCommand]
         let frames = SceneGlideTime.frames(glide ?? 0, sampleRate: format.sampleRate)
         if frames > 0 {
-            let glides = engine.sceneGlides
             commands = resolved.parameters.indices.map { index in
                 let parameter = resolved.parameters[index]
                 let shape = index < resolved.shapes.count ? resolved.shapes[index] : .atEnd
                 return .glide(SceneGlideStart(float: parameter.target, flag: nil, goal: parameter.value, shape: shape,
-                                              frames: frames), glides)
+                                              frames: frames))
             }
             commands += resolved.bypasses.map {
-                .glide(SceneGlideStart(float: nil, flag: $0.flag, goal: $0.on ? 1 : 0, shape: .atEnd, frames: frames), glides)
+                .glide(SceneGlideStart(float: nil, flag: $0.flag, goal: $0.on ? 1 : 0, shape: .atEnd, frames: frames))
             }
         } else {
             commands = resolved.parameters.map { .setFloat($0.target, $0.value) }
@@ -179,7 +178,9 @@ extension LiveSession {
     private func publishMIDIChange() throws(LiveSessionError) {
         guard !serverHasShutDown else { throw .serverGone }
         try requireNoBounce()
-        try publishAndWait(makeProgram(for: plan))
+        var live = makeProgram(for: plan)
+        live.continuesPlan = true
+        try publishAndWait(live)
     }
 
     /// Gives `live` (a program for `plan`) its MIDI table, whose memory the

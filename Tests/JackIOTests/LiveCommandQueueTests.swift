@@ -11,25 +11,27 @@ final class LiveCommandQueueTests: XCTestCase {
 
     func testAppliesInOrderAndRefusesWhenFull() {
         let queue = LiveCommandQueue(capacity: 4)
+        let motions = OwnedValueMotions()
         let target = UnsafeMutablePointer<Float>.allocate(capacity: 1)
         defer { target.deallocate() }
         target.pointee = 0
         for value in 1...4 { XCTAssertTrue(queue.push(.setFloat(target, Float(value)))) }
         XCTAssertFalse(queue.push(.setFloat(target, 99)), "a fifth command does not fit in 4 slots")
         XCTAssertEqual(target.pointee, 0, "nothing is applied before the consumer runs")
-        XCTAssertEqual(queue.applyPending(), 4)
+        XCTAssertEqual(queue.applyPending(motions.view), 4)
         XCTAssertEqual(target.pointee, 4, "the last command pushed wins, so they ran in order")
-        XCTAssertEqual(queue.applyPending(), 0)
+        XCTAssertEqual(queue.applyPending(motions.view), 0)
         XCTAssertTrue(queue.push(.setFloat(target, 5)), "applying frees the slots")
     }
 
     func testFlagsAreStored() {
         let queue = LiveCommandQueue(capacity: 2)
+        let motions = OwnedValueMotions()
         let flag = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
         defer { flag.deallocate() }
         flag.pointee = 0
         XCTAssertTrue(queue.push(.setFlag(flag, 1)))
-        XCTAssertEqual(queue.applyPending(), 1)
+        XCTAssertEqual(queue.applyPending(motions.view), 1)
         XCTAssertEqual(flag.pointee, 1)
     }
 
@@ -51,7 +53,7 @@ final class LiveCommandQueueTests: XCTestCase {
         var outOfOrder = 0
         let deadline = Date().addingTimeInterval(30)
         while received < count && Date() < deadline {
-            let batch = box.queue.applyPending()
+            let batch = box.queue.applyPending(box.motions.view)
             for index in received..<(received + batch) where cells[index] != Float(index) { outOfOrder += 1 }
             received += batch
         }
@@ -63,6 +65,7 @@ final class LiveCommandQueueTests: XCTestCase {
 /// Lets two threads share one (noncopyable) queue and the cells it writes.
 private final class QueueBox: @unchecked Sendable {
     let queue: LiveCommandQueue
+    let motions = OwnedValueMotions()
     let cells: UnsafeMutablePointer<Float>
     init(capacity: Int, cells count: Int) {
         queue = LiveCommandQueue(capacity: capacity)

@@ -98,6 +98,22 @@ final class SceneGlideTests: XCTestCase {
         try rig.session.finish()
     }
 
+    /// New mappings published during a glide (a `learn`, a `--watch` edit
+    /// of the map: the same plan with a new MIDI table) leave it gliding:
+    /// every block of the 1 s ramp is still on it, none lands early.
+    func testNewMappingsDuringAGlideLeaveItGliding() throws {
+        let rig = try MIDIRig(control: MIDIControl(scenes: [Self.quiet]), trimDecibels: -6)
+        let heard = try take(rig, settled: Self.linear(-24)) {
+            try rig.dispatcher.dispatch(.scene("quiet", glide: 1), from: .console)
+            XCTAssertTrue(eventually(within: 30) { (rig.level ?? 1) < Float(Self.linear(-10)) }, "the glide is under way")
+            let mapping = MIDIMapping(trigger: .controller(7), target: .parameter(node: "amp", symbol: "gain", range: nil, curve: .linear))
+            try rig.session.replaceMIDIControl(MIDIControl(mappings: [mapping], scenes: [Self.quiet]))
+            XCTAssertGreaterThan(rig.level ?? 0, Float(Self.linear(-24 - 6)), "still under way after the publish")
+        }
+        XCTAssertEqual(checkRamp(heard[...], frames: 48_000), 375 + 4)
+        try rig.session.finish()
+    }
+
     /// A `set` during a long glide takes over: the gain lands on the set
     /// value and stays there (the glide does not pull it back), while the
     /// trim's bypass, which the set did not touch, still switches at the end.

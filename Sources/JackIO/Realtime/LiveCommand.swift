@@ -10,14 +10,15 @@ package enum LiveCommand {
     /// A bypass or enable flag.
     case setFlag(UnsafeMutablePointer<UInt8>, UInt8)
     /// A scene's value gliding there from where it is (`scene NAME --glide`).
-    case glide(SceneGlideStart, SceneGlideSlots)
+    case glide(SceneGlideStart)
 
-    @inlinable @_noLocks
-    package func apply() {
+    /// A store ends the glide or knob ramp moving its value (`ValueMotions`).
+    @_noLocks
+    func apply(_ motions: ValueMotions) {
         switch self {
-        case .setFloat(let target, let value): target.pointee = value
-        case .setFlag(let target, let value): target.pointee = value
-        case .glide(let glide, let slots): slots.start(glide)
+        case .setFloat(let target, let value): motions.store(value, in: target)
+        case .setFlag(let target, let value): motions.store(value, in: target)
+        case .glide(let glide): motions.glide(glide)
         }
     }
 }

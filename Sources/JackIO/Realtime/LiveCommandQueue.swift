@@ -49,19 +49,19 @@ package struct LiveCommandQueue: ~Copyable {
     }
 
     /// Consumer side: applies every command pushed before this call, in
-    /// order, and returns how many.
+    /// order, and returns how many. `motions`: the glides and ramps a store ends.
     @_noLocks
-    package func applyPending() -> Int {
+    package func applyPending(_ motions: ValueMotions) -> Int {
         let span = ring.readable()
-        apply(span.first, count: span.firstCount)
-        apply(span.second, count: span.secondCount)
+        apply(span.first, count: span.firstCount, motions)
+        apply(span.second, count: span.secondCount, motions)
         ring.release(span.count)
         return span.count
     }
 
     @_noLocks
-    private func apply(_ slots: UnsafeMutableRawPointer, count: Int) {
+    private func apply(_ slots: UnsafeMutableRawPointer, count: Int, _ motions: ValueMotions) {
         let commands = slots.assumingMemoryBound(to: LiveCommand.self)
-        for index in 0..<count { commands[index].apply() }
+        for index in 0..<count { commands[index].apply(motions) }
     }
 }

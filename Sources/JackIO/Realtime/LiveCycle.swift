@@ -23,7 +23,7 @@ func runLiveCycle(_ state: UnsafeMutablePointer<LiveEngineState>, frameCount: In
 
     // Commands first, then the swap: a command queued before a publish still
     // lands in memory the old program's owner keeps alive.
-    let applied = state.pointee.commands.applyPending()
+    let applied = state.pointee.commands.applyPending(state.pointee.motions)
     if applied > 0 { state.pointee.commandsApplied.wrappingAdd(applied, ordering: .relaxed) }
     swapInPublishedProgram(state)
 
@@ -132,9 +132,13 @@ func swapInPublishedProgram(_ state: UnsafeMutablePointer<LiveEngineState>) {
     if old != nil && state.pointee.retired.load(ordering: .acquiring) != nil { return }
     guard let next = state.pointee.pending.exchange(nil, ordering: .acquiringAndReleasing) else { return }
     next.pointee.program.connectPorts()
-    // Ramps may point into the old program's memory: land them before handing it back.
-    state.pointee.midiRamps.finishAll()
-    state.pointee.sceneGlides.slots.finishAll()
+    // Ramps and glides may point into the old program's memory: land them
+    // before handing it back, unless the new program runs the same plan
+    // (only its MIDI table is new: a `learn`, a map edit), whose memory stays.
+    if !next.pointee.continuesPlan {
+        state.pointee.midiRamps.slots.finishAll()
+        state.pointee.sceneGlides.slots.finishAll()
+    }
     if let old { state.pointee.retired.store(old, ordering: .releasing) }
     state.pointee.current = next
     // Releasing: whoever sees the new count also sees the retired slot.

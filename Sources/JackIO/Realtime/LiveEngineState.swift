@@ -71,6 +71,8 @@ struct LiveEngineState: ~Copyable {
     let midiRamps = MIDIRamps(capacity: 64)
     /// Scenes gliding to their values (see `SceneGlides`).
     let sceneGlides = SceneGlides(capacity: 256)
+    /// What every store from outside goes through, ending the glide or ramp of its value.
+    var motions: ValueMotions { @_noLocks get { ValueMotions(glides: sceneGlides.slots, ramps: midiRamps.slots) } }
     /// Mapped values sent back to the controllers (`midi-control: { output: … }`).
     var midiFeedback = MIDIFeedback()
     /// The musical position plugins are told: JACK's timebase master, or the host's own clock.

@@ -15,7 +15,7 @@ import HostCore
 @_noLocks
 func applyMIDIControl(_ state: UnsafeMutablePointer<LiveEngineState>, frames: UInt32) {
     guard let port = state.pointee.midiPort else { return }
-    state.pointee.midiRamps.advance()
+    state.pointee.midiRamps.slots.advance()
     let buffer = _unsafePerformance { jack_port_get_buffer(port, frames) }
     guard let buffer else { return }
     let count = _unsafePerformance { jack_midi_get_event_count(buffer) }
@@ -23,7 +23,7 @@ func applyMIDIControl(_ state: UnsafeMutablePointer<LiveEngineState>, frames: UI
     guard let slot = state.pointee.current else { return }
     let table = slot.pointee.midi
     let learning = state.pointee.midiLearning.load(ordering: .relaxed)
-    // Blocks in `MIDIRamps.rampSeconds` (20 ms: a fiftieth of the rate), at least one.
+    // Blocks in `MIDIRampSlots.rampSeconds` (20 ms: a fiftieth of the rate), at least one.
     let rampFrames = state.pointee.sampleRate.load(ordering: .relaxed) / 50
     let rampSteps = max(1, (rampFrames + Int(frames) - 1) / max(Int(frames), 1))
     var event = jack_midi_event_t()
@@ -45,9 +45,9 @@ func applyMIDIControl(_ state: UnsafeMutablePointer<LiveEngineState>, frames: UI
             let program = bytes[1] & 0x7F
             for entry in table.programs where entry.program == program && (entry.channel == 0 || entry.channel == channel) {
                 if entry.glideFrames > 0 {
-                    table.glideScene(Int(entry.scene), frames: entry.glideFrames, glides: state.pointee.sceneGlides.slots)
+                    table.glideScene(Int(entry.scene), frames: entry.glideFrames, motions: state.pointee.motions)
                 } else {
-                    table.applyScene(Int(entry.scene))
+                    table.applyScene(Int(entry.scene), motions: state.pointee.motions)
                 }
                 state.pointee.midiActivity.push(MIDIActivity(kind: .scene, generation: table.generation, index: entry.scene,
                                                              value: 0, controller: 0, channel: channel))
@@ -85,15 +85,15 @@ private func applyController(_ controller: UInt8, channel: UInt8, value: Int, ta
         let scaled = entry.scale.value(controller: value)
         if let flag = entry.flag {
             let on: UInt8 = scaled != 0 ? 1 : 0
-            flag.pointee = on
+            state.pointee.motions.store(on, in: flag)
             state.pointee.midiFeedback.heard(entry, value: on != 0 ? entry.scale.high : entry.scale.low)
             state.pointee.midiActivity.push(MIDIActivity(kind: .bypass, generation: table.generation, index: entry.mapping,
                                                          value: on != 0 ? 1 : 0, controller: controller, channel: channel))
         } else if let target = entry.value {
             if entry.smoothed {
-                state.pointee.midiRamps.start(target, goal: scaled, steps: rampSteps)
+                state.pointee.motions.ramp(target, to: scaled, steps: rampSteps)
             } else {
-                target.pointee = scaled
+                state.pointee.motions.store(scaled, in: target)
             }
             state.pointee.midiFeedback.heard(entry, value: scaled)
             state.pointee.midiActivity.push(MIDIActivity(kind: .parameter, generation: table.generation, index: entry.mapping,

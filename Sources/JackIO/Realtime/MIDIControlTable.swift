@@ -89,32 +89,32 @@ package struct MIDIControlTable {
         scenes: UnsafeBufferPointer(start: nil, count: 0), sceneFloats: UnsafeBufferPointer(start: nil, count: 0),
         sceneFlags: UnsafeBufferPointer(start: nil, count: 0), generation: 0)
 
-    /// Makes every store of scene `index`.
+    /// Makes every store of scene `index` (each ends its value's glide or ramp).
     @_noLocks
-    func applyScene(_ index: Int) {
+    func applyScene(_ index: Int, motions: ValueMotions) {
         guard index >= 0 && index < scenes.count else { return }
         let scene = scenes[index]
         for item in scene.floatStart..<(scene.floatStart + scene.floatCount) {
-            sceneFloats[item].target.pointee = sceneFloats[item].value
+            motions.store(sceneFloats[item].value, in: sceneFloats[item].target)
         }
         for item in scene.flagStart..<(scene.flagStart + scene.flagCount) {
-            sceneFlags[item].target.pointee = sceneFlags[item].value
+            motions.store(sceneFlags[item].value, in: sceneFlags[item].target)
         }
     }
 
     /// Starts scene `index`'s glide over `frames`: its values from where they
     /// are, its switches and bypasses at the end (see `SceneGlideSlots`).
     @_noLocks
-    func glideScene(_ index: Int, frames: Int, glides: SceneGlideSlots) {
+    func glideScene(_ index: Int, frames: Int, motions: ValueMotions) {
         guard index >= 0 && index < scenes.count else { return }
         let scene = scenes[index]
         for item in scene.floatStart..<(scene.floatStart + scene.floatCount) {
             let shape = item < sceneFloatShapes.count ? sceneFloatShapes[item] : .atEnd
-            glides.start(SceneGlideStart(float: sceneFloats[item].target, flag: nil, goal: sceneFloats[item].value,
+            motions.glide(SceneGlideStart(float: sceneFloats[item].target, flag: nil, goal: sceneFloats[item].value,
                                          shape: shape, frames: frames))
         }
         for item in scene.flagStart..<(scene.flagStart + scene.flagCount) {
-            glides.start(SceneGlideStart(float: nil, flag: sceneFlags[item].target, goal: Float(sceneFlags[item].value),
+            motions.glide(SceneGlideStart(float: nil, flag: sceneFlags[item].target, goal: Float(sceneFlags[item].value),
                                          shape: .atEnd, frames: frames))
         }
     }

@@ -90,7 +90,7 @@ package struct MIDIFeedback: ~Copyable {
     /// value is not the one last sent. A full buffer keeps the rest for the
     /// next cycle.
     @_noLocks
-    func send(table: MIDIControlTable?, ramps: borrowing MIDIRamps, frames: UInt32) {
+    func send(table: MIDIControlTable?, ramps: MIDIRampSlots, frames: UInt32) {
         guard let port else { return }
         let buffer = _unsafePerformance { jack_port_get_buffer(port, frames) }
         guard let buffer else { return }
@@ -108,17 +108,21 @@ package struct MIDIFeedback: ~Copyable {
         }
         for index in 0..<table.controllers.count {
             let entry = table.controllers[index]
+            // What is stored now, compared before anything is looked up: a
+            // value that has not moved since the last cycle costs one load.
             var value: Float
             if let target = entry.value {
                 value = target.pointee
-                if entry.smoothed, let goal = ramps.goal(of: target) { value = goal }
             } else if let flag = entry.flag {
                 value = flag.pointee != 0 ? entry.scale.high : entry.scale.low
             } else {
-                continue  // tap tempo: no value to show
+                continue  // tap tempo, a morph: no value of its own to show
             }
             let tracked = index < seen.count
-            if tracked && seen[index] == value.bitPattern { continue }
+            let stored = value.bitPattern
+            if tracked && seen[index] == stored { continue }
+            // On a knob's ramp, its goal: the controller shows it already.
+            if entry.smoothed, let target = entry.value, let goal = ramps.goal(of: target) { value = goal }
             let message = Self.message(for: entry, value: value)
             let slot = Self.slot(of: message)
             if sent[slot] != message.value {
@@ -129,7 +133,7 @@ package struct MIDIFeedback: ~Copyable {
                 room[2] = message.value
                 sent[slot] = message.value
             }
-            if tracked { seen[index] = value.bitPattern }
+            if tracked { seen[index] = stored }
         }
     }
 }
@@ -139,5 +143,5 @@ package struct MIDIFeedback: ~Copyable {
 @_noLocks
 func sendMIDIFeedback(_ state: UnsafeMutablePointer<LiveEngineState>, frames: UInt32) {
     guard state.pointee.midiFeedback.port != nil else { return }
-    state.pointee.midiFeedback.send(table: state.pointee.current?.pointee.midi, ramps: state.pointee.midiRamps, frames: frames)
+    state.pointee.midiFeedback.send(table: state.pointee.current?.pointee.midi, ramps: state.pointee.midiRamps.slots, frames: frames)
 }

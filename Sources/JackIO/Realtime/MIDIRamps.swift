@@ -13,7 +13,7 @@
 /// A fixed number of ramps run at once; beyond that a value is stored at
 /// once (never lost). A ramp whose parameter was stored by someone else
 /// meanwhile (a `set`, a preset, a scene) stops there: the newer value wins.
-package struct MIDIRamps: ~Copyable {
+package struct MIDIRampSlots {
     struct Ramp {
         var target: UnsafeMutablePointer<Float>?
         var goal: Float
@@ -27,16 +27,9 @@ package struct MIDIRamps: ~Copyable {
     /// About the time a hardware multi-effect takes to glide a knob's step
     /// (`applyMIDIControl` divides the rate by 50).
     package static let rampSeconds = 0.02
-    private let ramps: UnsafeMutableBufferPointer<Ramp>
-
-    package init(capacity: Int) {
-        ramps = .allocate(capacity: capacity)
-        _ = ramps.initialize(from: (0..<capacity).lazy.map { _ in Ramp(target: nil, goal: 0, step: 0, remaining: 0, written: 0) })
-    }
-
-    deinit {
-        ramps.deallocate()
-    }
+    let ramps: UnsafeMutableBufferPointer<Ramp>
+    /// How many ramps are under way: 0 lets a cycle (and MIDI feedback) skip them with one load.
+    let live: UnsafeMutablePointer<Int>
 
     /// Moves `target` towards `goal` in `steps` blocks, the first one now.
     @_noLocks
@@ -47,34 +40,37 @@ package struct MIDIRamps: ~Copyable {
             if ramps[index].target == target { slot = index; break }
             if free < 0 && ramps[index].target == nil { free = index }
         }
-        if slot < 0 { slot = free }
+        let taken = slot >= 0
+        if !taken { slot = free }
         let current = target.pointee
         guard slot >= 0, steps > 1, current.isFinite, current != goal else {
-            if slot >= 0 { ramps[slot].target = nil }
+            if taken { release(slot) }
             target.pointee = goal
             return
         }
         let step = (goal - current) / Float(steps)
         let first = current + step
         target.pointee = first
+        if !taken { live.pointee += 1 }
         ramps[slot] = Ramp(target: target, goal: goal, step: step, remaining: steps - 1, written: first)
     }
 
     /// One block's step of every ramp under way.
     @_noLocks
     func advance() {
+        guard live.pointee > 0 else { return }
         for index in 0..<ramps.count {
             guard let target = ramps[index].target else { continue }
             // Stored by someone else since: theirs is the newer value.
             guard target.pointee == ramps[index].written else {
-                ramps[index].target = nil
+                release(index)
                 continue
             }
             ramps[index].remaining -= 1
             let value = ramps[index].remaining <= 0 ? ramps[index].goal : ramps[index].written + ramps[index].step
             target.pointee = value
             ramps[index].written = value
-            if ramps[index].remaining <= 0 { ramps[index].target = nil }
+            if ramps[index].remaining <= 0 { release(index) }
         }
     }
 
@@ -83,6 +79,7 @@ package struct MIDIRamps: ~Copyable {
     /// the steps on the way to it (the controller already shows the goal).
     @_noLocks
     func goal(of target: UnsafeMutablePointer<Float>) -> Float? {
+        guard live.pointee > 0 else { return nil }
         for index in 0..<ramps.count where ramps[index].target == target {
             return target.pointee == ramps[index].written ? ramps[index].goal : nil
         }
@@ -93,10 +90,49 @@ package struct MIDIRamps: ~Copyable {
     /// is handed back, whose memory the targets may be in.
     @_noLocks
     func finishAll() {
+        guard live.pointee > 0 else { return }
         for index in 0..<ramps.count {
             guard let target = ramps[index].target else { continue }
             if target.pointee == ramps[index].written { target.pointee = ramps[index].goal }
-            ramps[index].target = nil
+            release(index)
         }
+    }
+
+    /// Ends `target`'s ramp where it is, if one is under way: something
+    /// else stored there (a command, a glide), maybe the very value the ramp
+    /// stored last, and the newer store wins.
+    @_noLocks
+    func cancel(_ target: UnsafeMutablePointer<Float>) {
+        guard live.pointee > 0 else { return }
+        for index in 0..<ramps.count where ramps[index].target == target {
+            release(index)
+            return
+        }
+    }
+
+    @_noLocks
+    private func release(_ index: Int) {
+        ramps[index].target = nil
+        live.pointee -= 1
+    }
+}
+
+/// Owns the ramps' memory for the engine's life.
+package struct MIDIRamps: ~Copyable {
+    package let slots: MIDIRampSlots
+
+    package init(capacity: Int) {
+        let memory = UnsafeMutableBufferPointer<MIDIRampSlots.Ramp>.allocate(capacity: capacity)
+        _ = memory.initialize(from: (0..<capacity).lazy.map { _ in
+            MIDIRampSlots.Ramp(target: nil, goal: 0, step: 0, remaining: 0, written: 0)
+        })
+        let live = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+        live.initialize(to: 0)
+        slots = MIDIRampSlots(ramps: memory, live: live)
+    }
+
+    deinit {
+        slots.ramps.deallocate()
+        slots.live.deallocate()
     }
 }

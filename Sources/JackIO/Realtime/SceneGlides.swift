@@ -163,6 +163,18 @@ package struct SceneGlideSlots {
         }
     }
 
+    /// Ends the glide of `float` or `flag` where it is, if one is under way:
+    /// something else stored there (a `set`, a scene, a controller), maybe
+    /// the very value the glide has, and the newer store wins.
+    @_noLocks
+    func cancel(float: UnsafeMutablePointer<Float>?, flag: UnsafeMutablePointer<UInt8>?) {
+        guard live.pointee > 0 else { return }
+        for index in 0..<slots.count where (float != nil && slots[index].float == float) || (flag != nil && slots[index].flag == flag) {
+            release(index)
+            return
+        }
+    }
+
     @_noLocks
     private func release(_ index: Int) {
         slots[index].float = nil

@@ -6,16 +6,19 @@ import HostCore
 // and record the same values).
 
 /// A controller blending two scenes (`{ cc: 11, morph: [clean, lead] }`):
-/// at 0 the first scene's values, at 127 the second's, and in between each
-/// value both scenes name is `value / 127` of the way from the first to the
-/// second on its own scale (linear, or logarithmic where the plugin says
-/// so); toggles, integers, enumerations and bypasses take the second
-/// scene's from the midpoint (64) on. A value only one scene names is left alone.
+/// at 0 the first scene's values, at 127 the second's, at 64 (MIDI's
+/// centre, as for pan) exactly halfway, and in between each value both
+/// scenes name moves on its own scale (linear, or logarithmic where the
+/// plugin says so) in equal steps on each side of 64: `value / 128` of the
+/// way below it, `1/2 + (value - 64) / 126` above. Toggles, integers,
+/// enumerations and bypasses take the second scene's from the midpoint (64)
+/// on. A value only one scene names is left alone.
 package enum SceneMorph {
     /// How far along the blend a controller value is, 0...1.
     @_noLocks
     package static func position(controller value: Int) -> Double {
-        Double(min(max(value, 0), 127)) / 127
+        let value = min(max(value, 0), 127)
+        return value <= 64 ? Double(value) / 128 : 0.5 + Double(value - 64) / 126
     }
 
     /// The value `position` of the way from `first` to `second` on `shape`'s scale.
@@ -45,13 +48,13 @@ func applyMorph(_ index: Int, table: MIDIControlTable, position: Double, state: 
         let value = table.morphFloats[item]
         let blended = SceneMorph.blend(value.first, value.second, shape: value.shape, position: position)
         if value.shape.switchesAtEnd {
-            value.target.pointee = blended
+            state.pointee.motions.store(blended, in: value.target)
         } else {
-            state.pointee.midiRamps.start(value.target, goal: blended, steps: rampSteps)
+            state.pointee.motions.ramp(value.target, to: blended, steps: rampSteps)
         }
     }
     for item in morph.flagStart..<(morph.flagStart + morph.flagCount) {
         let flag = table.morphFlags[item]
-        flag.target.pointee = position >= 0.5 ? flag.second : flag.first
+        state.pointee.motions.store(position >= 0.5 ? flag.second : flag.first, in: flag.target)
     }
 }
