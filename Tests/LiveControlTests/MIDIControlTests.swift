@@ -164,6 +164,24 @@ final class MIDIControlTests: XCTestCase {
         source.close()
     }
 
+    /// 255 program changes in one cycle, switching `lead` and `clean` in
+    /// turn and ending on `lead`: only the last is applied, so the level is
+    /// lead's and exactly one scene is announced, not 255 (a burst from a
+    /// runaway client costs one scene a cycle).
+    func testOnlyTheLastProgramChangeOfACycleIsApplied() throws {
+        let control = MIDIControl(mappings: [MIDIMapping(trigger: .program(2), target: .scene("lead")),
+                                             MIDIMapping(trigger: .program(3), target: .scene("clean"))],
+                                  scenes: [Self.lead, Self.clean])
+        let rig = try MIDIRig(control: control, bufferFrames: 256)
+        let messages: [MIDISender.Message] = (0..<255).map { .program($0 % 2 == 0 ? 2 : 3) }
+        try rig.send(messages, perCycle: 255)
+        XCTAssertTrue(rig.waitForLevel(Self.decibelsToLinear(-12)), "heard \(String(describing: rig.level))")
+        rig.dispatcher.pollMIDIChanges()
+        let scenes = rig.heard.changes.filter { if case .sceneApplied = $0.kind { true } else { false } }
+        XCTAssertEqual(scenes.map(\.kind), [.sceneApplied("lead")])
+        try rig.session.finish()
+    }
+
     /// 400 controllers, 16 per cycle, with a program change among them,
     /// under RealtimeSanitizer: nothing is reported, the gain ends at the
     /// last value, and the announcements hold far fewer values than were

@@ -49,9 +49,17 @@ public final class MIDIReceiver {
         process.standardOutput = output
         process.standardError = output
         let lines = self.lines
+        // At the end of the output (the receiver stopped) the handler is
+        // taken off: left on, it is called again and again with nothing,
+        // and its dispatch source outlived the pipe's descriptor, which
+        // crashed the test process now and then (in libdispatch's event loop).
         output.fileHandleForReading.readabilityHandler = { handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            lines.append(text)
+            let data = handle.availableData
+            guard !data.isEmpty else {
+                handle.readabilityHandler = nil
+                return
+            }
+            lines.append(String(decoding: data, as: UTF8.self))
         }
         try process.run()
         let deadline = Date().addingTimeInterval(30)

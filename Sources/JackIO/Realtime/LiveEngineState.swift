@@ -71,6 +71,8 @@ struct LiveEngineState: ~Copyable {
     let midiRamps = MIDIRamps(capacity: 64)
     /// Scenes gliding to their values (see `SceneGlides`).
     let sceneGlides = SceneGlides(capacity: 256)
+    /// Which of a cycle's MIDI control events are applied (the last of each kind).
+    let latestMIDIEvents = LatestMIDIEvents()
     /// What every store from outside goes through, ending the glide or ramp of its value.
     var motions: ValueMotions { @_noLocks get { ValueMotions(glides: sceneGlides.slots, ramps: midiRamps.slots) } }
     /// Mapped values sent back to the controllers (`midi-control: { output: … }`).

@@ -27,6 +27,19 @@ func applyMIDIControl(_ state: UnsafeMutablePointer<LiveEngineState>, frames: UI
     let rampFrames = state.pointee.sampleRate.load(ordering: .relaxed) / 50
     let rampSteps = max(1, (rampFrames + Int(frames) - 1) / max(Int(frames), 1))
     var event = jack_midi_event_t()
+    // First which events are the last of their kind: only those are applied.
+    state.pointee.latestMIDIEvents.beginCycle()
+    for index in 0..<count {
+        let read = _unsafePerformance { jack_midi_event_get(&event, buffer, index) }
+        guard read == 0, event.size >= 2, let bytes = event.buffer else { continue }
+        switch bytes[0] & 0xF0 {
+        case 0xB0 where event.size >= 3:
+            state.pointee.latestMIDIEvents.markController(bytes[1], channelIndex: bytes[0] & 0x0F, index: index)
+        case 0xC0:
+            state.pointee.latestMIDIEvents.markProgram(index: index)
+        default: continue
+        }
+    }
     for index in 0..<count {
         let read = _unsafePerformance { jack_midi_event_get(&event, buffer, index) }
         guard read == 0, event.size >= 2, let bytes = event.buffer else { continue }
@@ -40,8 +53,10 @@ func applyMIDIControl(_ state: UnsafeMutablePointer<LiveEngineState>, frames: UI
                                                              value: Float(value), controller: controller, channel: channel))
             }
             applyController(controller, channel: channel, value: value, table: table, state: state, rampSteps: rampSteps,
-                            frameOffset: event.time)
+                            frameOffset: event.time,
+                            isLast: state.pointee.latestMIDIEvents.isLastController(controller, channelIndex: status & 0x0F, index: index))
         case 0xC0:
+            guard state.pointee.latestMIDIEvents.isLastProgram(index: index) else { continue }
             let program = bytes[1] & 0x7F
             for entry in table.programs where entry.program == program && (entry.channel == 0 || entry.channel == channel) {
                 if entry.glideFrames > 0 {
@@ -59,11 +74,15 @@ func applyMIDIControl(_ state: UnsafeMutablePointer<LiveEngineState>, frames: UI
 }
 
 /// Every mapping of `controller` on `channel`: scaled, then stored (a
-/// continuous parameter through a ramp), and reported.
+/// continuous parameter through a ramp), and reported; `isLast`: no later
+/// event of the cycle is this controller's (else only taps are taken).
 @_noLocks
 private func applyController(_ controller: UInt8, channel: UInt8, value: Int, table: MIDIControlTable,
-                             state: UnsafeMutablePointer<LiveEngineState>, rampSteps: Int, frameOffset: UInt32) {
+                             state: UnsafeMutablePointer<LiveEngineState>, rampSteps: Int, frameOffset: UInt32,
+                             isLast: Bool) {
     for entry in table.controllers where entry.controller == controller && (entry.channel == 0 || entry.channel == channel) {
+        // A later event of this controller in the cycle stores over this one; every tap counts.
+        guard isLast || entry.tapsTempo else { continue }
         if entry.tapsTempo {
             // A footswitch's press; its release (below 64) is no tap. The
             // frame is exact, so taps sent at exact frames give an exact tempo.
