@@ -217,6 +217,7 @@ public final class LiveSession {
         earlierXruns += previous.xruns
         earlierSwaps += previous.programSwaps
         liveTaps.breakClocks()  // a new server's frame clock starts anew
+        transport.frameClockStartsAnew()
         breakFileClocks()
         do {
             try engine.publish(makeProgram(for: plan))

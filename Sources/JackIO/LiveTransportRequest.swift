@@ -77,6 +77,13 @@ struct LiveTransportRequest {
         return try tap(at: seconds, on: .midi, engine: engine)
     }
 
+    /// A new server's frame clock (a reconnect): frames from the old one
+    /// say nothing about time on the new one, so the footswitch's count starts again.
+    mutating func frameClockStartsAnew() {
+        lastMIDITap = nil
+        midiTaps = TapTempo()
+    }
+
     mutating func setRolling(_ rolling: Bool, on engine: LiveEngine) {
         self.rolling = rolling
         engine.requestRolling(rolling)

@@ -50,6 +50,11 @@ final class TapTempoTests: XCTestCase {
         _ = slow.tap(at: 0)
         // 60 / 1.9 = 31.6 bpm is within; 2 s gives 30: the slowest taps reach 30, never below 20.
         XCTAssertEqual(slow.tap(at: 1.9) ?? 0, 60 / 1.9, accuracy: 1e-9)
+        // The longest interval a count keeps, exactly 2 s: 30 bpm, the slowest a count can give.
+        var slowest = TapTempo()
+        _ = slowest.tap(at: 0)
+        XCTAssertEqual(slowest.tap(at: 2), 30)
+        XCTAssertNil(slowest.tap(at: 4.5), "2.5 s later: a new count, never 24 bpm")
     }
 
     func testTimesThatGoBackOrAreNotNumbersDoNotBreakTheCount() {

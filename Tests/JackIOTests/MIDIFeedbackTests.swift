@@ -83,6 +83,46 @@ final class MIDIFeedbackTests: XCTestCase {
                        "each change once, the controller's own moves not echoed between the scene and `feedback`")
         try session.finish()
     }
+
+    /// Two mappings of CC 7 on channel 3 (amp's gain over -30...6 and over
+    /// -60...0): one message per change, the later mapping's value. At
+    /// start eg-amp's 0 dB is 127 × 60/60 = 127 (not also 127 × 30/36 = 106);
+    /// `set amp gain -15` is 127 × 45/60 = 95 (not also 53); `feedback` sends 95 once.
+    func testTwoMappingsOfOneControllerSendOneMessage() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 128)
+        let receiver = try MIDIReceiver(server: server.name)
+        defer { receiver.stop() }
+        let provider = LV2UnitProvider(catalog: PluginCatalog(world: LV2World()))
+        let graph = AudioGraph()
+        let input = try graph.addInput("in", channels: 1, ports: [])
+        let amp = try graph.addUnit("amp", provider.makeUnit("http://lv2plug.in/plugins/eg-amp"))
+        let main = try graph.addOutput("main", channels: 1, ports: [])
+        try graph.connect(input, to: amp)
+        try graph.connect(amp, to: main)
+        var options = LiveSession.Options(server: server)
+        options.midiControl = MIDIControl(
+            outputs: [MIDIReceiver.port],
+            mappings: [
+                MIDIMapping(trigger: .controller(7), channel: 3,
+                            target: .parameter(node: "amp", symbol: "gain", range: -30...6, curve: .linear)),
+                MIDIMapping(trigger: .controller(7), channel: 3,
+                            target: .parameter(node: "amp", symbol: "gain", range: -60...0, curve: .linear)),
+            ],
+            isDeclared: true)
+        let session = try LiveSession(graph: graph, options: options)
+        defer { session.client.close() }
+        try session.start()
+        try session.connectPorts()
+        session.resendMIDIFeedbackIfAny()
+        let dispatcher = ControlDispatcher(session: session)
+        XCTAssertTrue(eventually(within: 30) { receiver.controllers.count >= 1 }, receiver.output)
+        try dispatcher.dispatch(.set(node: "amp", parameter: "gain", value: .number(-15)), from: .console)
+        XCTAssertTrue(eventually(within: 30) { receiver.controllers.count >= 2 }, receiver.output)
+        _ = try dispatcher.dispatch(.feedback, from: .console)
+        XCTAssertTrue(eventually(within: 30) { receiver.controllers.count >= 3 }, receiver.output)
+        XCTAssertEqual(receiver.controllers.map(\.value), [127, 95, 95], receiver.output)
+        try session.finish()
+    }
 }
 
 /// The message feedback sends for one mapping, by arithmetic: a control

@@ -13,7 +13,8 @@ import Synchronization
 /// command, a scene, a preset, a reloaded patch) with no hook in each; a
 /// value is sent only when its controller value differs from the last one
 /// sent on that controller and channel, so a burst in one cycle is one
-/// message, the latest. A controller's own move is recorded as sent, so it
+/// message, the latest, and two mappings of one controller send one
+/// message, the later mapping's. A controller's own move is recorded as sent, so it
 /// is not echoed back to the hand that moved it.
 package struct MIDIFeedback: ~Copyable {
     /// Mappings (in table order) whose last seen values are kept; beyond
@@ -24,6 +25,11 @@ package struct MIDIFeedback: ~Copyable {
     /// The controller value last sent on each channel (0...15) × controller
     /// (0...127); `unsent` when nothing was.
     private let sent: UnsafeMutableBufferPointer<UInt8>
+    /// This cycle's value per channel × controller (`unsent`: none yet), and
+    /// the slots that have one, in the order first met: two mappings of one
+    /// controller send one message, the later mapping's value.
+    private let pending: UnsafeMutableBufferPointer<UInt8>
+    private let pendingSlots: UnsafeMutableBufferPointer<UInt16>
     /// Each tracked mapping's value (its bit pattern) last looked at, for the table `seenGeneration`.
     private let seen: UnsafeMutableBufferPointer<UInt32>
     private let seenGeneration: UnsafeMutablePointer<Int32>
@@ -40,6 +46,10 @@ package struct MIDIFeedback: ~Copyable {
     init() {
         sent = .allocate(capacity: 16 * 128)
         sent.initialize(repeating: Self.unsent)
+        pending = .allocate(capacity: 16 * 128)
+        pending.initialize(repeating: Self.unsent)
+        pendingSlots = .allocate(capacity: 16 * 128)
+        pendingSlots.initialize(repeating: 0)
         seen = .allocate(capacity: Self.trackedMappings)
         seen.initialize(repeating: Self.unseen)
         seenGeneration = .allocate(capacity: 1)
@@ -50,6 +60,8 @@ package struct MIDIFeedback: ~Copyable {
 
     deinit {
         sent.deallocate()
+        pending.deallocate()
+        pendingSlots.deallocate()
         seen.deallocate()
         seenGeneration.deallocate()
         started.deallocate()
@@ -106,6 +118,7 @@ package struct MIDIFeedback: ~Copyable {
             for index in 0..<seen.count { seen[index] = Self.unseen }
             seenGeneration.pointee = table.generation
         }
+        var pendingCount = 0
         for index in 0..<table.controllers.count {
             let entry = table.controllers[index]
             // What is stored now, compared before anything is looked up: a
@@ -125,15 +138,28 @@ package struct MIDIFeedback: ~Copyable {
             if entry.smoothed, let target = entry.value, let goal = ramps.goal(of: target) { value = goal }
             let message = Self.message(for: entry, value: value)
             let slot = Self.slot(of: message)
-            if sent[slot] != message.value {
-                let room = _unsafePerformance { jack_midi_event_reserve(buffer, 0, 3) }
-                guard let room else { return }
-                room[0] = message.status
-                room[1] = message.controller
-                room[2] = message.value
-                sent[slot] = message.value
+            if pending[slot] == Self.unsent {
+                pendingSlots[pendingCount] = UInt16(slot)
+                pendingCount += 1
             }
+            pending[slot] = message.value
             if tracked { seen[index] = stored }
+        }
+        for item in 0..<pendingCount {
+            let slot = Int(pendingSlots[item])
+            let value = pending[slot]
+            pending[slot] = Self.unsent
+            guard sent[slot] != value else { continue }
+            let room = _unsafePerformance { jack_midi_event_reserve(buffer, 0, 3) }
+            guard let room else {
+                // A full buffer: every value is looked at again next cycle (what was sent is not sent twice).
+                seenGeneration.pointee = -1
+                continue
+            }
+            room[0] = 0xB0 | UInt8(slot / 128)
+            room[1] = UInt8(slot % 128)
+            room[2] = value
+            sent[slot] = value
         }
     }
 }
