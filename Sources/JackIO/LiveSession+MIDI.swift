@@ -57,10 +57,11 @@ extension LiveSession {
     }
 
     /// Removes every mapping to `node`'s `parameter` (and a `learn` waiting
-    /// for it); returns the mappings removed.
+    /// for it); returns the mappings removed. `unlearn tempo tap` removes
+    /// the tap tempo footswitch (`to: tempo:tap`: no node of the graph).
     @discardableResult
     package func unlearn(node: String, parameter: String) throws(LiveSessionError) -> [MIDIMapping] {
-        try requireNode(node)
+        if "\(node):\(parameter)" != MIDIMapping.tempoTapDestination { try requireNode(node) }
         let (removed, wasLearning) = try midi.unlearn(node: node, parameter: parameter)
         if wasLearning { engine.setMIDILearning(false) }
         guard !removed.isEmpty else { return [] }

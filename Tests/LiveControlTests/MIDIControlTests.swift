@@ -164,6 +164,24 @@ final class MIDIControlTests: XCTestCase {
         source.close()
     }
 
+    /// `unlearn tempo tap` (typed at the console) removes the footswitch
+    /// mapped with `to: tempo:tap`, though `tempo` is no node; then taps
+    /// set no tempo.
+    func testUnlearnRemovesTheTapTempoFootswitch() throws {
+        let control = MIDIControl(mappings: [MIDIMapping(trigger: .controller(80), target: .tempoTap)])
+        let rig = try MIDIRig(control: control)
+        guard case .control(let command, _)? = try ConsoleCommand.parse("unlearn tempo tap") else {
+            return XCTFail("the console did not read the command")
+        }
+        try rig.dispatcher.dispatch(command, from: .console)
+        XCTAssertEqual(rig.session.midiControl.mappings, [])
+        let before = rig.session.transportTempo.beatsPerMinute
+        try rig.send([.controller(80, value: 127), .controller(80, value: 127), .controller(80, value: 127)], perCycle: 3)
+        rig.dispatcher.pollMIDIChanges()
+        XCTAssertEqual(rig.session.transportTempo.beatsPerMinute, before, "no mapping: no tap")
+        try rig.session.finish()
+    }
+
     /// 255 program changes in one cycle, switching `lead` and `clean` in
     /// turn and ending on `lead`: only the last is applied, so the level is
     /// lead's and exactly one scene is announced, not 255 (a burst from a
