@@ -35,6 +35,10 @@ extension WebPage {
               <button id="bounce-cancel" type="button" hidden>cancel bounce</button>
               <progress id="bounce-progress" max="1" value="0" hidden aria-label="bounce progress"></progress>
             </div>
+            <div class="row" id="scene-controls">
+              <label id="scene-glide-label">glide (s) <input id="scene-glide" type="number" min="0" max="60" step="0.1" value="0" inputmode="decimal" aria-label="scene glide seconds"></label>
+              <button id="feedback" type="button" hidden>send feedback</button>
+            </div>
             <div id="scenes" class="row" aria-label="scenes"></div>
             <div id="taps" aria-label="taps"></div>
             <p class="refusal" role="alert" id="session-refusal"></p>

@@ -494,9 +494,16 @@ extension WebPage {
             button.type = 'button';
             button.textContent = scene.name;
             button.setAttribute('aria-label', `scene ${scene.name}`);
-            button.addEventListener('click', () => command({ cmd: 'scene', name: scene.name }, $('session-refusal')));
+            // With a glide (seconds) the scene's values move there over it; 0: in one block.
+            button.addEventListener('click', () => {
+              const glide = Number($('scene-glide').value);
+              const fields = glide > 0 ? { cmd: 'scene', name: scene.name, glide } : { cmd: 'scene', name: scene.name };
+              command(fields, $('session-refusal'));
+            });
             scenes.append(button);
           }
+          $('scene-glide-label').hidden = state.scenes.length === 0;
+          $('feedback').hidden = !state.feedback;
           drawTaps(state.taps);
         }
 
@@ -730,6 +737,7 @@ extension WebPage {
         // Each tap is sent at once: the server counts it when it arrives and sets the tempo (`tempo tap`),
         // as the console, OSC and a footswitch do.
         $('tap-tempo').addEventListener('click', () => command({ cmd: 'tempo.tap' }, $('session-refusal')));
+        $('feedback').addEventListener('click', () => command({ cmd: 'feedback' }, $('session-refusal')));
         $('tempo').addEventListener('change', () => {
           if ($('tempo').value !== '') command({ cmd: 'tempo', bpm: Number($('tempo').value) }, $('session-refusal'));
         });

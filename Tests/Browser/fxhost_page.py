@@ -164,6 +164,12 @@ def parameter(url, node, symbol):
     return next(p['value'] for n in state(url)['nodes'] if n['name'] == node for p in n['parameters'] if p['symbol'] == symbol)
 
 
+def peak(driver, node):
+    """A tapped node's meter (its first channel) as the page shows it: dBFS, text, accessible name."""
+    meter = driver.find_element('id', f'tap-meter-{node}-0')
+    return float(meter.get_attribute('data-peak')), meter.get_attribute('aria-valuetext'), meter.get_attribute('aria-label')
+
+
 def tap_state(url, file_name):
     """The server's state of the tap writing `file_name` (recording, paused, finished), None when it has none."""
     return next((t['state'] for t in status(url).get('taps', []) if t['file'].endswith('/' + file_name)), None)

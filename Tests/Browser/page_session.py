@@ -1,14 +1,16 @@
-"""Tap tempo, the preset menu and a change made through `--watch`, in one
-page. Arguments: fxhost, patch, JACK server, the preset's .ttl file and its
-label."""
+"""Tap tempo, the preset menu, a scene that glides, the feedback button and
+a change made through `--watch`, in one page. Arguments: fxhost, patch, JACK
+server, the preset's .ttl file and its label."""
 
+import math
+import os
 import re
 import sys
 
 from selenium.webdriver import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from fxhost_page import Fxhost, browser, control, open_page, parameter, report, settled, state, value, wait
+from fxhost_page import Fxhost, browser, control, open_page, parameter, peak, report, settled, state, tap_state, value, wait
 
 fxhost_path, patch, server, ttl, label = sys.argv[1:6]
 
@@ -106,6 +108,23 @@ try:
     keyboard['menu'] = [before, wait(lambda: parameter(run.url, 'filt', 'mode') != before and [parameter(run.url, 'filt', 'mode')], 30,
                                      'Down Arrow on filt mode')[0], menu.get_attribute('value')]
     report('keyboard', **keyboard)
+
+    # A scene from the page with its glide field at 1 s: a tap on amp (typed at the console) records the
+    # glide (the test judges the take); it ends once amp's meter in the page shows the scene's level,
+    # 0.5 at -20 dB: 20 log10(0.05) = -26.02 dBFS. No `output:` in the patch: no feedback button.
+    take = os.path.join(os.path.dirname(os.path.abspath(patch)), 'glide.wav')
+    run.type(f'tap amp {take}')
+    wait(lambda: tap_state(run.url, 'glide.wav') == 'recording', 30, 'the glide take to record')
+    wait(lambda: page.find_elements('id', 'tap-meter-amp-0') and peak(page, 'amp')[0] > -100, 30, "amp's meter in the page")
+    glide = page.find_element('id', 'scene-glide')
+    glide.clear()
+    glide.send_keys('1')
+    page.find_element('css selector', '[aria-label="scene quiet"]').click()
+    wait(lambda: abs(peak(page, 'amp')[0] - 20 * math.log10(0.05)) < 0.01, 30, 'the glide to end on the scene')
+    run.type('untap amp')
+    wait(lambda: tap_state(run.url, 'glide.wav') in (None, 'finished'), 30, 'the glide take to finish')
+    report('glide', feedback_hidden=page.find_element('id', 'feedback').get_attribute('hidden') is not None,
+           state_feedback=state(run.url)['feedback'])
 
     # --watch: the patch file edited, the open page shows the new value (and the server holds it).
     earlier = value(page, 'amp gain')

@@ -12,8 +12,8 @@ import sys
 from selenium.webdriver import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from fxhost_page import (Fxhost, browser, command, control, controller, open_page, press, report, send_midi, status, tap_state,
-                         value, wait)
+from fxhost_page import (Fxhost, browser, command, control, controller, open_page, peak, press, report, send_midi, status,
+                         tap_state, value, wait)
 
 fxhost_path, patch, server, osc, folder = sys.argv[1:6]
 take = os.path.join(folder, 'take.wav')
@@ -25,12 +25,6 @@ def grown():
     """Waits until the take holds another half second (mono float: 4 bytes a frame) of what was just set."""
     start = os.path.getsize(take)
     wait(lambda: os.path.getsize(take) >= start + 24_000 * 4, 30, 'the take to grow')
-
-
-def peak(driver, node):
-    """A tapped node's meter (its first channel) as the page shows it: dBFS, text, accessible name."""
-    meter = driver.find_element('id', f'tap-meter-{node}-0')
-    return float(meter.get_attribute('data-peak')), meter.get_attribute('aria-valuetext'), meter.get_attribute('aria-label')
 
 
 def binding(driver):

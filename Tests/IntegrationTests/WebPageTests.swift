@@ -326,6 +326,8 @@ final class WebPageTests: XCTestCase {
           ph: { plugin: http://calf.sourceforge.net/plugins/Phaser }
           side: { output: 2 }
         chain: [[dc, amp, det, main], [dc, filt, side], [dc, ph, side]]
+        scenes:
+          quiet: { amp: { gain: -20 } }
         midi-control:
           map: []
         """.write(toFile: patch, atomically: true, encoding: .utf8)
@@ -377,6 +379,19 @@ final class WebPageTests: XCTestCase {
         XCTAssertEqual((next.first as? Double).map { $0 + 1 }, next.dropFirst().first as? Double, "\(keys)")
         XCTAssertEqual((next.last as? String).flatMap(Double.init), next.dropFirst().first as? Double)
 
+        // The scene's glide from the page, 1 s from 0 to -20 dB on amp: every block of the take between
+        // the two levels is the ramp at a block's first frame, -20 × 256k/48000 dB for k = 1, 2, …, 187
+        // (the block the glide starts in plays its start), then the scene's level; nothing else.
+        XCTAssertEqual(report("glide")["feedback_hidden"] as? Bool, true, "no output: in the patch: \(seen)")
+        XCTAssertEqual(report("glide")["state_feedback"] as? Bool, false)
+        let glide = try Audio.read(folder.appendingPathComponent("glide.wav").path).channels[0]
+        let levels: [Double] = LiveRunTests.runs(of: glide).map { Double($0.value) }
+        let ramp: [Double] = levels.filter { $0 < 0.5 - 1e-6 && $0 > 0.05 + 1e-6 }
+        // The block's gain in dB over the ramp's -20 dB per 48000 frames, in 256-frame blocks.
+        let steps: [Double] = ramp.map { (value: Double) -> Double in -log10(value / 0.5) * 48_000 / 256 }
+        XCTAssertEqual(steps.map { $0.rounded() }, (1...187).map(Double.init), "\(steps.prefix(8))…")
+        XCTAssertTrue(steps.allSatisfy { abs($0 - $0.rounded()) < 1e-3 }, "each block on the ramp: \(steps.prefix(8))…")
+        XCTAssertEqual(Double(glide.last ?? 0), 0.05, accuracy: 1e-6, "ends on the scene's -20 dB")
         XCTAssertEqual(report("watch")["value"] as? Double, -9, "the value the script wrote into the patch")
         XCTAssertEqual(report("watch")["server"] as? Double, -9)
         XCTAssertEqual(report("exit")["status"] as? Int, 0)

@@ -113,6 +113,8 @@ package struct SessionState: Codable, Sendable {
     package var mappings: [String]
     /// The parameter a `learn` waits for (`amp:gain`), if any.
     package var learning: String?
+    /// The patch sends mapped values back (`midi-control: { output: … }`), so `feedback` does something.
+    package var feedback: Bool
     package var tempo: Tempo
 
     /// The session now; with `node`, that node only (and the connections and taps that touch it).
@@ -138,6 +140,7 @@ package struct SessionState: Codable, Sendable {
         }
         mappings = control.mappings.map(\.description)
         learning = session.midiLearning
+        feedback = session.feedbackPortFullName != nil
         let transport = session.transportStatus
         tempo = Tempo(beatsPerMinute: transport.beatsPerMinute, beatsPerBar: transport.beatsPerBar,
                       beatUnit: transport.beatUnit, rolling: transport.rolling, source: transport.source)
