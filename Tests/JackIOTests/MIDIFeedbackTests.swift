@@ -89,39 +89,38 @@ final class MIDIFeedbackTests: XCTestCase {
     /// start eg-amp's 0 dB is 127 × 60/60 = 127 (not also 127 × 30/36 = 106);
     /// `set amp gain -15` is 127 × 45/60 = 95 (not also 53); `feedback` sends 95 once.
     func testTwoMappingsOfOneControllerSendOneMessage() throws {
-        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 128)
-        let receiver = try MIDIReceiver(server: server.name)
-        defer { receiver.stop() }
-        let provider = LV2UnitProvider(catalog: PluginCatalog(world: LV2World()))
-        let graph = AudioGraph()
-        let input = try graph.addInput("in", channels: 1, ports: [])
-        let amp = try graph.addUnit("amp", provider.makeUnit("http://lv2plug.in/plugins/eg-amp"))
-        let main = try graph.addOutput("main", channels: 1, ports: [])
-        try graph.connect(input, to: amp)
-        try graph.connect(amp, to: main)
-        var options = LiveSession.Options(server: server)
-        options.midiControl = MIDIControl(
-            outputs: [MIDIReceiver.port],
-            mappings: [
-                MIDIMapping(trigger: .controller(7), channel: 3,
-                            target: .parameter(node: "amp", symbol: "gain", range: -30...6, curve: .linear)),
-                MIDIMapping(trigger: .controller(7), channel: 3,
-                            target: .parameter(node: "amp", symbol: "gain", range: -60...0, curve: .linear)),
-            ],
-            isDeclared: true)
-        let session = try LiveSession(graph: graph, options: options)
-        defer { session.client.close() }
-        try session.start()
-        try session.connectPorts()
-        session.resendMIDIFeedbackIfAny()
-        let dispatcher = ControlDispatcher(session: session)
-        XCTAssertTrue(eventually(within: 30) { receiver.controllers.count >= 1 }, receiver.output)
-        try dispatcher.dispatch(.set(node: "amp", parameter: "gain", value: .number(-15)), from: .console)
-        XCTAssertTrue(eventually(within: 30) { receiver.controllers.count >= 2 }, receiver.output)
-        _ = try dispatcher.dispatch(.feedback, from: .console)
-        XCTAssertTrue(eventually(within: 30) { receiver.controllers.count >= 3 }, receiver.output)
-        XCTAssertEqual(receiver.controllers.map(\.value), [127, 95, 95], receiver.output)
-        try session.finish()
+        let rig = try FeedbackRig(mappings: [
+            MIDIMapping(trigger: .controller(7), channel: 3,
+                        target: .parameter(node: "amp", symbol: "gain", range: -30...6, curve: .linear)),
+            MIDIMapping(trigger: .controller(7), channel: 3,
+                        target: .parameter(node: "amp", symbol: "gain", range: -60...0, curve: .linear)),
+        ])
+        defer { rig.close() }
+        XCTAssertTrue(eventually(within: 30) { rig.receiver.controllers.count >= 1 }, rig.receiver.output)
+        try rig.dispatcher.dispatch(.set(node: "amp", parameter: "gain", value: .number(-15)), from: .console)
+        XCTAssertTrue(eventually(within: 30) { rig.receiver.controllers.count >= 2 }, rig.receiver.output)
+        _ = try rig.dispatcher.dispatch(.feedback, from: .console)
+        XCTAssertTrue(eventually(within: 30) { rig.receiver.controllers.count >= 3 }, rig.receiver.output)
+        XCTAssertEqual(rig.receiver.controllers.map(\.value), [127, 95, 95], rig.receiver.output)
+        try rig.session.finish()
+    }
+
+    /// A bypass switch of any channel (`{ cc: 64, to: amp:bypass }`) answers
+    /// on the channel its controller was heard on: channel 1 at start (none
+    /// heard yet), then, after the pedal pressed on channel 5 (not echoed),
+    /// a console `bypass amp off` goes back on channel 5.
+    func testAMappingOfAnyChannelAnswersOnTheChannelItWasHeardOn() throws {
+        let rig = try FeedbackRig(mappings: [MIDIMapping(trigger: .controller(64), target: .bypass(node: "amp"))])
+        defer { rig.close() }
+        XCTAssertTrue(eventually(within: 30) { rig.receiver.controllers.count >= 1 }, rig.receiver.output)
+        try MIDISender.send([.controller(64, value: 127, channel: 5)], server: rig.server.name,
+                            to: rig.session.midiPortFullName ?? "")
+        XCTAssertTrue(eventually(within: 30) { rig.session.isBypassed(node: "amp") == true })
+        try rig.dispatcher.dispatch(.bypass(node: "amp", on: false), from: .console)
+        XCTAssertTrue(eventually(within: 30) { rig.receiver.controllers.count >= 2 }, rig.receiver.output)
+        XCTAssertEqual(rig.receiver.controllers, [Controller(channel: 1, controller: 64, value: 0),
+                                                  Controller(channel: 5, controller: 64, value: 0)], rig.receiver.output)
+        try rig.session.finish()
     }
 }
 
@@ -137,5 +136,38 @@ final class MIDIFeedbackMessageTests: XCTestCase {
         let any = MIDIFeedback.message(controller: 64, channel: 0, scale: MIDIControllerScale(low: 0, high: 1, stepping: .toggle),
                                        value: 1)
         XCTAssertEqual([any.status, any.controller, any.value], [0xB0, 64, 127])
+    }
+}
+
+/// A live session of eg-amp on a private server with `mappings` and a
+/// feedback output connected to a python JACK-Client receiver.
+private final class FeedbackRig {
+    let server: JackServerProcess
+    let receiver: MIDIReceiver
+    let session: LiveSession
+    let dispatcher: ControlDispatcher
+
+    init(mappings: [MIDIMapping]) throws {
+        server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 128)
+        receiver = try MIDIReceiver(server: server.name)
+        let provider = LV2UnitProvider(catalog: PluginCatalog(world: LV2World()))
+        let graph = AudioGraph()
+        let input = try graph.addInput("in", channels: 1, ports: [])
+        let amp = try graph.addUnit("amp", provider.makeUnit("http://lv2plug.in/plugins/eg-amp"))
+        let main = try graph.addOutput("main", channels: 1, ports: [])
+        try graph.connect(input, to: amp)
+        try graph.connect(amp, to: main)
+        var options = LiveSession.Options(server: server)
+        options.midiControl = MIDIControl(outputs: [MIDIReceiver.port], mappings: mappings, isDeclared: true)
+        session = try LiveSession(graph: graph, options: options)
+        try session.start()
+        try session.connectPorts()
+        session.resendMIDIFeedbackIfAny()
+        dispatcher = ControlDispatcher(session: session)
+    }
+
+    func close() {
+        receiver.stop()
+        session.client.close()
     }
 }

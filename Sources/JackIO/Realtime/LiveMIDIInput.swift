@@ -80,7 +80,9 @@ func applyMIDIControl(_ state: UnsafeMutablePointer<LiveEngineState>, frames: UI
 private func applyController(_ controller: UInt8, channel: UInt8, value: Int, table: MIDIControlTable,
                              state: UnsafeMutablePointer<LiveEngineState>, rampSteps: Int, frameOffset: UInt32,
                              isLast: Bool) {
-    for entry in table.controllers where entry.controller == controller && (entry.channel == 0 || entry.channel == channel) {
+    for index in 0..<table.controllers.count {
+        let entry = table.controllers[index]
+        guard entry.controller == controller && (entry.channel == 0 || entry.channel == channel) else { continue }
         // A later event of this controller in the cycle stores over this one; every tap counts.
         guard isLast || entry.tapsTempo else { continue }
         if entry.tapsTempo {
@@ -105,7 +107,8 @@ private func applyController(_ controller: UInt8, channel: UInt8, value: Int, ta
         if let flag = entry.flag {
             let on: UInt8 = scaled != 0 ? 1 : 0
             state.pointee.motions.store(on, in: flag)
-            state.pointee.midiFeedback.heard(entry, value: on != 0 ? entry.scale.high : entry.scale.low)
+            state.pointee.midiFeedback.heard(entry, index: index, channel: channel, table: table,
+                                             value: on != 0 ? entry.scale.high : entry.scale.low)
             state.pointee.midiActivity.push(MIDIActivity(kind: .bypass, generation: table.generation, index: entry.mapping,
                                                          value: on != 0 ? 1 : 0, controller: controller, channel: channel))
         } else if let target = entry.value {
@@ -114,7 +117,7 @@ private func applyController(_ controller: UInt8, channel: UInt8, value: Int, ta
             } else {
                 state.pointee.motions.store(scaled, in: target)
             }
-            state.pointee.midiFeedback.heard(entry, value: scaled)
+            state.pointee.midiFeedback.heard(entry, index: index, channel: channel, table: table, value: scaled)
             state.pointee.midiActivity.push(MIDIActivity(kind: .parameter, generation: table.generation, index: entry.mapping,
                                                          value: scaled, controller: controller, channel: channel))
         }

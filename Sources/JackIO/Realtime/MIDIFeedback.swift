@@ -33,6 +33,10 @@ package struct MIDIFeedback: ~Copyable {
     /// Each tracked mapping's value (its bit pattern) last looked at, for the table `seenGeneration`.
     private let seen: UnsafeMutableBufferPointer<UInt32>
     private let seenGeneration: UnsafeMutablePointer<Int32>
+    /// For a tracked mapping of any channel: the channel (1...16) its
+    /// controller was last heard on, 0 before, for the table `heardGeneration`.
+    private let heardChannel: UnsafeMutableBufferPointer<UInt8>
+    private let heardGeneration: UnsafeMutablePointer<Int32>
     /// Set by the control thread (`feedback`, and once the ports are
     /// connected): send every mapped value again.
     let resendRequested = Atomic<Bool>(false)
@@ -54,6 +58,10 @@ package struct MIDIFeedback: ~Copyable {
         seen.initialize(repeating: Self.unseen)
         seenGeneration = .allocate(capacity: 1)
         seenGeneration.initialize(to: -1)
+        heardChannel = .allocate(capacity: Self.trackedMappings)
+        heardChannel.initialize(repeating: 0)
+        heardGeneration = .allocate(capacity: 1)
+        heardGeneration.initialize(to: -1)
         started = .allocate(capacity: 1)
         started.initialize(to: false)
     }
@@ -64,11 +72,13 @@ package struct MIDIFeedback: ~Copyable {
         pendingSlots.deallocate()
         seen.deallocate()
         seenGeneration.deallocate()
+        heardChannel.deallocate()
+        heardGeneration.deallocate()
         started.deallocate()
     }
 
     /// The message that shows `value` for a mapping of `controller` on
-    /// `channel` (1...16, or 0: any, sent on channel 1) with `scale`: a
+    /// `channel` (1...16; 0: unknown, sent on channel 1) with `scale`: a
     /// control change, the inverse of the scale.
     @_noLocks
     package static func message(controller: UInt8, channel: UInt8, scale: MIDIControllerScale, value: Float)
@@ -77,9 +87,21 @@ package struct MIDIFeedback: ~Copyable {
         return (0xB0 | channelBits, controller & 0x7F, scale.controller(value: value))
     }
 
+    /// Mapping `index`'s message: on its channel, or for any channel on the
+    /// one its controller was last heard on (channel 1 until it is).
     @_noLocks
-    private static func message(for entry: MIDIControlTable.Controller, value: Float) -> (status: UInt8, controller: UInt8, value: UInt8) {
-        message(controller: entry.controller, channel: entry.channel, scale: entry.scale, value: value)
+    private func message(for entry: MIDIControlTable.Controller, index: Int, value: Float)
+        -> (status: UInt8, controller: UInt8, value: UInt8) {
+        let channel = entry.channel != 0 || index >= heardChannel.count ? entry.channel : heardChannel[index]
+        return Self.message(controller: entry.controller, channel: channel, scale: entry.scale, value: value)
+    }
+
+    /// Forgets the channels heard for an older table (its indices mean other mappings).
+    @_noLocks
+    private func follow(_ table: MIDIControlTable) {
+        guard heardGeneration.pointee != table.generation else { return }
+        for index in 0..<heardChannel.count { heardChannel[index] = 0 }
+        heardGeneration.pointee = table.generation
     }
 
     /// The `sent` slot of `message`: its channel and controller.
@@ -88,12 +110,15 @@ package struct MIDIFeedback: ~Copyable {
         Int(message.status & 0x0F) * 128 + Int(message.controller)
     }
 
-    /// A controller moved `entry` to `value` (its goal, when smoothed): the
-    /// controller shows it already, so it counts as sent.
+    /// A controller on `channel` moved mapping `index` of `table` to
+    /// `value` (its goal, when smoothed): the controller shows it already, so
+    /// it counts as sent; a mapping of any channel answers on this one from now on.
     @_noLocks
-    func heard(_ entry: MIDIControlTable.Controller, value: Float) {
+    func heard(_ entry: MIDIControlTable.Controller, index: Int, channel: UInt8, table: MIDIControlTable, value: Float) {
         guard port != nil else { return }
-        let message = Self.message(for: entry, value: value)
+        follow(table)
+        if entry.channel == 0 && index < heardChannel.count { heardChannel[index] = channel }
+        let message = message(for: entry, index: index, value: value)
         sent[Self.slot(of: message)] = message.value
     }
 
@@ -113,6 +138,7 @@ package struct MIDIFeedback: ~Copyable {
             started.pointee = true
         }
         guard started.pointee, let table else { return }
+        follow(table)
         if seenGeneration.pointee != table.generation {
             // A new table (a reloaded patch, a `learn`): its values looked at afresh.
             for index in 0..<seen.count { seen[index] = Self.unseen }
@@ -136,7 +162,7 @@ package struct MIDIFeedback: ~Copyable {
             if tracked && seen[index] == stored { continue }
             // On a knob's ramp, its goal: the controller shows it already.
             if entry.smoothed, let target = entry.value, let goal = ramps.goal(of: target) { value = goal }
-            let message = Self.message(for: entry, value: value)
+            let message = message(for: entry, index: index, value: value)
             let slot = Self.slot(of: message)
             if pending[slot] == Self.unsent {
                 pendingSlots[pendingCount] = UInt16(slot)
