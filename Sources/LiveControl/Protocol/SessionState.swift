@@ -113,8 +113,10 @@ package struct SessionState: Codable, Sendable {
     package var mappings: [String]
     /// The parameter a `learn` waits for (`amp:gain`), if any.
     package var learning: String?
-    /// The patch sends mapped values back (`midi-control: { output: … }`), so `feedback` does something.
-    package var feedback: Bool
+    /// The patch sends mapped values back (`midi-control: { output: … }`), so
+    /// `feedback` does something. Always set by the host; optional so a state
+    /// written before it existed still reads.
+    package var feedback: Bool?
     package var tempo: Tempo
 
     /// The session now; with `node`, that node only (and the connections and taps that touch it).
