@@ -23,35 +23,16 @@ final class MIDIFeedbackTests: XCTestCase {
     private static func bypass(_ on: Bool) -> Controller { Controller(channel: 1, controller: 64, value: on ? 127 : 0) }
 
     func testEveryChangeIsSentBackOnceExceptTheControllersOwn() throws {
-        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 128)
-        let receiver = try MIDIReceiver(server: server.name)
-        defer { receiver.stop() }
-        let provider = LV2UnitProvider(catalog: PluginCatalog(world: LV2World()))
-        let graph = AudioGraph()
-        let input = try graph.addInput("in", channels: 1, ports: [])
-        let amp = try graph.addUnit("amp", provider.makeUnit("http://lv2plug.in/plugins/eg-amp"))
-        let main = try graph.addOutput("main", channels: 1, ports: [])
-        try graph.connect(input, to: amp)
-        try graph.connect(amp, to: main)
-        var options = LiveSession.Options(server: server)
-        options.midiControl = MIDIControl(
-            outputs: [MIDIReceiver.port],
-            mappings: [
-                MIDIMapping(trigger: .controller(7), channel: 3,
-                            target: .parameter(node: "amp", symbol: "gain", range: -30...6, curve: .linear)),
-                MIDIMapping(trigger: .controller(64), target: .bypass(node: "amp")),
-            ],
-            scenes: [SceneDeclaration(name: "quiet", nodes: [
-                .init(node: "amp", parameters: [ParameterSetting(symbol: "gain", value: .number(-24))], bypass: true),
-            ])],
-            isDeclared: true)
-        let session = try LiveSession(graph: graph, options: options)
-        defer { session.client.close() }
-        try session.start()
-        try session.connectPorts()
-        session.resendMIDIFeedbackIfAny()
+        let rig = try FeedbackRig(mappings: [
+            MIDIMapping(trigger: .controller(7), channel: 3,
+                        target: .parameter(node: "amp", symbol: "gain", range: -30...6, curve: .linear)),
+            MIDIMapping(trigger: .controller(64), target: .bypass(node: "amp")),
+        ], scenes: [SceneDeclaration(name: "quiet", nodes: [
+            .init(node: "amp", parameters: [ParameterSetting(symbol: "gain", value: .number(-24))], bypass: true),
+        ])])
+        defer { rig.close() }
+        let (server, receiver, session, dispatcher) = (rig.server, rig.receiver, rig.session, rig.dispatcher)
         XCTAssertEqual(session.feedbackPortFullName, "\(session.client.name):midi_feedback")
-        let dispatcher = ControlDispatcher(session: session)
 
         // At start: each mapped value once (eg-amp's default gain, 0 dB; not bypassed).
         var expected = [Self.gain(0), Self.bypass(false)]
@@ -147,7 +128,7 @@ private final class FeedbackRig {
     let session: LiveSession
     let dispatcher: ControlDispatcher
 
-    init(mappings: [MIDIMapping]) throws {
+    init(mappings: [MIDIMapping], scenes: [SceneDeclaration] = []) throws {
         server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 128)
         receiver = try MIDIReceiver(server: server.name)
         let provider = LV2UnitProvider(catalog: PluginCatalog(world: LV2World()))
@@ -158,7 +139,7 @@ private final class FeedbackRig {
         try graph.connect(input, to: amp)
         try graph.connect(amp, to: main)
         var options = LiveSession.Options(server: server)
-        options.midiControl = MIDIControl(outputs: [MIDIReceiver.port], mappings: mappings, isDeclared: true)
+        options.midiControl = MIDIControl(outputs: [MIDIReceiver.port], mappings: mappings, scenes: scenes, isDeclared: true)
         session = try LiveSession(graph: graph, options: options)
         try session.start()
         try session.connectPorts()

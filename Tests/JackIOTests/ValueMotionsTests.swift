@@ -9,73 +9,78 @@ final class ValueMotionsTests: XCTestCase {
     /// A bypass gliding on (it switches at the glide's end), then `set` to
     /// off, the value it already has: it stays off after the glide's end.
     func testASetOfTheSameValueEndsAToggleGlide() {
-        let motions = OwnedValueMotions()
-        let queue = LiveCommandQueue(capacity: 4)
-        let flag = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
-        defer { flag.deallocate() }
-        flag.pointee = 0
-        XCTAssertTrue(queue.push(.glide(SceneGlideStart(float: nil, flag: flag, goal: 1, shape: .atEnd, frames: 100))))
-        XCTAssertEqual(queue.applyPending(motions.view), 1)
-        motions.glides.slots.advance(frames: 64)
-        XCTAssertEqual(flag.pointee, 0, "a toggle holds until its glide ends")
-        XCTAssertTrue(queue.push(.setFlag(flag, 0)))
-        XCTAssertEqual(queue.applyPending(motions.view), 1)
-        for _ in 0..<4 { motions.glides.slots.advance(frames: 64) }
-        XCTAssertEqual(flag.pointee, 0, "the set came after the glide, so it wins")
-        XCTAssertFalse(motions.glides.slots.isActive)
+        let rig = MotionRig()
+        rig.flag.pointee = 0
+        XCTAssertEqual(rig.apply(.glide(SceneGlideStart(float: nil, flag: rig.flag, goal: 1, shape: .atEnd, frames: 100))), 1)
+        rig.motions.glides.slots.advance(frames: 64)
+        XCTAssertEqual(rig.flag.pointee, 0, "a toggle holds until its glide ends")
+        XCTAssertEqual(rig.apply(.setFlag(rig.flag, 0)), 1)
+        for _ in 0..<4 { rig.motions.glides.slots.advance(frames: 64) }
+        XCTAssertEqual(rig.flag.pointee, 0, "the set came after the glide, so it wins")
+        XCTAssertFalse(rig.motions.glides.slots.isActive)
     }
 
     /// A gain gliding from 0 to -24 over 1000 frames, `set` to where the
     /// glide stands: it stays there instead of going on to -24.
     func testASetOfTheSameValueEndsAContinuousGlide() {
-        let motions = OwnedValueMotions()
-        let queue = LiveCommandQueue(capacity: 4)
-        let gain = UnsafeMutablePointer<Float>.allocate(capacity: 1)
-        defer { gain.deallocate() }
-        gain.pointee = 0
-        XCTAssertTrue(queue.push(.glide(SceneGlideStart(float: gain, flag: nil, goal: -24, shape: .linear, frames: 1000))))
-        _ = queue.applyPending(motions.view)
-        motions.glides.slots.advance(frames: 250)
-        motions.glides.slots.advance(frames: 250)
-        XCTAssertEqual(gain.pointee, -6, "250 of 1000 frames: a quarter of the way")
-        XCTAssertTrue(queue.push(.setFloat(gain, -6)))
-        _ = queue.applyPending(motions.view)
-        for _ in 0..<8 { motions.glides.slots.advance(frames: 250) }
-        XCTAssertEqual(gain.pointee, -6)
+        let rig = MotionRig()
+        rig.apply(.glide(SceneGlideStart(float: rig.gain, flag: nil, goal: -24, shape: .linear, frames: 1000)))
+        rig.motions.glides.slots.advance(frames: 250)
+        rig.motions.glides.slots.advance(frames: 250)
+        XCTAssertEqual(rig.gain.pointee, -6, "250 of 1000 frames: a quarter of the way")
+        rig.apply(.setFloat(rig.gain, -6))
+        for _ in 0..<8 { rig.motions.glides.slots.advance(frames: 250) }
+        XCTAssertEqual(rig.gain.pointee, -6)
     }
 
     /// A knob's ramp still under way when a scene starts gliding the same
     /// value: the glide goes on (the ramp ends), reaching its goal.
     func testAGlideEndsAKnobRampRatherThanTheOtherWayRound() {
-        let motions = OwnedValueMotions()
-        let queue = LiveCommandQueue(capacity: 4)
-        let gain = UnsafeMutablePointer<Float>.allocate(capacity: 1)
-        defer { gain.deallocate() }
-        gain.pointee = 0
-        motions.view.ramp(gain, to: -10, steps: 10)
-        XCTAssertEqual(gain.pointee, -1, "the ramp's first of 10 steps")
-        XCTAssertTrue(queue.push(.glide(SceneGlideStart(float: gain, flag: nil, goal: -21, shape: .linear, frames: 400))))
-        _ = queue.applyPending(motions.view)
+        let rig = MotionRig()
+        rig.motions.view.ramp(rig.gain, to: -10, steps: 10)
+        XCTAssertEqual(rig.gain.pointee, -1, "the ramp's first of 10 steps")
+        rig.apply(.glide(SceneGlideStart(float: rig.gain, flag: nil, goal: -21, shape: .linear, frames: 400)))
         for _ in 0..<5 {
-            motions.ramps.slots.advance()
-            motions.glides.slots.advance(frames: 100)
+            rig.motions.ramps.slots.advance()
+            rig.motions.glides.slots.advance(frames: 100)
         }
-        XCTAssertEqual(gain.pointee, -21, "from -1 to -21 over 400 frames, then the goal")
-        XCTAssertFalse(motions.glides.slots.isActive)
+        XCTAssertEqual(rig.gain.pointee, -21, "from -1 to -21 over 400 frames, then the goal")
+        XCTAssertFalse(rig.motions.glides.slots.isActive)
     }
 
     /// A `set` of the value a knob's ramp stored last ends the ramp there.
     func testASetOfTheSameValueEndsAKnobRamp() {
-        let motions = OwnedValueMotions()
-        let queue = LiveCommandQueue(capacity: 4)
-        let gain = UnsafeMutablePointer<Float>.allocate(capacity: 1)
-        defer { gain.deallocate() }
-        gain.pointee = 0
-        motions.view.ramp(gain, to: -10, steps: 10)
-        XCTAssertTrue(queue.push(.setFloat(gain, -1)))
-        _ = queue.applyPending(motions.view)
-        for _ in 0..<12 { motions.ramps.slots.advance() }
-        XCTAssertEqual(gain.pointee, -1)
-        XCTAssertNil(motions.ramps.slots.goal(of: gain), "no ramp is under way")
+        let rig = MotionRig()
+        rig.motions.view.ramp(rig.gain, to: -10, steps: 10)
+        rig.apply(.setFloat(rig.gain, -1))
+        for _ in 0..<12 { rig.motions.ramps.slots.advance() }
+        XCTAssertEqual(rig.gain.pointee, -1)
+        XCTAssertNil(rig.motions.ramps.slots.goal(of: rig.gain), "no ramp is under way")
+    }
+}
+
+/// A command queue, the glides and ramps it stores through, and a gain
+/// (starting at 0) and a flag to move.
+private final class MotionRig {
+    let motions = OwnedValueMotions()
+    let queue = LiveCommandQueue(capacity: 4)
+    let gain = UnsafeMutablePointer<Float>.allocate(capacity: 1)
+    let flag = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+
+    init() {
+        gain.initialize(to: 0)
+        flag.initialize(to: 0)
+    }
+
+    deinit {
+        gain.deallocate()
+        flag.deallocate()
+    }
+
+    /// Queues `command` and applies what is queued, as a cycle's start does.
+    @discardableResult
+    func apply(_ command: LiveCommand) -> Int {
+        XCTAssertTrue(queue.push(command))
+        return queue.applyPending(motions.view)
     }
 }
