@@ -18,6 +18,8 @@ public struct Patch: Sendable, Equatable {
     package var midiControl = MIDIControl()
     /// `tempo:` and `meter:` (120 bpm in 4/4 when the patch says nothing).
     package var tempo = Tempo()
+    /// `clock:`: MIDI clock followed and sent (used live).
+    package var clock = MIDIClockPorts()
     /// The file the patch came from (for resolving relative paths), or nil.
     package var sourcePath: String?
 

@@ -5,7 +5,7 @@ import Yams
 struct PatchDocumentReader {
     let yaml: YAMLReader
 
-    static let topLevelKeys = ["fxhost", "name", "nodes", "chain", "connect", "taps", "midi-control", "scenes", "tempo", "meter"]
+    static let topLevelKeys = ["fxhost", "name", "nodes", "chain", "connect", "taps", "midi-control", "scenes", "tempo", "meter", "clock"]
     /// Keys that say what a node is; exactly one per node (`gain` alone is a gain stage).
     static let kindKeys = ["plugin", "file", "input", "output", "mix", "midi-input", "midi-file", "midi-output"]
     static let keysByKind: [String: [String]] = [
@@ -52,6 +52,7 @@ struct PatchDocumentReader {
         if let taps = value("taps") { patch.taps = try readTaps(taps.value, nodeNames: names) }
         patch.midiControl = try readMIDIControl(value("midi-control"), scenes: value("scenes"), nodeNames: names)
         patch.tempo = try readTempo(value("tempo"), meter: value("meter"))
+        patch.clock = try readClock(value("clock"))
         return patch
     }
 

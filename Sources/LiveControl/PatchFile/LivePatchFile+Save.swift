@@ -58,6 +58,8 @@ extension LivePatchFile {
     /// when they still lead to the same file.
     func runningPatch(_ session: LiveSession, writingInto folder: String) -> Patch {
         var result = Patch(version: patch.version, name: patch.name)
+        // The clock is the patch's as loaded: nothing live changes it.
+        result.clock = patch.clock
         for node in session.graph.nodes {
             let declared = patch.node(named: node.name)?.kind
             let kind: NodeKind

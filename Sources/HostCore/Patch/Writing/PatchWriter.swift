@@ -13,6 +13,7 @@ package enum PatchWriter {
         lines += nodesSection(patch.nodes)
         if !patch.connections.isEmpty { lines += connectSection(patch.connections) }
         if !patch.taps.isEmpty { lines += tapsSection(patch.taps) }
+        if !patch.clock.isEmpty { lines.append(clockLine(patch.clock)) }
         for section in extraSections { lines += section.lines }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -27,6 +28,14 @@ package enum PatchWriter {
 
     static func tapsSection(_ taps: [TapDeclaration]) -> [String] {
         ["taps:"] + taps.map { "  - { at: \(YAMLText.string($0.at.description)), file: \(YAMLText.string($0.file)) }" }
+    }
+
+    /// `clock: { input: [PORT], output: [PORT] }`, what the patch gave.
+    static func clockLine(_ clock: MIDIClockPorts) -> String {
+        var entries: [String] = []
+        if let inputs = clock.inputs { entries.append("input: " + midiPorts(inputs)) }
+        if let outputs = clock.outputs { entries.append("output: " + midiPorts(outputs)) }
+        return "clock: { " + entries.joined(separator: ", ") + " }"
     }
 
     /// A node's mapping on one line: `{ plugin: URI, params: { gain: -6 } }`.
