@@ -97,6 +97,19 @@ package struct TransportClock: Sendable {
         generation &+= 1
     }
 
+    /// Moves to `beat` (beats since the start) at the current frame, keeping
+    /// the tempo and meter: a MIDI clock's start (beat 0) or song position.
+    @inlinable @_noLocks
+    package mutating func relocate(toBeat beat: Double) {
+        let beatsPerBar = Double(tempo.beatsPerBar)
+        let bars = Self.floor(beat / beatsPerBar)
+        anchorFrame = frame
+        anchorBeat = beat
+        anchorBar = Int64(bars)
+        anchorBarBeat = beat - bars * beatsPerBar
+        generation &+= 1
+    }
+
     /// Makes the current frame the anchor, and counts a jump.
     @inlinable @_noLocks
     mutating func anchor() {

@@ -1,0 +1,73 @@
+import XCTest
+@testable import HostCore
+
+/// The tempo a MIDI clock's pulses give, by arithmetic: 24 pulses a quarter
+/// note, so pulses p frames apart at rate r are r × 60 / (24 × p) quarter
+/// notes a minute (800 frames at 48 kHz: 150).
+final class MIDIClockTempoTests: XCTestCase {
+    func testExactPulsesGiveTheExactTempoFromTheSecondPulse() {
+        var tempo = MIDIClockTempo()
+        XCTAssertNil(tempo.pulse(atFrame: 1_000, sampleRate: 48_000), "one pulse is no interval")
+        for pulse in 1..<100 {
+            XCTAssertEqual(tempo.pulse(atFrame: UInt32(1_000 + 800 * pulse), sampleRate: 48_000), 150, "pulse \(pulse)")
+        }
+        // 1000 frames apart: 48000 × 60 / 24000 = 120, once the window holds only those.
+        var last = UInt32(1_000 + 800 * 99)
+        var latest: Double?
+        for _ in 0..<25 {
+            last += 1_000
+            latest = tempo.pulse(atFrame: last, sampleRate: 48_000)
+        }
+        XCTAssertEqual(latest, 120)
+    }
+
+    func testPulsesAcrossTheFrameCountersWrapKeepTheirIntervals() {
+        var tempo = MIDIClockTempo()
+        var frame = UInt32.max - 2_000
+        var latest: Double?
+        for _ in 0..<10 {
+            latest = tempo.pulse(atFrame: frame, sampleRate: 44_100)
+            frame = frame &+ 735  // 44100 × 60 / (24 × 735) = 150
+        }
+        XCTAssertEqual(latest, 150)
+    }
+
+    /// Each pulse up to 40 frames early or late: one interval alone is off by
+    /// up to 80 frames (about ±15 bpm at 150), the mean of 24 by at most
+    /// 80 / 24 frames (150 × 800 / (800 ± 3.34): within ±0.63 bpm).
+    func testJitteredPulsesGiveATempoSmoothedToWithinAFraction() {
+        var random = SplitMix64(seed: 19)
+        var tempo = MIDIClockTempo()
+        var previous: Int?
+        var widest = 0.0
+        for pulse in 0..<400 {
+            let jitter = Int(random.next() % 81) - 40
+            let frame = 10_000 + 800 * pulse + jitter
+            let estimate = tempo.pulse(atFrame: UInt32(frame), sampleRate: 48_000)
+            if let previous { widest = max(widest, abs(48_000 * 60 / (24 * Double(frame - previous)) - 150)) }
+            previous = frame
+            guard pulse >= 24, let estimate else { continue }
+            XCTAssertEqual(estimate, 150, accuracy: 0.63, "pulse \(pulse)")
+        }
+        XCTAssertGreaterThan(widest, 5, "the input's single intervals must be jittery for this to test smoothing")
+    }
+
+    func testASilenceOfMoreThanASecondStartsAfresh() {
+        var tempo = MIDIClockTempo()
+        for pulse in 0..<30 { _ = tempo.pulse(atFrame: UInt32(800 * pulse), sampleRate: 48_000) }
+        // 2 s later, pulses 1000 apart: no interval across the silence counts.
+        let restart = UInt32(800 * 29 + 96_000)
+        XCTAssertNil(tempo.pulse(atFrame: restart, sampleRate: 48_000))
+        XCTAssertEqual(tempo.pulse(atFrame: restart + 1_000, sampleRate: 48_000), 120)
+    }
+
+    func testRepeatsAndAbsurdRatesStayWithinTheTempoBounds() {
+        var tempo = MIDIClockTempo()
+        _ = tempo.pulse(atFrame: 0, sampleRate: 48_000)
+        XCTAssertNil(tempo.pulse(atFrame: 0, sampleRate: 48_000), "two pulses at one frame are no interval")
+        XCTAssertEqual(tempo.pulse(atFrame: 1, sampleRate: 48_000), 300, "one frame apart: the highest tempo, not 120000")
+        var slow = MIDIClockTempo()
+        _ = slow.pulse(atFrame: 0, sampleRate: 48_000)
+        XCTAssertEqual(slow.pulse(atFrame: 47_000, sampleRate: 48_000), 20, "47000 frames apart: the lowest tempo, not 2.55")
+    }
+}
