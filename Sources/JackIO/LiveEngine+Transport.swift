@@ -31,6 +31,9 @@ extension LiveEngine {
         state.pointee.transport.requestedRolling.store(rolling, ordering: .relaxed)
     }
 
+    /// True once the realtime thread follows a MIDI clock (`clock: { input }`).
+    package var followsMIDIClock: Bool { state.pointee.transport.followsClock.load(ordering: .relaxed) }
+
     /// True while the realtime thread follows a JACK timebase master.
     package var followsJackTransport: Bool { state.pointee.transport.followsJack.load(ordering: .relaxed) }
 

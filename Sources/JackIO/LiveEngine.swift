@@ -17,6 +17,9 @@ package final class LiveEngine {
     package let midiPort: JackPort?
     /// The MIDI output mapped values are sent back on (`MIDIFeedback`), when asked for.
     package let feedbackPort: JackPort?
+    /// The MIDI clock input and output (`clock:`), when asked for.
+    package let clockInPort: JackPort?
+    package let clockOutPort: JackPort?
     /// MIDI inputs and outputs of the graph (`midi-input`, `midi-output`
     /// nodes), in the order of a program's `midiInputs` and `midiOutputs`.
     package let midiInputPorts: [JackPort]
@@ -42,9 +45,12 @@ package final class LiveEngine {
     /// `midiInput`: also a MIDI input port of that name, read every cycle
     /// against the program's MIDI table. `feedbackOutput`: a MIDI output of
     /// that name the mapped values are sent back on (`MIDIFeedback`).
+    /// `clockInput`, `clockOutput`: MIDI ports of those names a clock is
+    /// followed from (`readMIDIClock`) and sent on (`sendMIDIClock`).
     package init(client: JackClient, inputs: [String], outputs: [String], commandCapacity: Int = 1024,
                  threads: Int = 1, midiInput: String? = nil, midiInputs: [String] = [],
-                 midiOutputs: [String] = [], feedbackOutput: String? = nil) throws(JackError) {
+                 midiOutputs: [String] = [], feedbackOutput: String? = nil,
+                 clockInput: String? = nil, clockOutput: String? = nil) throws(JackError) {
         self.client = client
         var inputPorts: [JackPort] = []
         for name in inputs { inputPorts.append(try client.registerAudioPort(name, isInput: true)) }
@@ -54,6 +60,8 @@ package final class LiveEngine {
         self.outputPorts = outputPorts
         midiPort = try midiInput.map { name throws(JackError) in try client.registerMIDIPort(name) }
         feedbackPort = try feedbackOutput.map { name throws(JackError) in try client.registerMIDIPort(name, isInput: false) }
+        clockInPort = try clockInput.map { name throws(JackError) in try client.registerMIDIPort(name, isInput: true) }
+        clockOutPort = try clockOutput.map { name throws(JackError) in try client.registerMIDIPort(name, isInput: false) }
         var midiInputPorts: [JackPort] = [], midiOutputPorts: [JackPort] = []
         for name in midiInputs { midiInputPorts.append(try client.registerMIDIPort(name, isInput: true)) }
         for name in midiOutputs { midiOutputPorts.append(try client.registerMIDIPort(name, isInput: false)) }
@@ -70,6 +78,8 @@ package final class LiveEngine {
                                              sampleRate: client.sampleRate))
         state.pointee.midiPort = midiPort?.handle
         state.pointee.midiFeedback.port = feedbackPort?.handle
+        state.pointee.clockInput.port = clockInPort?.handle
+        state.pointee.clockOutput.port = clockOutPort?.handle
         state.pointee.midiInputPorts = .allocate(capacity: midiInputPorts.count)
         _ = state.pointee.midiInputPorts.initialize(from: midiInputPorts.map(\.handle))
         state.pointee.midiOutputPorts = .allocate(capacity: midiOutputPorts.count)

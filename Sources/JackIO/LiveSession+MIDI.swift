@@ -12,6 +12,9 @@ extension LiveSession {
     static let midiPortName = "midi_control"
     /// The MIDI feedback output's short name (`fxhost:midi_feedback`).
     static let feedbackPortName = "midi_feedback"
+    /// The MIDI clock's input and output short names (`fxhost:clock_in`, `fxhost:clock_out`).
+    static let clockInPortName = "clock_in"
+    static let clockOutPortName = "clock_out"
 
     /// The mappings and scenes as they stand (the patch's, learned ones
     /// added, unlearned ones gone): what `save` writes back.

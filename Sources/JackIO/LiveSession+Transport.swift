@@ -37,11 +37,11 @@ extension LiveSession {
     package var transportJumps: Int { engine.transportJumps }
 
     /// What plugins are told now: the tempo, rolling or stopped, and whether
-    /// it comes from a JACK timebase master.
+    /// it comes from a MIDI clock or a JACK timebase master.
     package var transportStatus: LiveStatus.Transport {
         let playing = engine.playingTransport
         return LiveStatus.Transport(beatsPerMinute: playing.beatsPerMinute, rolling: playing.rolling,
                                     beatsPerBar: playing.beatsPerBar, beatUnit: playing.beatUnit,
-                                    source: engine.followsJackTransport ? "jack" : "fxhost")
+                                    source: engine.followsMIDIClock ? "clock" : engine.followsJackTransport ? "jack" : "fxhost")
     }
 }

@@ -32,6 +32,11 @@ public final class LiveSession {
         /// The patch's `tempo:` and `meter:`: the host's own transport's, when
         /// no JACK timebase master runs (see `LiveTransport`).
         package var tempo = Tempo()
+        /// The patch's `clock:`: with `inputs` a MIDI input, `clock_in`, whose
+        /// clock the transport follows; with `outputs` a MIDI output,
+        /// `clock_out`, the transport's clock is sent on; each connected to
+        /// the ports listed (an empty list: none).
+        package var clock = MIDIClockPorts()
         /// Signalled when the session has something to report without being
         /// asked (the server shut down, its buffer size or rate changed, a
         /// bounce ended, a tap's file could not be written), so the thread
@@ -120,7 +125,8 @@ public final class LiveSession {
         }
         (engine, inputs, outputs) = try Self.makeEngine(client: client, plan: plan, threads: options.threads,
                                                          midiInput: options.midiControl.isDeclared,
-                                                         feedback: !options.midiControl.outputs.isEmpty)
+                                                         feedback: !options.midiControl.outputs.isEmpty,
+                                                         clock: options.clock)
         engine.notify(descriptor: options.notifier?.signalDescriptor ?? -1)
         transport.prepare(engine)
         parameterRecord.follow(self.graph)
@@ -157,7 +163,7 @@ public final class LiveSession {
 
     /// Registers the plan's ports on `client` and installs the callbacks.
     private static func makeEngine(client: JackClient, plan: RenderPlan, threads: Int, midiInput: Bool,
-                                   feedback: Bool) throws(LiveSessionError)
+                                   feedback: Bool, clock: MIDIClockPorts) throws(LiveSessionError)
         -> (LiveEngine, [Port], [Port]) {
         var inputNames: [(node: String, channel: Int, name: String)] = []
         for source in plan.sources {
@@ -172,7 +178,9 @@ public final class LiveSession {
                                     threads: min(threads, RenderWorkerPool.availableCores),
                                     midiInput: midiInput ? midiPortName : nil,
                                     midiInputs: midiPorts.inputs, midiOutputs: midiPorts.outputs,
-                                    feedbackOutput: feedback ? feedbackPortName : nil)
+                                    feedbackOutput: feedback ? feedbackPortName : nil,
+                                    clockInput: clock.inputs == nil ? nil : clockInPortName,
+                                    clockOutput: clock.outputs == nil ? nil : clockOutPortName)
         } catch {
             throw .jack(error)
         }
@@ -210,7 +218,8 @@ public final class LiveSession {
         let previous = engine.statistics
         (engine, inputs, outputs) = try Self.makeEngine(client: client, plan: plan, threads: options.threads,
                                                          midiInput: options.midiControl.isDeclared,
-                                                         feedback: !options.midiControl.outputs.isEmpty)
+                                                         feedback: !options.midiControl.outputs.isEmpty,
+                                                         clock: options.clock)
         engine.notify(descriptor: options.notifier?.signalDescriptor ?? -1)
         transport.prepare(engine)
         earlierFrames += previous.frames
@@ -281,6 +290,12 @@ public final class LiveSession {
             }
             if let feedbackPort = engine.feedbackPort {
                 for spec in midi.control.outputs { _ = try client.connectMIDI(from: feedbackPort.name, toMatching: spec) }
+            }
+            if let clockIn = engine.clockInPort {
+                for spec in options.clock.inputs ?? [] { try client.connectMIDI(spec, to: clockIn.name) }
+            }
+            if let clockOut = engine.clockOutPort {
+                for spec in options.clock.outputs ?? [] { _ = try client.connectMIDI(from: clockOut.name, toMatching: spec) }
             }
             try connectMIDIGraphPorts()
         } catch {

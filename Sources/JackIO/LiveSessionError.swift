@@ -38,6 +38,8 @@ public enum LiveSessionError: Error, CustomStringConvertible, UserFacingError {
     case tempoOutOfRange(Double)
     /// `tempo` while a JACK timebase master sets the tempo.
     case tempoFromJack(beatsPerMinute: Double)
+    /// `tempo` or a tap while a MIDI clock (`clock: { input }`) is followed.
+    case tempoFromClock(beatsPerMinute: Double)
 
     public var description: String {
         switch self {
@@ -98,6 +100,8 @@ public enum LiveSessionError: Error, CustomStringConvertible, UserFacingError {
             return InputBounds.tempoRefusal(value) ?? "\(InputBounds.tempoRule), not \(NumberText.format(value))"
         case .tempoFromJack(let beatsPerMinute):
             return "a JACK timebase master sets the tempo (\(NumberText.format(beatsPerMinute)) bpm now); change it there"
+        case .tempoFromClock(let beatsPerMinute):
+            return "the MIDI clock on fxhost:clock_in sets the tempo (\(NumberText.format(beatsPerMinute)) bpm now); change it there"
         }
     }
 

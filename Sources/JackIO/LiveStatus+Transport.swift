@@ -5,7 +5,8 @@ extension LiveStatus {
         public var rolling: Bool
         public var beatsPerBar: Int
         public var beatUnit: Int
-        /// "jack" while a JACK timebase master is followed, else "fxhost" (the patch's tempo).
+        /// "clock" once a MIDI clock is followed, "jack" while a JACK timebase
+        /// master is, else "fxhost" (the patch's tempo).
         public var source: String
 
         package init(beatsPerMinute: Double, rolling: Bool, beatsPerBar: Int, beatUnit: Int, source: String) {

@@ -34,9 +34,7 @@ struct LiveTransportRequest {
         guard InputBounds.tempoRefusal(beatsPerMinute) == nil else {
             throw .tempoOutOfRange(beatsPerMinute)
         }
-        guard !engine.followsJackTransport else {
-            throw .tempoFromJack(beatsPerMinute: engine.playingTransport.beatsPerMinute)
-        }
+        try Self.refuseOutsideTempo(engine)
         tempo.beatsPerMinute = beatsPerMinute
         engine.requestTempo(tempo)
     }
@@ -47,9 +45,7 @@ struct LiveTransportRequest {
     mutating func tap(at seconds: Double, on clock: TapClock, engine: LiveEngine) throws(LiveSessionError)
         -> LiveSession.TapResult {
         // Refused from the first tap: the master's tempo rules, and a count kept meanwhile would mean nothing.
-        guard !engine.followsJackTransport else {
-            throw .tempoFromJack(beatsPerMinute: engine.playingTransport.beatsPerMinute)
-        }
+        try Self.refuseOutsideTempo(engine)
         let beatsPerMinute: Double?
         switch clock {
         case .command: beatsPerMinute = commandTaps.tap(at: seconds)
@@ -82,6 +78,12 @@ struct LiveTransportRequest {
     mutating func frameClockStartsAnew() {
         lastMIDITap = nil
         midiTaps = TapTempo()
+    }
+
+    /// Refuses a tempo while another one rules: a MIDI clock followed, or a JACK timebase master.
+    private static func refuseOutsideTempo(_ engine: LiveEngine) throws(LiveSessionError) {
+        if engine.followsMIDIClock { throw .tempoFromClock(beatsPerMinute: engine.playingTransport.beatsPerMinute) }
+        if engine.followsJackTransport { throw .tempoFromJack(beatsPerMinute: engine.playingTransport.beatsPerMinute) }
     }
 
     mutating func setRolling(_ rolling: Bool, on engine: LiveEngine) {

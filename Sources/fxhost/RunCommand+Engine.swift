@@ -103,6 +103,7 @@ extension RunCommand {
         sessionOptions.threads = threads ?? RenderWorkerPool.availableCores
         sessionOptions.midiControl = patch.midiControl
         sessionOptions.tempo = patch.tempo
+        sessionOptions.clock = patch.clock
         sessionOptions.notifier = notifier
         sessionOptions.continuedTakes = continued
         sessionOptions.resumedSources = resumed

@@ -3,8 +3,9 @@ import Synchronization
 
 /// A JACK MIDI input no one here wrote (python's JACK-Client): client
 /// `fxhost-test-feedback`, port `in`, which prints each message it receives
-/// as `status data1 data2`; this collects them. For what fxhost sends out
-/// (MIDI feedback).
+/// as `status data1 data2 @frame` (the JACK frame time it arrived at: the
+/// cycle's first frame plus its offset); this collects them. For what fxhost
+/// sends out (MIDI feedback, MIDI clock).
 public final class MIDIReceiver {
     /// A controller message as received: channel 1...16.
     public struct Controller: Equatable, Sendable, CustomStringConvertible {
@@ -75,10 +76,19 @@ public final class MIDIReceiver {
 
     /// Every controller message received so far, in order.
     public var controllers: [Controller] {
-        lines.all.compactMap { line in
-            let numbers = line.split(separator: " ").compactMap { Int($0) }
+        messages.compactMap { message in
+            let numbers = message.bytes
             guard numbers.count == 3, numbers[0] & 0xF0 == 0xB0 else { return nil }
             return Controller(channel: numbers[0] & 0x0F + 1, controller: numbers[1], value: numbers[2])
+        }
+    }
+
+    /// Every message received so far, in order, with the JACK frame time it arrived at.
+    public var messages: [(frame: Int, bytes: [Int])] {
+        lines.all.compactMap { line in
+            let parts = line.split(separator: "@")
+            guard parts.count == 2, let frame = Int(parts[1]) else { return nil }
+            return (frame, parts[0].split(separator: " ").compactMap { Int($0) })
         }
     }
 
@@ -100,8 +110,9 @@ public final class MIDIReceiver {
 
         @client.set_process_callback
         def process(frames):
+            start = client.last_frame_time
             for offset, data in port.incoming_midi_events():
-                received.put(' '.join(str(byte) for byte in bytes(data)))
+                received.put(' '.join(str(byte) for byte in bytes(data)) + f' @{start + offset}')
 
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         with client:

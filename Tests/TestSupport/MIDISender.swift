@@ -9,9 +9,12 @@ public enum MIDISender {
         /// Channel 1...16.
         case controller(Int, value: Int, channel: Int = 1)
         case program(Int, channel: Int = 1)
+        /// Any bytes as they are (a clock's 0xF8, 0xFA, 0xFC).
+        case raw([UInt8])
 
         public var description: String {
             switch self {
+            case .raw(let bytes): return "raw:" + bytes.map { String($0) }.joined(separator: ":")
             case .controller(let number, let value, let channel): return "cc:\(number):\(value):\(channel)"
             case .program(let number, let channel): return "pc:\(number):\(channel)"
             }
@@ -33,7 +36,9 @@ public enum MIDISender {
         for word in sys.argv[4:]:
             kind, *numbers = word.split(':')
             numbers = [int(n) for n in numbers]
-            if kind == 'cc':
+            if kind == 'raw':
+                pending.append(bytes(numbers))
+            elif kind == 'cc':
                 pending.append(bytes([0xB0 | (numbers[2] - 1), numbers[0], numbers[1]]))
             else:
                 pending.append(bytes([0xC0 | (numbers[1] - 1), numbers[0]]))

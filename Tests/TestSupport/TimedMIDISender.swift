@@ -24,7 +24,9 @@ public enum TimedMIDISender {
             frame, message = word.split('@')
             kind, *numbers = message.split(':')
             numbers = [int(n) for n in numbers]
-            if kind == 'cc':
+            if kind == 'raw':
+                data = bytes(numbers)
+            elif kind == 'cc':
                 data = bytes([0xB0 | (numbers[2] - 1), numbers[0], numbers[1]])
             else:
                 data = bytes([0xC0 | (numbers[1] - 1), numbers[0]])

@@ -40,8 +40,11 @@ func runLiveCycle(_ state: UnsafeMutablePointer<LiveEngineState>, frameCount: In
         let meters = slot.pointee.meters
         let workers = state.pointee.workers
         let blockLimit = max(program.maxBlockFrames, 1)
+        // A MIDI clock followed moves the transport before its position is taken.
+        if state.pointee.clockInput.port != nil { readMIDIClock(state, frames: frames) }
         var position = state.pointee.transport.position(
             frames: frameCount, sampleRate: state.pointee.sampleRate.load(ordering: .relaxed))
+        if state.pointee.clockOutput.port != nil { sendMIDIClock(state, position: position, frames: frames) }
         // The cycle's JACK frame time, for taps (a take's clock) and file
         // sources whose clock has a task; read only then: libjack reads it
         // from memory the server wrote this cycle, often on the other core
@@ -97,6 +100,7 @@ func runLiveCycle(_ state: UnsafeMutablePointer<LiveEngineState>, frameCount: In
         }
     } else {
         // Nothing published yet: silence, not whatever the buffers held.
+        clearMIDIClock(state, frames: frames)
         for port in state.pointee.outputPorts {
             _unsafePerformance {
                 let destination = jack_port_get_buffer(port, frames)!

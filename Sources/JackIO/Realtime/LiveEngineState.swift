@@ -77,6 +77,9 @@ struct LiveEngineState: ~Copyable {
     var motions: ValueMotions { @_noLocks get { ValueMotions(glides: sceneGlides.slots, ramps: midiRamps.slots) } }
     /// Mapped values sent back to the controllers (`midi-control: { output: … }`).
     var midiFeedback = MIDIFeedback()
+    /// A MIDI clock followed and sent (`clock: { input, output }`); ports set before activation.
+    var clockInput = MIDIClockInput()
+    var clockOutput = MIDIClockOutput()
     /// The musical position plugins are told: JACK's timebase master, or the host's own clock.
     var transport: LiveTransport
 

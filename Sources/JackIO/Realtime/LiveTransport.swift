@@ -10,7 +10,10 @@ import Synchronization
 /// position carries bar, beat and tick), its tempo, meter, bar and beat and
 /// JACK's rolling or stopped state are followed, as jalv and Ardour do;
 /// otherwise the host's own `TransportClock` rolls at the patch's tempo, and
-/// `tempo` and `transport start|stop` change it. Either way the position
+/// `tempo` and `transport start|stop` change it. A MIDI clock on
+/// `fxhost:clock_in` (see `readMIDIClock`), from its first message on, rules
+/// the own clock instead: its pulses' tempo, its start, stop, continue and
+/// song position (a JACK timebase master is then not followed). Either way the position
 /// gets a new generation (so plugins are sent it) only when it jumps: a new
 /// tempo, meter or speed, a relocation, or a change of source.
 struct LiveTransport: ~Copyable {
@@ -34,6 +37,15 @@ struct LiveTransport: ~Copyable {
     /// tests, which cannot tell a click resynchronised by a late timebase
     /// master from one placed wrongly otherwise.
     let jumps = Atomic<Int>(0)
+    /// Told by the realtime thread: a MIDI clock is followed (from its first message on).
+    let followsClock = Atomic<Bool>(false)
+    /// The clock's tempo in quarter notes a minute (0: no tempo from it yet),
+    /// and the last rolling request seen: under a clock a request applies
+    /// only when it changes. Realtime thread only.
+    var clockTempo: Double = 0
+    var rollingRequestSeen = true
+    /// The own clock's generation last cycle (a relocation at an unchanged frame is a jump too).
+    var previousClockGeneration: UInt64 = 0
 
     /// The previous cycle's position and length, to tell a jump from rolling on.
     var previous = TransportPosition()
@@ -53,9 +65,12 @@ struct LiveTransport: ~Copyable {
     /// This cycle's position (at its first frame), `frames` long, at `sampleRate`.
     @_noLocks
     mutating func position(frames: Int, sampleRate: Int) -> TransportPosition {
-        var position = jackPosition() ?? ownPosition(frames: frames, sampleRate: sampleRate)
+        let following = followsClock.load(ordering: .relaxed)
+        var position = (following ? nil : jackPosition()) ?? ownPosition(frames: frames, sampleRate: sampleRate)
+        let relocated = following && position.generation != previousClockGeneration
+        if following { previousClockGeneration = position.generation }
         let expectedFrame = previous.frame + (previous.speed != 0 ? previousFrames : 0)
-        let jumped = generation == 0 || position.frame != expectedFrame || position.speed != previous.speed
+        let jumped = generation == 0 || relocated || position.frame != expectedFrame || position.speed != previous.speed
             || position.beatsPerMinute != previous.beatsPerMinute || position.beatsPerBar != previous.beatsPerBar
             || position.beatUnit != previous.beatUnit
         if jumped {
@@ -103,9 +118,47 @@ struct LiveTransport: ~Copyable {
     private mutating func ownPosition(frames: Int, sampleRate: Int) -> TransportPosition {
         clock.setSampleRate(Double(sampleRate))
         let meter = requestedMeter.load(ordering: .relaxed)
-        clock.setTempo(Tempo(beatsPerMinute: Double(bitPattern: requestedTempo.load(ordering: .relaxed)),
-                             beatsPerBar: meter / 256, beatUnit: meter % 256))
-        clock.setRolling(requestedRolling.load(ordering: .relaxed))
+        let beatUnit = meter % 256
+        // A clock's tempo counts quarter notes; the meter's beat may be another note.
+        let beatsPerMinute = clockTempo > 0 ? clockTempo * Double(beatUnit) / 4
+            : Double(bitPattern: requestedTempo.load(ordering: .relaxed))
+        clock.setTempo(Tempo(beatsPerMinute: beatsPerMinute, beatsPerBar: meter / 256, beatUnit: beatUnit))
+        let rolling = requestedRolling.load(ordering: .relaxed)
+        if !followsClock.load(ordering: .relaxed) || rolling != rollingRequestSeen { clock.setRolling(rolling) }
+        rollingRequestSeen = rolling
         return clock.position(advancingBy: frames)
+    }
+
+    // MARK: A MIDI clock (realtime thread, before `position`)
+
+    /// A pulse arrived; `quarterNotesPerMinute` is the tempo the pulses give
+    /// so far (nil before a second pulse: the tempo stays).
+    @_noLocks
+    mutating func clockPulse(quarterNotesPerMinute: Double?) {
+        followsClock.store(true, ordering: .relaxed)
+        if let quarterNotesPerMinute { clockTempo = quarterNotesPerMinute }
+    }
+
+    /// Start (0xFA): from the song's start, rolling.
+    @_noLocks
+    mutating func clockStart() {
+        followsClock.store(true, ordering: .relaxed)
+        clock.relocate(toBeat: 0)
+        clock.setRolling(true)
+    }
+
+    /// Continue (0xFB) and stop (0xFC): rolling on from where it is, or held there.
+    @_noLocks
+    mutating func clockRolling(_ rolling: Bool) {
+        followsClock.store(true, ordering: .relaxed)
+        clock.setRolling(rolling)
+    }
+
+    /// Song position (0xF2): `sixteenths` sixteenth notes from the start.
+    @_noLocks
+    mutating func clockSongPosition(sixteenths: Int) {
+        followsClock.store(true, ordering: .relaxed)
+        let beatUnit = requestedMeter.load(ordering: .relaxed) % 256
+        clock.relocate(toBeat: Double(sixteenths) * Double(beatUnit) / 16)
     }
 }

@@ -43,9 +43,9 @@ package struct MIDIFeedback: ~Copyable {
     /// Nothing is sent before the first request: what a cycle sent before
     /// the connections were made would reach no one, or arrive twice.
     private let started: UnsafeMutablePointer<Bool>
-    private static let unsent: UInt8 = 0xFF
+    private static var unsent: UInt8 { 0xFF }
     /// Not a value any mapping stores (a NaN's bit pattern): looked at again.
-    private static let unseen: UInt32 = 0x7FC0_DEAD
+    private static var unseen: UInt32 { 0x7FC0_DEAD }
 
     init() {
         sent = .allocate(capacity: 16 * 128)

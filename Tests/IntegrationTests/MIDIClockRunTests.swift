@@ -1,0 +1,142 @@
+import Foundation
+import HostCore
+import JackIO
+import TestSupport
+import XCTest
+
+/// MIDI clock in and out of `fxhost run`, on a private dummy server at
+/// 48 kHz, with JACK clients no one here wrote (python's JACK-Client). The
+/// oracle is arithmetic: 24 pulses a quarter note, so pulses 800 frames
+/// apart are a beat every 19200 frames, 48000 × 60 / 19200 = 150 bpm; at
+/// 120 bpm a beat is 24000 frames and a pulse 1000.
+final class MIDIClockRunTests: XCTestCase {
+    /// A clock of start (0xFA) and pulses (0xF8) every 800 frames at exact
+    /// frames: eg-metro's clicks in a take move from 32000 frames apart (the
+    /// patch's 90 bpm) to 19200 ± 1; `status --json` says 150 bpm from the
+    /// clock, and `tempo` is refused. Stop (0xFC) stops the clicks; start
+    /// again brings them back, still 19200 apart (the last tempo is held
+    /// after the pulses end).
+    func testPulsesEvery800FramesGiveClicksEvery19200AndStartAndStopMoveTheTransport() throws {
+        let server = try startJackServer(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder(#function)
+        let clicks = folder.appendingPathComponent("clicks.wav").path
+        try """
+        fxhost: 1
+        tempo: 90
+        clock: { input: [] }
+        nodes:
+          metro: { plugin: http://lv2plug.in/plugins/eg-metro }
+          main: { output: 1 }
+        chain: [metro, main]
+        taps:
+          - { at: metro, file: clicks.wav }
+        """.write(toFile: folder.appendingPathComponent("metro.yaml").path, atomically: true, encoding: .utf8)
+        let run = try LiveRun(["run", folder.appendingPathComponent("metro.yaml").path, "--server", server.name, "--quiet"],
+                              console: true)
+        XCTAssertTrue(run.waitForTap(clicks, seconds: 2), run.stderr)
+        func transport() -> LiveStatus.Transport? {
+            let before = LiveTapPauseRunTests.statuses(in: run.stdout).count
+            run.type("status --json")
+            guard eventually(within: 30, { LiveTapPauseRunTests.statuses(in: run.stdout).count > before }) else { return nil }
+            return LiveTapPauseRunTests.statuses(in: run.stdout).last?.transport
+        }
+        XCTAssertEqual(transport()?.source, "fxhost", "no clock message yet")
+
+        // 12 beats of clock.
+        let pulses = [(frame: 0, message: MIDISender.Message.raw([0xFA]))]
+            + (0..<(12 * 24)).map { (frame: $0 * 800, message: MIDISender.Message.raw([0xF8])) }
+        try TimedMIDISender.send(pulses, server: server.name, to: "fxhost:clock_in")
+        let following = transport()
+        XCTAssertEqual(following?.source, "clock", run.stdout)
+        XCTAssertEqual(following?.beatsPerMinute, 150, "48000 × 60 / (24 × 800), exactly")
+        XCTAssertEqual(following?.rolling, true)
+        run.type("tempo 100")
+        XCTAssertTrue(eventually(within: 30) {
+            (run.stdout + run.stderr).contains("the MIDI clock on fxhost:clock_in sets the tempo (150 bpm now); change it there")
+        }, run.stdout + run.stderr)
+
+        try TimedMIDISender.send([(0, .raw([0xFC]))], server: server.name, to: "fxhost:clock_in")
+        XCTAssertEqual(transport()?.rolling, false, run.stdout)
+        // Four seconds stopped (the take's file may lag the callback: the first second is not judged).
+        let stopped = LiveRun.frames(clicks)
+        XCTAssertTrue(eventually(within: 60) { LiveRun.frames(clicks) >= stopped + 4 * 48_000 }, run.stderr)
+        let restarted = LiveRun.frames(clicks)
+        try TimedMIDISender.send([(0, .raw([0xFA]))], server: server.name, to: "fxhost:clock_in")
+        XCTAssertEqual(transport()?.rolling, true, run.stdout)
+        XCTAssertTrue(eventually(within: 60) { LiveRun.frames(clicks) >= restarted + 5 * 19_200 + 48_000 }, run.stderr)
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+
+        let onsets = TimePositionRenderTests.clickOnsets(try Audio.read(clicks).channels[0])
+        let before = onsets.filter { $0 < stopped }, after = onsets.filter { $0 >= restarted }
+        func intervals(_ onsets: [Int]) -> [Int] { zip(onsets.dropFirst(), onsets).map { $0 - $1 } }
+        XCTAssertEqual(intervals(before).first, 32_000, "90 bpm before the clock: \(onsets)")
+        // Settled: the last eight beats before the stop (12 from the clock, then held).
+        let settled = intervals(before).suffix(8)
+        XCTAssertEqual(settled.count, 8, "\(onsets)")
+        XCTAssertTrue(settled.allSatisfy { abs($0 - 19_200) <= 1 }, "150 bpm from the clock: \(Array(settled)) in \(onsets)")
+        XCTAssertEqual(onsets.filter { $0 >= stopped + 48_000 && $0 < restarted }, [], "stopped: no clicks, \(onsets)")
+        XCTAssertGreaterThanOrEqual(after.count, 5, "\(onsets)")
+        XCTAssertTrue(intervals(after).allSatisfy { abs($0 - 19_200) <= 1 }, "started again at the held 150 bpm: \(after)")
+    }
+
+    /// `clock: { output: … }` at 120 bpm: a JACK MIDI input sees a pulse
+    /// (0xF8) every 1000 frames exactly, then after `tempo 150` every 800 (one
+    /// interval between, where the tempo changed); `transport stop` sends a
+    /// stop (0xFC) and no pulse follows; `transport start` sends the song
+    /// position and continue (0xF2, 0xFB), and pulses every 800 frames again.
+    func testTheTransportsClockIsSentAtExactFrames() throws {
+        let server = try startJackServer(sampleRate: 48_000, bufferFrames: 256)
+        let receiver = try MIDIReceiver(server: server.name)
+        defer { receiver.stop() }
+        let folder = try Tools.temporaryFolder(#function)
+        try LiveRunTests.writeAmpPatch(folder, seconds: 60)
+        let patch = folder.appendingPathComponent("amp.yaml").path
+        try (String(contentsOfFile: patch, encoding: .utf8) + """
+
+        tempo: 120
+        clock: { output: [\(MIDIReceiver.port)] }
+        """).write(toFile: patch, atomically: true, encoding: .utf8)
+        let run = try LiveRun(["run", patch, "--server", server.name, "--quiet"], console: true)
+        func count(_ byte: Int) -> Int { receiver.messages.filter { $0.bytes == [byte] }.count }
+        XCTAssertTrue(eventually(within: 30) { count(0xF8) >= 40 }, receiver.output + run.stderr)
+        run.type("tempo 150")
+        let atChange = count(0xF8)
+        XCTAssertTrue(eventually(within: 30) { count(0xF8) >= atChange + 40 }, receiver.output + run.stderr)
+        run.type("transport stop")
+        XCTAssertTrue(eventually(within: 30) { count(0xFC) == 1 }, receiver.output + run.stderr)
+        run.type("transport start")
+        XCTAssertTrue(eventually(within: 30) { count(0xFB) == 1 }, receiver.output + run.stderr)
+        let atStart = count(0xF8)
+        XCTAssertTrue(eventually(within: 30) { count(0xF8) >= atStart + 20 }, receiver.output + run.stderr)
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+
+        let messages = receiver.messages
+        guard let stop = messages.firstIndex(where: { $0.bytes == [0xFC] }),
+              let resume = messages.firstIndex(where: { $0.bytes == [0xFB] }) else { return XCTFail(receiver.output) }
+        func pulseIntervals(_ range: Range<Int>) -> [Int] {
+            let frames = messages[range].filter { $0.bytes == [0xF8] }.map(\.frame)
+            return zip(frames.dropFirst(), frames).map { $0 - $1 }
+        }
+        // The first few after the connection are not judged: while JACK orders
+        // the graph anew, the receiver may run before fxhost once and take
+        // its pulse a cycle late.
+        let rolling = Array(pulseIntervals(0..<stop).dropFirst(4))
+        // 1000s, at most one interval between, then 800s.
+        let thousands = rolling.prefix { $0 == 1_000 }
+        let rest = rolling.dropFirst(thousands.count)
+        let eights = rest.drop { $0 != 800 }
+        XCTAssertGreaterThanOrEqual(thousands.count, 30, "\(rolling)")
+        XCTAssertLessThanOrEqual(rest.count - eights.count, 1, "one interval where the tempo changed: \(rolling)")
+        XCTAssertTrue(rest.prefix(rest.count - eights.count).allSatisfy { (800...1_000).contains($0) }, "\(rolling)")
+        XCTAssertGreaterThanOrEqual(eights.count, 30, "\(rolling)")
+        XCTAssertTrue(eights.allSatisfy { $0 == 800 }, "\(rolling)")
+        XCTAssertEqual(messages[stop..<resume].filter { $0.bytes == [0xF8] }.count, 0, "no pulse while stopped")
+        XCTAssertEqual(messages[resume - 1].bytes.first, 0xF2, "the song position before continue: \(messages[(resume - 1)...])")
+        XCTAssertEqual(messages[resume - 1].frame, messages[resume].frame)
+        let resumed = pulseIntervals(resume..<messages.count)
+        XCTAssertGreaterThanOrEqual(resumed.count, 19)
+        XCTAssertTrue(resumed.allSatisfy { $0 == 800 }, "\(resumed)")
+    }
+}
