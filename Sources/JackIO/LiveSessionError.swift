@@ -101,7 +101,7 @@ public enum LiveSessionError: Error, CustomStringConvertible, UserFacingError {
         case .tempoFromJack(let beatsPerMinute):
             return "a JACK timebase master sets the tempo (\(NumberText.format(beatsPerMinute)) bpm now); change it there"
         case .tempoFromClock(let beatsPerMinute):
-            return "the MIDI clock on fxhost:clock_in sets the tempo (\(NumberText.format(beatsPerMinute)) bpm now); change it there"
+            return "the MIDI clock followed sets the tempo (\(NumberText.format(beatsPerMinute)) bpm now); change it there"
         }
     }
 

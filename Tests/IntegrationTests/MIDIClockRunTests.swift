@@ -52,7 +52,7 @@ final class MIDIClockRunTests: XCTestCase {
         XCTAssertEqual(following?.rolling, true)
         run.type("tempo 100")
         XCTAssertTrue(eventually(within: 30) {
-            (run.stdout + run.stderr).contains("the MIDI clock on fxhost:clock_in sets the tempo (150 bpm now); change it there")
+            (run.stdout + run.stderr).contains("the MIDI clock followed sets the tempo (150 bpm now); change it there")
         }, run.stdout + run.stderr)
 
         try TimedMIDISender.send([(0, .raw([0xFC]))], server: server.name, to: "fxhost:clock_in")

@@ -1,0 +1,61 @@
+import CCoreShim
+import Foundation
+import HostCore
+import JackIO
+import LV2Bridge
+import TestSupport
+import XCTest
+
+/// A MIDI clock followed on `clock_in` and the transport's clock sent on
+/// `clock_out`, on one LiveSession and a private dummy server, with JACK
+/// clients no one here wrote (python's JACK-Client): a clock at 150 bpm
+/// (pulses 800 frames apart at 48 kHz: 48000 × 60 / (24 × 800)) comes back
+/// out as pulses exactly 800 frames apart. This target links
+/// RealtimeSanitizer and halts on a violation, so this is also a sanitizer
+/// run of both clock paths of the callback.
+final class MIDIClockLiveTests: XCTestCase {
+    func testAClockFollowedIsSentOnAtItsTempo() throws {
+        XCTAssertEqual(fxhost_rtsan_available(), 1, "the sanitizer check needs it linked")
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let receiver = try MIDIReceiver(server: server.name)
+        defer { receiver.stop() }
+        let provider = LV2UnitProvider(catalog: PluginCatalog(world: LV2World()))
+        let graph = AudioGraph()
+        let input = try graph.addInput("in", channels: 1, ports: [])
+        let amp = try graph.addUnit("amp", provider.makeUnit("http://lv2plug.in/plugins/eg-amp"))
+        let main = try graph.addOutput("main", channels: 1, ports: [])
+        try graph.connect(input, to: amp)
+        try graph.connect(amp, to: main)
+        var options = LiveSession.Options(server: server)
+        options.tempo = Tempo(beatsPerMinute: 90)
+        options.clock = MIDIClockPorts(inputs: [], outputs: [MIDIReceiver.port])
+        let session = try LiveSession(graph: graph, options: options)
+        defer { session.client.close() }
+        try session.start()
+        try session.connectPorts()
+        XCTAssertEqual(session.transportStatus.source, "fxhost")
+        func pulses() -> [Int] { receiver.messages.filter { $0.bytes == [0xF8] }.map(\.frame) }
+        XCTAssertTrue(eventually(within: 30) { pulses().count >= 10 }, receiver.output)
+
+        // Four beats of clock from the start, then a song position (beat 2) and stop.
+        let clock = [(frame: 0, message: MIDISender.Message.raw([0xFA]))]
+            + (0..<96).map { (frame: $0 * 800, message: MIDISender.Message.raw([0xF8])) }
+        try TimedMIDISender.send(clock, server: server.name, to: "\(session.client.name):clock_in")
+        XCTAssertEqual(session.transportStatus.source, "clock")
+        XCTAssertEqual(session.transportStatus.beatsPerMinute, 150)
+        XCTAssertThrowsError(try session.setTempo(100)) { error in
+            XCTAssertEqual("\(error)", "the MIDI clock followed sets the tempo (150 bpm now); change it there")
+        }
+        let atEnd = pulses().count
+        XCTAssertTrue(eventually(within: 30) { pulses().count >= atEnd + 50 }, receiver.output)
+        let held = pulses().suffix(49)
+        XCTAssertEqual(zip(held.dropFirst(), held).map { $0 - $1 }, Array(repeating: 800, count: 48),
+                       "the clock's 150 bpm held after its pulses ended")
+
+        try TimedMIDISender.send([(0, .raw([0xF2, 8, 0])), (0, .raw([0xFC]))], server: server.name,
+                                 to: "\(session.client.name):clock_in")
+        XCTAssertTrue(eventually(within: 30) { receiver.messages.contains { $0.bytes == [0xFC] } }, receiver.output)
+        XCTAssertFalse(session.transportStatus.rolling)
+        try session.finish()
+    }
+}
