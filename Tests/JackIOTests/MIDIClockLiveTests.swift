@@ -10,7 +10,7 @@ import XCTest
 /// `clock_out`, on one LiveSession and a private dummy server, with JACK
 /// clients no one here wrote (python's JACK-Client): a clock at 150 bpm
 /// (pulses 800 frames apart at 48 kHz: 48000 × 60 / (24 × 800)) comes back
-/// out as pulses exactly 800 frames apart. This target links
+/// out as pulses exactly 800 frames apart, its start as a start. This target links
 /// RealtimeSanitizer and halts on a violation, so this is also a sanitizer
 /// run of both clock paths of the callback.
 final class MIDIClockLiveTests: XCTestCase {
@@ -42,6 +42,8 @@ final class MIDIClockLiveTests: XCTestCase {
             + (0..<96).map { (frame: $0 * 800, message: MIDISender.Message.raw([0xF8])) }
         try TimedMIDISender.send(clock, server: server.name, to: "\(session.client.name):clock_in")
         XCTAssertEqual(session.transportStatus.source, "clock")
+        // The clock's start moved the rolling transport back to the top: sent on as a start.
+        XCTAssertTrue(eventually(within: 30) { receiver.messages.contains { $0.bytes == [0xFA] } }, receiver.output)
         XCTAssertEqual(session.transportStatus.beatsPerMinute, 150)
         XCTAssertThrowsError(try session.setTempo(100)) { error in
             XCTAssertEqual("\(error)", "the MIDI clock followed sets the tempo (150 bpm now); change it there")

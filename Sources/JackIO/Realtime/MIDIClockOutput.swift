@@ -7,8 +7,9 @@ import HostCore
 
 /// The transport's MIDI clock sent on `fxhost:clock_out`: 24 pulses a
 /// quarter note (0xF8), each at the frame its beat position falls on, start
-/// (0xFA, rolling from the song's start) or song position and continue
-/// (0xF2, 0xFB, rolling from elsewhere), and stop (0xFC).
+/// (0xFA, rolling from the song's start, or moved back to it while
+/// rolling) or song position and continue (0xF2, 0xFB, rolling from
+/// elsewhere), and stop (0xFC).
 struct MIDIClockOutput {
     /// The JACK MIDI output (nil: the patch has no `clock: { output }`), set before the client is activated.
     var port: OpaquePointer? = nil
@@ -59,11 +60,16 @@ func sendMIDIClock(_ state: UnsafeMutablePointer<LiveEngineState>, position: Tra
     guard quarters.magnitude < 1e12, quartersPerMinute.isFinite, quartersPerMinute > 0 else { return }
     let pulses = quarters * MIDIClockOutput.pulsesPerQuarter
     let started = rolling && !state.pointee.clockOutput.rolled
-    if rolling != state.pointee.clockOutput.rolled {
+    let jumped = position.generation != state.pointee.clockOutput.generation
+    let atSongStart = pulses < 1e-9 && pulses > -1e-9
+    if rolling && !started && jumped && atSongStart {
+        // Moved back to the top while rolling (a clock followed started again): start over there too.
+        writeClockByte(0xFA, at: 0, into: buffer)
+    } else if rolling != state.pointee.clockOutput.rolled {
         state.pointee.clockOutput.rolled = rolling
         if !rolling {
             writeClockByte(0xFC, at: 0, into: buffer)
-        } else if pulses < 1e-9 && pulses > -1e-9 {
+        } else if atSongStart {
             writeClockByte(0xFA, at: 0, into: buffer)
         } else {
             // Continue from the song position, in sixteenths (14 bits; beyond, the last one).
@@ -77,7 +83,7 @@ func sendMIDIClock(_ state: UnsafeMutablePointer<LiveEngineState>, position: Tra
         }
     }
     guard rolling else { return }
-    if started || position.generation != state.pointee.clockOutput.generation {
+    if started || jumped {
         state.pointee.clockOutput.nextPulse = MIDIClockOutput.firstPulse(atOrAfter: pulses)
     }
     state.pointee.clockOutput.generation = position.generation
