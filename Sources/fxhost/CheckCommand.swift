@@ -45,7 +45,7 @@ struct CheckCommand: ParsableCommand {
             if let line = hostTime[node.name] { print("    " + line) }
         }
         for tap in plan.taps { print("  tap \(tap.node) → \(tap.file) (\(tap.channels.count) ch)") }
-        for line in Self.midiControlText(patch.midiControl) { print("  " + line) }
+        for line in Self.midiControlText(patch.midiControl) + Self.clockText(patch.clock) { print("  " + line) }
         print("  " + Self.parallelText(plan.program))
         if plan.latencyFrames > 0 {
             print("  latency \(plan.latencyFrames) frames, compensated (outputs and taps aligned; renders start at the first input sample)")
@@ -69,6 +69,13 @@ struct CheckCommand: ParsableCommand {
             lines.append("scene \(scene.name): " + (settings.isEmpty ? "nothing" : settings.joined(separator: ", ")))
         }
         return lines
+    }
+
+    /// `clock:` as `run` will use it.
+    static func clockText(_ clock: MIDIClockPorts) -> [String] {
+        func ports(_ names: [String]) -> String { names.isEmpty ? "(connected to nothing)" : names.joined(separator: ", ") }
+        return (clock.inputs.map { ["MIDI clock in ← " + ports($0)] } ?? [])
+            + (clock.outputs.map { ["MIDI clock out → " + ports($0)] } ?? [])
     }
 
     /// What `--threads` can do with this plan.
@@ -117,6 +124,8 @@ struct CheckReport: Encodable {
     var taps: [Tap]
     /// `midi-control:` and `scenes:`, each line as `check` prints it (absent: none).
     var midiControl: [String]?
+    /// `clock:`, each line as `check` prints it (absent: none).
+    var clock: [String]?
 
     init(patch: Patch, plan: RenderPlan) {
         name = patch.name
@@ -134,5 +143,7 @@ struct CheckReport: Encodable {
         taps = plan.taps.map { Tap(node: $0.node, file: $0.file, channels: $0.channels.count) }
         let midi = CheckCommand.midiControlText(patch.midiControl)
         midiControl = midi.isEmpty ? nil : midi
+        let clock = CheckCommand.clockText(patch.clock)
+        self.clock = clock.isEmpty ? nil : clock
     }
 }

@@ -139,4 +139,23 @@ final class MIDIClockRunTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(resumed.count, 19)
         XCTAssertTrue(resumed.allSatisfy { $0 == 800 }, "\(resumed)")
     }
+
+    /// `fxhost check` names the clock's ports as `run` will connect them,
+    /// in text and JSON, and refuses a misspelt key at its place.
+    func testCheckShowsTheClockAndRefusesAMisspeltKey() throws {
+        let folder = try Tools.temporaryFolder(#function)
+        let good = folder.appendingPathComponent("good.yaml").path, bad = folder.appendingPathComponent("bad.yaml").path
+        try "fxhost: 1\nclock: { input: [a:b], output: [] }\nnodes:\n  out: { output: 1 }\n"
+            .write(toFile: good, atomically: true, encoding: .utf8)
+        try "fxhost: 1\nclock: { inptu: [a:b] }\nnodes:\n  out: { output: 1 }\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        let text = try Tools.fxhost(["check", good])
+        XCTAssertEqual(text.status, 0, text.stderr)
+        XCTAssertTrue(text.stdout.contains("  MIDI clock in ← a:b\n  MIDI clock out → (connected to nothing)\n"), text.stdout)
+        let json = try Tools.fxhost(["check", good, "--json"])
+        XCTAssertEqual(json.status, 0, json.stderr)
+        XCTAssertTrue(json.stdout.contains("\"MIDI clock in ← a:b\""), json.stdout)
+        let refused = try Tools.run(Tools.fxhost, ["check", bad])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("bad.yaml:2:10: unknown key `inptu` in `clock` (did you mean `input`?)"), refused.stderr)
+    }
 }
