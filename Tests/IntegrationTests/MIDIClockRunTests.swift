@@ -109,8 +109,18 @@ final class MIDIClockRunTests: XCTestCase {
         XCTAssertTrue(eventually(within: 30) { count(0xFB) == 1 }, receiver.output + run.stderr)
         let atStart = count(0xF8)
         XCTAssertTrue(eventually(within: 30) { count(0xF8) >= atStart + 20 }, receiver.output + run.stderr)
+        // `save` keeps the clock as the file wrote it, beside a value changed live.
+        run.type("set amp gain -3")
+        run.type("save")
+        XCTAssertTrue(eventually(within: 30) { run.stdout.contains("saved the running patch to \(patch)") }, run.stdout + run.stderr)
         run.type("quit")
         XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+        let saved = try PatchParser.parse(text: String(contentsOfFile: patch, encoding: .utf8), path: patch)
+        XCTAssertEqual(saved.clock, MIDIClockPorts(outputs: [MIDIReceiver.port]))
+        XCTAssertEqual(saved.node(named: "amp").flatMap { node -> ParameterValue? in
+            guard case .plugin(let spec) = node.kind else { return nil }
+            return spec.parameters.first { $0.symbol == "gain" }?.value
+        }, .number(-3))
 
         let messages = receiver.messages
         guard let stop = messages.firstIndex(where: { $0.bytes == [0xFC] }),
