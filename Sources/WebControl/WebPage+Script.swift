@@ -494,10 +494,13 @@ extension WebPage {
             button.type = 'button';
             button.textContent = scene.name;
             button.setAttribute('aria-label', `scene ${scene.name}`);
-            // With a glide (seconds) the scene's values move there over it; 0: in one block.
+            // With a glide (seconds) the scene's values move there over it; 0 or empty: in one block.
+            // Anything else goes as typed, so the server refuses a bad glide in its own sentence.
             button.addEventListener('click', () => {
-              const glide = Number($('scene-glide').value);
-              const fields = glide > 0 ? { cmd: 'scene', name: scene.name, glide } : { cmd: 'scene', name: scene.name };
+              const typed = $('scene-glide').value.trim();
+              const glide = Number(typed);
+              const fields = typed === '' || glide === 0 ? { cmd: 'scene', name: scene.name }
+                : { cmd: 'scene', name: scene.name, glide: Number.isFinite(glide) ? glide : typed };
               command(fields, $('session-refusal'));
             });
             scenes.append(button);

@@ -200,6 +200,18 @@ final class MIDIControlTests: XCTestCase {
         try rig.session.finish()
     }
 
+    /// A pedal's program change on channel 1 and a keyboard's on channel 2
+    /// (for a synth, not mapped here) in the same cycle: each channel's last
+    /// counts, so the pedal's scene is applied.
+    func testAProgramChangeOnAnotherChannelDoesNotHideAMappedOne() throws {
+        let control = MIDIControl(mappings: [MIDIMapping(trigger: .program(2), channel: 1, target: .scene("lead"))],
+                                  scenes: [Self.lead])
+        let rig = try MIDIRig(control: control, bufferFrames: 256)
+        try rig.send([.program(2, channel: 1), .program(5, channel: 2)], perCycle: 2)
+        XCTAssertTrue(rig.waitForLevel(Self.decibelsToLinear(-12)), "heard \(String(describing: rig.level))")
+        try rig.session.finish()
+    }
+
     /// 400 controllers, 16 per cycle, with a program change among them,
     /// under RealtimeSanitizer: nothing is reported, the gain ends at the
     /// last value, and the announcements hold far fewer values than were

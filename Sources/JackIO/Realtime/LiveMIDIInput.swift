@@ -36,7 +36,7 @@ func applyMIDIControl(_ state: UnsafeMutablePointer<LiveEngineState>, frames: UI
         case 0xB0 where event.size >= 3:
             state.pointee.latestMIDIEvents.markController(bytes[1], channelIndex: bytes[0] & 0x0F, index: index)
         case 0xC0:
-            state.pointee.latestMIDIEvents.markProgram(index: index)
+            state.pointee.latestMIDIEvents.markProgram(channelIndex: bytes[0] & 0x0F, index: index)
         default: continue
         }
     }
@@ -56,7 +56,7 @@ func applyMIDIControl(_ state: UnsafeMutablePointer<LiveEngineState>, frames: UI
                             frameOffset: event.time,
                             isLast: state.pointee.latestMIDIEvents.isLastController(controller, channelIndex: status & 0x0F, index: index))
         case 0xC0:
-            guard state.pointee.latestMIDIEvents.isLastProgram(index: index) else { continue }
+            guard state.pointee.latestMIDIEvents.isLastProgram(channelIndex: status & 0x0F, index: index) else { continue }
             let program = bytes[1] & 0x7F
             for entry in table.programs where entry.program == program && (entry.channel == 0 || entry.channel == channel) {
                 if entry.glideFrames > 0 {
@@ -80,9 +80,7 @@ func applyMIDIControl(_ state: UnsafeMutablePointer<LiveEngineState>, frames: UI
 private func applyController(_ controller: UInt8, channel: UInt8, value: Int, table: MIDIControlTable,
                              state: UnsafeMutablePointer<LiveEngineState>, rampSteps: Int, frameOffset: UInt32,
                              isLast: Bool) {
-    for index in 0..<table.controllers.count {
-        let entry = table.controllers[index]
-        guard entry.controller == controller && (entry.channel == 0 || entry.channel == channel) else { continue }
+    for entry in table.controllers where entry.controller == controller && (entry.channel == 0 || entry.channel == channel) {
         // A later event of this controller in the cycle stores over this one; every tap counts.
         guard isLast || entry.tapsTempo else { continue }
         if entry.tapsTempo {
@@ -107,8 +105,7 @@ private func applyController(_ controller: UInt8, channel: UInt8, value: Int, ta
         if let flag = entry.flag {
             let on: UInt8 = scaled != 0 ? 1 : 0
             state.pointee.motions.store(on, in: flag)
-            state.pointee.midiFeedback.heard(entry, index: index, channel: channel, table: table,
-                                             value: on != 0 ? entry.scale.high : entry.scale.low)
+            state.pointee.midiFeedback.heard(entry, channel: channel, value: on != 0 ? entry.scale.high : entry.scale.low)
             state.pointee.midiActivity.push(MIDIActivity(kind: .bypass, generation: table.generation, index: entry.mapping,
                                                          value: on != 0 ? 1 : 0, controller: controller, channel: channel))
         } else if let target = entry.value {
@@ -117,7 +114,7 @@ private func applyController(_ controller: UInt8, channel: UInt8, value: Int, ta
             } else {
                 state.pointee.motions.store(scaled, in: target)
             }
-            state.pointee.midiFeedback.heard(entry, index: index, channel: channel, table: table, value: scaled)
+            state.pointee.midiFeedback.heard(entry, channel: channel, value: scaled)
             state.pointee.midiActivity.push(MIDIActivity(kind: .parameter, generation: table.generation, index: entry.mapping,
                                                          value: scaled, controller: controller, channel: channel))
         }

@@ -33,10 +33,10 @@ package struct MIDIFeedback: ~Copyable {
     /// Each tracked mapping's value (its bit pattern) last looked at, for the table `seenGeneration`.
     private let seen: UnsafeMutableBufferPointer<UInt32>
     private let seenGeneration: UnsafeMutablePointer<Int32>
-    /// For a tracked mapping of any channel: the channel (1...16) its
-    /// controller was last heard on, 0 before, for the table `heardGeneration`.
+    /// Per controller (0...127): the channel (1...16) it was last heard on,
+    /// 0 before; a mapping of any channel answers there. Kept across tables
+    /// (a `learn`, a reload): it is the controller's, not a mapping's.
     private let heardChannel: UnsafeMutableBufferPointer<UInt8>
-    private let heardGeneration: UnsafeMutablePointer<Int32>
     /// Set by the control thread (`feedback`, and once the ports are
     /// connected): send every mapped value again.
     let resendRequested = Atomic<Bool>(false)
@@ -58,10 +58,8 @@ package struct MIDIFeedback: ~Copyable {
         seen.initialize(repeating: Self.unseen)
         seenGeneration = .allocate(capacity: 1)
         seenGeneration.initialize(to: -1)
-        heardChannel = .allocate(capacity: Self.trackedMappings)
+        heardChannel = .allocate(capacity: 128)
         heardChannel.initialize(repeating: 0)
-        heardGeneration = .allocate(capacity: 1)
-        heardGeneration.initialize(to: -1)
         started = .allocate(capacity: 1)
         started.initialize(to: false)
     }
@@ -73,7 +71,6 @@ package struct MIDIFeedback: ~Copyable {
         seen.deallocate()
         seenGeneration.deallocate()
         heardChannel.deallocate()
-        heardGeneration.deallocate()
         started.deallocate()
     }
 
@@ -87,21 +84,12 @@ package struct MIDIFeedback: ~Copyable {
         return (0xB0 | channelBits, controller & 0x7F, scale.controller(value: value))
     }
 
-    /// Mapping `index`'s message: on its channel, or for any channel on the
-    /// one its controller was last heard on (channel 1 until it is).
+    /// A mapping's message: on its channel, or for any channel on the one
+    /// its controller was last heard on (channel 1 until it is).
     @_noLocks
-    private func message(for entry: MIDIControlTable.Controller, index: Int, value: Float)
-        -> (status: UInt8, controller: UInt8, value: UInt8) {
-        let channel = entry.channel != 0 || index >= heardChannel.count ? entry.channel : heardChannel[index]
+    private func message(for entry: MIDIControlTable.Controller, value: Float) -> (status: UInt8, controller: UInt8, value: UInt8) {
+        let channel = entry.channel != 0 ? entry.channel : heardChannel[Int(entry.controller & 0x7F)]
         return Self.message(controller: entry.controller, channel: channel, scale: entry.scale, value: value)
-    }
-
-    /// Forgets the channels heard for an older table (its indices mean other mappings).
-    @_noLocks
-    private func follow(_ table: MIDIControlTable) {
-        guard heardGeneration.pointee != table.generation else { return }
-        for index in 0..<heardChannel.count { heardChannel[index] = 0 }
-        heardGeneration.pointee = table.generation
     }
 
     /// The `sent` slot of `message`: its channel and controller.
@@ -110,15 +98,14 @@ package struct MIDIFeedback: ~Copyable {
         Int(message.status & 0x0F) * 128 + Int(message.controller)
     }
 
-    /// A controller on `channel` moved mapping `index` of `table` to
-    /// `value` (its goal, when smoothed): the controller shows it already, so
-    /// it counts as sent; a mapping of any channel answers on this one from now on.
+    /// A controller on `channel` (1...16) moved `entry` to `value` (its
+    /// goal, when smoothed): the controller shows it already, so it counts
+    /// as sent; mappings of any channel answer on this one from now on.
     @_noLocks
-    func heard(_ entry: MIDIControlTable.Controller, index: Int, channel: UInt8, table: MIDIControlTable, value: Float) {
+    func heard(_ entry: MIDIControlTable.Controller, channel: UInt8, value: Float) {
         guard port != nil else { return }
-        follow(table)
-        if entry.channel == 0 && index < heardChannel.count { heardChannel[index] = channel }
-        let message = message(for: entry, index: index, value: value)
+        heardChannel[Int(entry.controller & 0x7F)] = min(max(channel, 1), 16)
+        let message = message(for: entry, value: value)
         sent[Self.slot(of: message)] = message.value
     }
 
@@ -138,7 +125,6 @@ package struct MIDIFeedback: ~Copyable {
             started.pointee = true
         }
         guard started.pointee, let table else { return }
-        follow(table)
         if seenGeneration.pointee != table.generation {
             // A new table (a reloaded patch, a `learn`): its values looked at afresh.
             for index in 0..<seen.count { seen[index] = Self.unseen }
@@ -162,7 +148,7 @@ package struct MIDIFeedback: ~Copyable {
             if tracked && seen[index] == stored { continue }
             // On a knob's ramp, its goal: the controller shows it already.
             if entry.smoothed, let target = entry.value, let goal = ramps.goal(of: target) { value = goal }
-            let message = message(for: entry, index: index, value: value)
+            let message = message(for: entry, value: value)
             let slot = Self.slot(of: message)
             if pending[slot] == Self.unsent {
                 pendingSlots[pendingCount] = UInt16(slot)
