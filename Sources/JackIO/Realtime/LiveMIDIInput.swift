@@ -43,13 +43,19 @@ func applyMIDIControl(_ state: UnsafeMutablePointer<LiveEngineState>, frames: UI
                             frameOffset: event.time)
         case 0xC0:
             let program = bytes[1] & 0x7F
+            var taken = false
             for entry in table.programs where entry.program == program && (entry.channel == 0 || entry.channel == channel) {
+                taken = true
                 if entry.glideFrames > 0 {
                     table.glideScene(Int(entry.scene), frames: entry.glideFrames, glides: state.pointee.sceneGlides.slots)
                 } else {
                     table.applyScene(Int(entry.scene))
                 }
                 state.pointee.midiActivity.push(MIDIActivity(kind: .scene, generation: table.generation, index: entry.scene,
+                                                             value: 0, controller: 0, channel: channel))
+            }
+            if !taken && state.pointee.midiReportsPrograms.load(ordering: .relaxed) {
+                state.pointee.midiActivity.push(MIDIActivity(kind: .program, generation: table.generation, index: Int32(program),
                                                              value: 0, controller: 0, channel: channel))
             }
         default:

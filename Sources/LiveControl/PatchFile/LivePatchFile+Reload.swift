@@ -24,12 +24,57 @@ extension LivePatchFile {
             }
         }
         guard newText != text else { return [] }
-        let plan: ReloadPlan
+        let newPatch: Patch
         do {
-            let newPatch = try PatchParser.parse(text: newText, path: path)
-            plan = try ReloadPlan(from: patch, to: newPatch, running: session, folder: folder, makeUnit: makeUnit)
+            newPatch = try PatchParser.parse(text: newText, path: path)
         } catch {
             return [.patchRefused(reason: error.description)]
+        }
+        switch try apply(newPatch, text: newText, path: path, session: session) {
+        case .success(let changes): return changes
+        case .failure(let error): return [.patchRefused(reason: error.description)]
+        }
+    }
+
+    /// A setlist's switch: the patch file at `newPath` becomes the one
+    /// playing, by the same difference a reload applies (plugins in both
+    /// kept with their state, one graph edit at a block boundary, taps of
+    /// the same file going on), its MIDI mappings and scenes taking over.
+    /// A patch that does not read or fit is refused, and nothing changes.
+    package func switchPatch(_ session: LiveSession, to newPath: String) throws(ControlError.Reason) -> [ControlChange.Kind] {
+        let newPatch: Patch
+        let newText: String
+        do {
+            newText = try PatchFileReader.read(path: newPath)
+            newPatch = try PatchParser.parse(text: newText, path: newPath)
+        } catch {
+            throw .refused(error.description)
+        }
+        let result: Result<[ControlChange.Kind], GraphError>
+        do {
+            result = try apply(newPatch, text: newText, path: newPath, session: session)
+            if case .success = result, newPatch.midiControl != session.midiControl {
+                try session.replaceMIDIControl(newPatch.midiControl)
+            }
+        } catch {
+            throw .session(error)
+        }
+        switch result {
+        case .success(let changes): return changes
+        case .failure(let error): throw .refused(error.description)
+        }
+    }
+
+    /// The difference between the running graph and `newPatch` (read from
+    /// `path`), applied; `.failure` when the patch does not fit, and then
+    /// nothing changed. Throws only what the session itself refuses.
+    private func apply(_ newPatch: Patch, text newText: String, path: String,
+                       session: LiveSession) throws(LiveSessionError) -> Result<[ControlChange.Kind], GraphError> {
+        let plan: ReloadPlan
+        do {
+            plan = try ReloadPlan(from: patch, to: newPatch, running: session, folder: Self.folder(of: path), makeUnit: makeUnit)
+        } catch {
+            return .failure(error)
         }
         var changes: [ControlChange.Kind] = []
         if let graph = plan.graph {
@@ -37,29 +82,13 @@ extension LivePatchFile {
                 // A node whose plugin changed keeps its name: its recorded values are the new unit's.
                 try session.replaceGraph(with: graph, newUnits: plan.added.filter { plan.removed.contains($0) })
             } catch {
-                if case .graph(let error) = error { return [.patchRefused(reason: error.description)] }
+                if case .graph(let error) = error { return .failure(error) }
                 throw error
             }
             changes.append(.patchReloaded(added: plan.added, removed: plan.removed, rewired: plan.rewired))
         }
-        for (node, preset) in plan.presets {
-            try session.applyPreset(node: node, name: preset)
-            changes.append(.presetApplied(node: node, name: preset))
-        }
-        for change in plan.parameters {
-            let stored = try session.setParameter(node: change.node, symbol: change.symbol, value: .number(Double(change.value)))
-            changes.append(.parameter(node: change.node, parameter: change.symbol, value: stored))
-        }
-        for change in plan.messages {
-            let sent = try session.setMessageParameter(node: change.node, name: change.name, value: change.value)
-            changes.append(.property(node: change.node, property: change.name, value: sent))
-        }
-        for (node, on) in plan.bypasses {
-            try session.setBypass(node: node, on)
-            changes.append(.bypass(node: node, on: on))
-        }
-        remember(plan.patch, text: newText)
-        return changes
+        remember(plan.patch, text: newText, path: path)
+        return .success(changes)
     }
 }
 

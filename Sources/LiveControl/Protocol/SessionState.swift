@@ -114,6 +114,8 @@ package struct SessionState: Codable, Sendable {
     /// The parameter a `learn` waits for (`amp:gain`), if any.
     package var learning: String?
     package var tempo: Tempo
+    /// Where a setlist run stands (nil: a run of one patch).
+    package var setlist: LiveStatus.SetlistPosition?
 
     /// The session now; with `node`, that node only (and the connections and taps that touch it).
     package init(session: LiveSession, node only: String? = nil) throws(LiveSessionError) {
