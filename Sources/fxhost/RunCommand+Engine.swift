@@ -141,6 +141,7 @@ extension RunCommand {
         let link = EngineLinkFrontEnd(descriptor: EngineProcess.linkDescriptor, session: engine.session)
         link.restoredState = restored.isEmpty ? nil : restored
         host.attach(MIDIAnnouncer())
+        if setlist != nil { host.attach(SetlistSpillTimer(dispatcher: engine.dispatcher)) }
         if let snapshots {
             host.attach(StateSnapshotLoop(snapshots: snapshots, session: engine.session, leftOut: Set(engineBypass)) {
                 link.note($0, isWarning: true)

@@ -112,4 +112,89 @@ final class SetlistRunTests: XCTestCase {
         }
         var setlist: Position
     }
+
+    /// verse: a stereo burst (0.2 s of 440 Hz, then silence) through mda
+    /// Delay with feedback 0.9 to `wet`, and a constant 0.5 through eg-amp
+    /// at 0 dB to `dry`; solo: the burst straight to `wet` (silence by
+    /// then) and the constant through `trim` at -6 dB. A switch at 1.5 s,
+    /// with a 2 s spillover: `dry` has no gap and is solo's level from the
+    /// switch on (the old amp spills silence); `wet` holds the old delay's
+    /// echoes after the switch, until the fade's end, and exactly 0 from
+    /// there (the spill fades to 0 over its last half second, then goes).
+    func testASwitchLetsTheOldPatchsEchoesRingForTheSpillover() throws {
+        let server = try startJackServer(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder()
+        let rate = 48_000, seconds = 40
+        let burst = (0..<rate * seconds).map { $0 < rate / 5 ? Float(0.5 * sin(2 * Double.pi * 440 * Double($0) / 48_000)) : 0 }
+        try Audio(channels: [burst, burst]).write(folder.appendingPathComponent("burst.wav").path)
+        try Audio.constant([0.5], frames: rate * seconds).write(folder.appendingPathComponent("dc.wav").path)
+        func patch(_ nodes: String, _ chains: String) -> String {
+            """
+            fxhost: 1
+            nodes:
+              burst: { file: burst.wav }
+              dc: { file: dc.wav }
+              wet: { output: 2 }
+              dry: { output: 1 }
+            \(nodes)
+            connect:
+            \(chains)
+            taps:
+              - { at: wet, file: wet.wav }
+              - { at: dry, file: dry.wav }
+
+            """
+        }
+        try patch("""
+              echo: { plugin: mda/Delay, params: { l_delay: 0.3, r_delay: 0.3, feedback: 0.9, fx_mix: 1, output: 1 } }
+              amp: { plugin: \(Self.amp), params: { gain: 0 } }
+            """, """
+              - { from: burst, to: echo }
+              - { from: echo, to: wet }
+              - { from: dc, to: amp }
+              - { from: amp, to: dry }
+            """).write(to: folder.appendingPathComponent("verse.yaml"), atomically: true, encoding: .utf8)
+        try patch("""
+              trim: { plugin: \(Self.amp), params: { gain: -6 } }
+            """, """
+              - { from: burst, to: wet }
+              - { from: dc, to: trim }
+              - { from: trim, to: dry }
+            """).write(to: folder.appendingPathComponent("solo.yaml"), atomically: true, encoding: .utf8)
+        let show = folder.appendingPathComponent("show.yaml").path
+        try "fxhost-setlist: 1\nspillover: 2s\npatches:\n  - { name: verse, patch: verse.yaml }\n  - { name: solo, patch: solo.yaml }\n"
+            .write(toFile: show, atomically: true, encoding: .utf8)
+        let wet = folder.appendingPathComponent("wet.wav").path, dry = folder.appendingPathComponent("dry.wav").path
+        let run = try LiveRun(["run", show, "--server", server.name, "--quiet"], console: true)
+        XCTAssertTrue(run.waitForTap(dry, seconds: 1.5), run.stderr)
+        run.type("next")
+        // Past the spillover and its removal, by the audio's own frames.
+        XCTAssertTrue(run.waitForRuns(dry, count: 2, lastAtLeast: rate * 7 / 2), run.stderr)
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+
+        let dryRuns = LiveRunTests.runs(of: try Audio.read(dry).channels[0])
+        XCTAssertEqual(dryRuns.count, 2, "verse's 0 dB, then solo's -6 dB, no gap: \(dryRuns.map { ($0.value, $0.count) })")
+        guard dryRuns.count == 2 else { return }
+        XCTAssertEqual(dryRuns[0].value, 0.5)
+        XCTAssertEqual(dryRuns[1].value, 0.5 * Self.minus6, accuracy: 1e-6)
+        let switchFrame = dryRuns[0].count
+        let echoes = try Audio.read(wet)
+        XCTAssertEqual(echoes.channels[0].count, dryRuns[0].count + dryRuns[1].count, "both taps began in the same cycle")
+        func peak(_ from: Double, _ to: Double) -> Float {
+            let range = max(0, switchFrame + Int(from * Double(rate)))..<min(echoes.channels[0].count, switchFrame + Int(to * Double(rate)))
+            return echoes.channels.map { channel in range.map { abs(channel[$0]) }.max() ?? 0 }.max() ?? 0
+        }
+        XCTAssertGreaterThan(peak(-0.3, 0), 0.01, "the echoes ring as the switch comes")
+        XCTAssertGreaterThan(peak(0, 0.5), 0.01, "and go on after it")
+        XCTAssertGreaterThan(peak(1.0, 1.5), 1e-4, "until the fade starts, 0.5 s before the spillover's end")
+        XCTAssertEqual(peak(2.0, 20), 0, "and stop at its end")
+        // The fade: over the last 0.5 s a sample is at most its linear gain ((end - n) / 0.5 s) times the
+        // echoes' peak just before the fade (a feedback delay's echoes only decay, fed silence).
+        let before = peak(1.0, 1.5), end = switchFrame + 2 * rate, fade = rate / 2
+        for channel in echoes.channels {
+            let louder = (end - fade..<end).filter { abs(channel[$0]) > Float(end - $0) / Float(fade) * before + 1e-6 }
+            XCTAssertTrue(louder.isEmpty, "above the linear fade at \(louder.prefix(3).map { Double($0 - switchFrame) / Double(rate) }) s")
+        }
+    }
 }

@@ -85,6 +85,9 @@ package final class ControlDispatcher {
                 do {
                     var state = try SessionState(session: session, node: node)
                     state.setlist = setlist?.position
+                    // A setlist's spill is the old patch ringing out: no control of the patch playing.
+                    state.nodes.removeAll { SetlistSpill.isSpillNode($0.name) }
+                    state.connections.removeAll { SetlistSpill.isSpillNode($0.from) || SetlistSpill.isSpillNode($0.to) }
                     return .state(state)
                 } catch {
                     throw ControlError.Reason.session(error)

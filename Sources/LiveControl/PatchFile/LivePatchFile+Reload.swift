@@ -41,7 +41,9 @@ extension LivePatchFile {
     /// kept with their state, one graph edit at a block boundary, taps of
     /// the same file going on), its MIDI mappings and scenes taking over.
     /// A patch that does not read or fit is refused, and nothing changes.
-    package func switchPatch(_ session: LiveSession, to newPath: String) throws(ControlError.Reason) -> [ControlChange.Kind] {
+    /// With `spill`, the old patch's nodes the new one does not keep ring on (`SetlistSpill`).
+    func switchPatch(_ session: LiveSession, to newPath: String, spill: SetlistSpill?) throws(ControlError.Reason)
+        -> [ControlChange.Kind] {
         let newPatch: Patch
         let newText: String
         do {
@@ -52,7 +54,7 @@ extension LivePatchFile {
         }
         let result: Result<[ControlChange.Kind], GraphError>
         do {
-            result = try apply(newPatch, text: newText, path: newPath, session: session)
+            result = try apply(newPatch, text: newText, path: newPath, session: session, spill: spill)
             if case .success = result, newPatch.midiControl != session.midiControl {
                 try session.replaceMIDIControl(newPatch.midiControl)
             }
@@ -68,8 +70,8 @@ extension LivePatchFile {
     /// The difference between the running graph and `newPatch` (read from
     /// `path`), applied; `.failure` when the patch does not fit, and then
     /// nothing changed. Throws only what the session itself refuses.
-    private func apply(_ newPatch: Patch, text newText: String, path: String,
-                       session: LiveSession) throws(LiveSessionError) -> Result<[ControlChange.Kind], GraphError> {
+    private func apply(_ newPatch: Patch, text newText: String, path: String, session: LiveSession,
+                       spill: SetlistSpill? = nil) throws(LiveSessionError) -> Result<[ControlChange.Kind], GraphError> {
         let plan: ReloadPlan
         do {
             plan = try ReloadPlan(from: patch, to: newPatch, running: session, folder: Self.folder(of: path), makeUnit: makeUnit)
@@ -77,7 +79,14 @@ extension LivePatchFile {
             return .failure(error)
         }
         var changes: [ControlChange.Kind] = []
-        if let graph = plan.graph {
+        if var graph = plan.graph {
+            do {
+                if let spill, let spilling = try spill.graph(graph, running: session.graph, removed: plan.removed) {
+                    graph = spilling
+                }
+            } catch {
+                return .failure(error)
+            }
             do {
                 // A node whose plugin changed keeps its name: its recorded values are the new unit's.
                 try session.replaceGraph(with: graph, newUnits: plan.added.filter { plan.removed.contains($0) })
@@ -85,7 +94,8 @@ extension LivePatchFile {
                 if case .graph(let error) = error { return .failure(error) }
                 throw error
             }
-            changes.append(.patchReloaded(added: plan.added, removed: plan.removed, rewired: plan.rewired))
+            changes.append(.patchReloaded(added: plan.added, removed: plan.removed.filter { !SetlistSpill.isSpillNode($0) },
+                                          rewired: plan.rewired))
         }
         remember(plan.patch, text: newText, path: path)
         return .success(changes)

@@ -58,7 +58,8 @@ extension LivePatchFile {
     /// when they still lead to the same file.
     func runningPatch(_ session: LiveSession, writingInto folder: String) -> Patch {
         var result = Patch(version: patch.version, name: patch.name)
-        for node in session.graph.nodes {
+        // A setlist's spill is the old patch ringing out, no part of this one.
+        for node in session.graph.nodes where !SetlistSpill.isSpillNode(node.name) {
             let declared = patch.node(named: node.name)?.kind
             let kind: NodeKind
             switch node.kind {
@@ -106,7 +107,9 @@ extension LivePatchFile {
             }
             result.nodes.append(NodeDeclaration(name: node.name, kind: kind))
         }
-        result.connections = session.graph.connectionDeclarations.map {
+        result.connections = session.graph.connectionDeclarations.filter {
+            !SetlistSpill.isSpillNode($0.from.node) && !SetlistSpill.isSpillNode($0.to.node)
+        }.map {
             ConnectionDeclaration(from: PortReference(node: $0.from.node, port: $0.from.port),
                                   to: PortReference(node: $0.to.node, port: $0.to.port), gainDecibels: $0.gainDecibels)
         }

@@ -11,6 +11,13 @@ package final class LiveSetlist {
     package let setlist: Setlist
     /// The entry playing.
     package private(set) var index: Int
+    /// The last spill made (`SetlistSpill.generation`), and the spills still
+    /// in the graph with when each is taken out (host seconds).
+    private var generation = 0
+    private var spills: [(generation: Int, endsAt: Double)] = []
+    /// After a spill's fade reaches 0, before its nodes go: the host's
+    /// timer and the audio's frames are not one clock.
+    static let removalMarginSeconds = 0.5
 
     package init(setlist: Setlist, index: Int = 0) {
         self.setlist = setlist
@@ -56,9 +63,40 @@ package final class LiveSetlist {
         -> [ControlChange.Kind] {
         let target = try target(of: move)
         let entry = setlist.entries[target]
-        let changes = try patchFile.switchPatch(session, to: entry.path)
+        let spill = setlist.spilloverSeconds > 0 ? SetlistSpill(generation: generation + 1, seconds: setlist.spilloverSeconds) : nil
+        let changes = try patchFile.switchPatch(session, to: entry.path, spill: spill)
         index = target
+        // What the graph now spills: this switch's, and the one before it (older ones were dropped).
+        if let spill {
+            generation = spill.generation
+            spills = spills.filter { $0.generation == spill.generation - 1 }
+            let prefix = SetlistSpill.prefix(spill.generation)
+            if session.graph.nodes.contains(where: { $0.name.hasPrefix(prefix) }) {
+                spills.append((spill.generation, LiveHost.now() + spill.seconds + Self.removalMarginSeconds))
+            }
+        }
         return [.patchSwitched(name: entry.name, index: target)] + changes
+    }
+
+    /// When the next spill is due to be taken out (host seconds), if any.
+    var nextSpillEnd: Double? { spills.map(\.endsAt).min() }
+
+    /// Takes out of the graph every spill whose spillover is over (its
+    /// fades at 0 for good): one graph edit each, after which its units are
+    /// freed off the realtime thread with the retired plan. One the session
+    /// refuses now (a bounce under way) is tried again a little later.
+    func endSpills(now: Double, session: LiveSession) {
+        for (position, spill) in spills.enumerated() where spill.endsAt <= now {
+            do {
+                if let graph = try SetlistSpill.removed(spill.generation, from: session.graph) {
+                    try session.replaceGraph(with: graph, newUnits: [])
+                }
+                spills[position].endsAt = .infinity
+            } catch {
+                spills[position].endsAt = now + Self.removalMarginSeconds
+            }
+        }
+        spills.removeAll { $0.endsAt == .infinity }
     }
 }
 
