@@ -35,6 +35,11 @@ extension WebPage {
               <button id="bounce-cancel" type="button" hidden>cancel bounce</button>
               <progress id="bounce-progress" max="1" value="0" hidden aria-label="bounce progress"></progress>
             </div>
+            <div id="setlist" class="row" aria-label="setlist" hidden>
+              <button id="setlist-prev" type="button" aria-label="previous patch">◀ prev</button>
+              <select id="setlist-patch" aria-label="setlist patch"></select>
+              <button id="setlist-next" type="button" aria-label="next patch">next ▶</button>
+            </div>
             <div id="scenes" class="row" aria-label="scenes"></div>
             <div id="taps" aria-label="taps"></div>
             <p class="refusal" role="alert" id="session-refusal"></p>

@@ -197,4 +197,29 @@ final class SetlistRunTests: XCTestCase {
             XCTAssertTrue(louder.isEmpty, "above the linear fade at \(louder.prefix(3).map { Double($0 - switchFrame) / Double(rate) }) s")
         }
     }
+
+    /// The `--web` page in headless Chromium (`Tests/Browser/page_setlist.py`):
+    /// the selector lists the setlist's names, verse selected and `prev`
+    /// disabled; `next` puts the server on solo, and the page then draws
+    /// solo's `trim gain` instead of verse's `amp gain` (it reads the state
+    /// anew on the `setlist` event); choosing verse in the selector switches back.
+    func testThePageSwitchesPatchesAndDrawsTheNewOnesControls() throws {
+        let server = try startJackServer(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder()
+        let show = try Self.writeShow(folder)
+        let seen = try WebPageTests.browse("page_setlist.py", [Tools.fxhost, show, server.name])
+        func report(_ kind: String) -> [String: Any] { seen.first { $0["kind"] as? String == kind } ?? [:] }
+        XCTAssertEqual(report("start")["options"] as? [String], ["verse", "solo"], "\(seen)")
+        XCTAssertEqual(report("start")["selected"] as? String, "verse")
+        XCTAssertEqual(report("start")["server"] as? String, "verse")
+        XCTAssertEqual(report("start")["controls"] as? [String], ["amp gain"])
+        XCTAssertEqual(report("start")["previous"] as? Bool, true, "no patch before the first")
+        XCTAssertEqual(report("next")["server"] as? String, "solo")
+        XCTAssertEqual(report("next")["selected"] as? String, "solo")
+        XCTAssertEqual(report("next")["controls"] as? [String], ["trim gain"])
+        XCTAssertEqual(report("next")["next"] as? Bool, true, "no patch after the last")
+        XCTAssertEqual(report("chosen")["server"] as? String, "verse")
+        XCTAssertEqual(report("chosen")["controls"] as? [String], ["amp gain"])
+        XCTAssertEqual(report("exit")["status"] as? Int, 0)
+    }
 }
