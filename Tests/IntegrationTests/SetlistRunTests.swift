@@ -222,4 +222,45 @@ final class SetlistRunTests: XCTestCase {
         XCTAssertEqual(report("chosen")["controls"] as? [String], ["amp gain"])
         XCTAssertEqual(report("exit")["status"] as? Int, 0)
     }
+
+    /// A plugin of solo crashes the engine after `next`: the supervisor
+    /// restarts it on solo, not the setlist's first patch. `status --json`
+    /// says solo, `show --json` has solo's `trim` and no `amp`, and the take
+    /// goes on at solo's level, 0.5 × 0.501187 (the culprit left out passes its input).
+    func testACrashedEngineComesBackOnThePatchPlaying() throws {
+        let server = try startJackServer(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder()
+        let plugins = try CrashingPlugins.install(in: folder.appendingPathComponent("lv2"))
+        let show = try Self.writeShow(folder)
+        let solo = folder.appendingPathComponent("solo.yaml").path
+        try String(contentsOfFile: solo, encoding: .utf8)
+            .replacingOccurrences(of: "  main: { output: 1 }", with: "  bad: { plugin: \"\(CrashingPlugins.crashInRun)\", params: { after: 1000000 } }\n  main: { output: 1 }")
+            .replacingOccurrences(of: "chain: [dc, trim, main]", with: "chain: [dc, trim, bad, main]")
+            .write(toFile: solo, atomically: true, encoding: .utf8)
+        let take = folder.appendingPathComponent("take.wav").path
+        let run = try LiveRun(["run", show, "--server", server.name, "--quiet", "--no-connect"], console: true,
+                              environment: ["LV2_PATH": plugins.path + ":/usr/lib/lv2", "TMPDIR": folder.path])
+        XCTAssertTrue(run.waitForTap(take, seconds: 0.3), run.stderr)
+        run.type("next")
+        XCTAssertTrue(eventually(within: 60) { run.stdout.contains("setlist: playing solo (2)") }, run.stdout + run.stderr)
+        run.type("set bad after 0")
+        XCTAssertTrue(eventually(within: 60) { run.stderr.contains("fxhost: error: node `bad` ") }, run.stderr)
+        let atCrash = LiveRun.frames(take)
+        XCTAssertTrue(eventually(within: 60) { LiveRun.frames(take) >= atCrash + 48_000 }, "a second after the restart")
+        let before = LiveRun.prettyJSONDocuments(in: run.stdout).count
+        run.type("status --json")
+        run.type("show --json")
+        XCTAssertTrue(eventually(within: 60) { LiveRun.prettyJSONDocuments(in: run.stdout).count >= before + 2 }, run.stdout)
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+        let documents = LiveRun.prettyJSONDocuments(in: run.stdout).dropFirst(before).map {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] ?? [:]
+        }
+        XCTAssertEqual((documents.first?["setlist"] as? [String: Any])?["name"] as? String, "solo", "\(documents)")
+        let names = (documents.last?["nodes"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        XCTAssertTrue(names.contains("trim") && !names.contains("amp"), "\(names)")
+        let runs = LiveRunTests.runs(of: try Audio.read(take).channels[0])
+        XCTAssertEqual(runs.last?.value ?? 0, 0.5 * Self.minus6, accuracy: 1e-6, "\(runs.map { ($0.value, $0.count) })")
+        XCTAssertGreaterThanOrEqual(runs.last?.count ?? 0, 48_000, "\(runs.map { ($0.value, $0.count) })")
+    }
 }

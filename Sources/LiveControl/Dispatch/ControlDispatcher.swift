@@ -79,6 +79,11 @@ package final class ControlDispatcher {
             case .status:
                 var status = session.status()
                 status.setlist = setlist?.position
+                if setlist != nil {
+                    // A spill is the old patch ringing out, not a part of the patch playing.
+                    status.parameters = status.parameters.filter { !SetlistSpill.isSpillNode($0.key) }
+                    status.properties = status.properties.filter { !SetlistSpill.isSpillNode($0.key) }
+                }
                 amendStatus?(&status)
                 return .status(status)
             case .state(let node):
