@@ -69,6 +69,7 @@ struct RunCommand: ParsableCommand {
               fxhost run amp.yaml --osc 9000
               fxhost run amp.yaml --web 8080
               fxhost run amp.yaml --watch
+              fxhost run show.yaml          # a setlist: next, prev, load NAME (docs/live.md)
             """)
 
     @OptionGroup var source: PatchOptions

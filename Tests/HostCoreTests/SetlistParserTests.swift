@@ -27,6 +27,9 @@ final class SetlistParserTests: XCTestCase {
             """
         XCTAssertTrue(SetlistParser.isSetlist(text: "# a show\n\n" + text))
         XCTAssertFalse(SetlistParser.isSetlist(text: "fxhost: 1\nnodes: {}\n"))
+        // Given where a patch is expected (`render`), a setlist is named for what it is.
+        XCTAssertEqual(patchFailure(text), "p.yaml:1:1: this is a setlist, not a patch; `fxhost run` and `fxhost check`"
+                       + " take a setlist, and the other commands one of its patches")
         let setlist = try SetlistParser.parse(text: text, path: "/show/s.yaml")
         XCTAssertEqual(setlist.spilloverSeconds, 2.5)
         XCTAssertEqual(setlist.entries.map(\.name), ["verse", "solo", "end"])
