@@ -13,7 +13,7 @@ final class SetlistRunTests: XCTestCase {
     /// verse: 0.5 through `amp` at 0 dB; solo: through `trim` (another
     /// node: a new instance) at -6 dB; both tap `main` to take.wav and take
     /// program changes on `midi-control:`.
-    private static func writeShow(_ folder: URL, spillover: String = "0s") throws -> String {
+    private static func writeShow(_ folder: URL, spillover: String = "0s", soloNode: String = "trim") throws -> String {
         try Audio.constant([0.5], frames: 48_000 * 120).write(folder.appendingPathComponent("dc.wav").path)
         func patch(_ node: String, _ gain: Int) -> String {
             """
@@ -30,7 +30,7 @@ final class SetlistRunTests: XCTestCase {
             """
         }
         try patch("amp", 0).write(to: folder.appendingPathComponent("verse.yaml"), atomically: true, encoding: .utf8)
-        try patch("trim", -6).write(to: folder.appendingPathComponent("solo.yaml"), atomically: true, encoding: .utf8)
+        try patch(soloNode, -6).write(to: folder.appendingPathComponent("solo.yaml"), atomically: true, encoding: .utf8)
         let show = folder.appendingPathComponent("show.yaml").path
         try """
             fxhost-setlist: 1
@@ -262,5 +262,28 @@ final class SetlistRunTests: XCTestCase {
         let runs = LiveRunTests.runs(of: try Audio.read(take).channels[0])
         XCTAssertEqual(runs.last?.value ?? 0, 0.5 * Self.minus6, accuracy: 1e-6, "\(runs.map { ($0.value, $0.count) })")
         XCTAssertGreaterThanOrEqual(runs.last?.count ?? 0, 48_000, "\(runs.map { ($0.value, $0.count) })")
+    }
+
+    /// A node that is the same plugin under the same name in both patches
+    /// keeps its instance: the switch is no graph edit (nothing is
+    /// announced as reloaded), only solo's value sent to it, and the take
+    /// goes from 0.5 to 0.5 × 0.501187 with no gap.
+    func testAPluginInBothPatchesKeepsItsInstanceAndTakesTheNewValue() throws {
+        let server = try startJackServer(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder()
+        let show = try Self.writeShow(folder, soloNode: "amp")
+        let take = folder.appendingPathComponent("take.wav").path
+        let run = try LiveRun(["run", show, "--server", server.name, "--quiet"], console: true)
+        XCTAssertTrue(run.waitForTap(take, seconds: 0.5), run.stderr)
+        run.type("next")
+        XCTAssertTrue(run.waitForRuns(take, count: 2, lastAtLeast: 24_000), run.stderr)
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("setlist: playing solo (2)\namp:gain = -6.0\n"), run.stdout)
+        XCTAssertFalse(run.stdout.contains("reloaded"), run.stdout)
+        let runs = LiveRunTests.runs(of: try Audio.read(take).channels[0])
+        XCTAssertEqual(runs.count, 2, "\(runs.map { ($0.value, $0.count) })")
+        XCTAssertEqual(runs.first?.value, 0.5)
+        XCTAssertEqual(runs.last?.value ?? 0, 0.5 * Self.minus6, accuracy: 1e-6)
     }
 }

@@ -97,6 +97,22 @@ extension LivePatchFile {
             changes.append(.patchReloaded(added: plan.added, removed: plan.removed.filter { !SetlistSpill.isSpillNode($0) },
                                           rewired: plan.rewired))
         }
+        for (node, preset) in plan.presets {
+            try session.applyPreset(node: node, name: preset)
+            changes.append(.presetApplied(node: node, name: preset))
+        }
+        for change in plan.parameters {
+            let stored = try session.setParameter(node: change.node, symbol: change.symbol, value: .number(Double(change.value)))
+            changes.append(.parameter(node: change.node, parameter: change.symbol, value: stored))
+        }
+        for change in plan.messages {
+            let sent = try session.setMessageParameter(node: change.node, name: change.name, value: change.value)
+            changes.append(.property(node: change.node, property: change.name, value: sent))
+        }
+        for (node, on) in plan.bypasses {
+            try session.setBypass(node: node, on)
+            changes.append(.bypass(node: node, on: on))
+        }
         remember(plan.patch, text: newText, path: path)
         return .success(changes)
     }
