@@ -79,20 +79,22 @@ extension LivePatchFile {
             return .failure(error)
         }
         var changes: [ControlChange.Kind] = []
-        if var graph = plan.graph {
+        if let graph = plan.graph {
+            // A node whose plugin changed keeps its name: its recorded values are the new unit's.
+            let renewed = plan.added.filter { plan.removed.contains($0) }
+            // With a spill if it can be made (it is the old patch's own wiring, which compiled), else without.
+            let spilling = spill.flatMap { try? $0.graph(graph, running: session.graph, removed: plan.removed) }
             do {
-                if let spill, let spilling = try spill.graph(graph, running: session.graph, removed: plan.removed) {
-                    graph = spilling
+                try session.replaceGraph(with: spilling ?? graph, newUnits: renewed)
+            } catch {
+                guard case .graph(let error) = error else { throw error }
+                guard spilling != nil else { return .failure(error) }
+                do {
+                    try session.replaceGraph(with: graph, newUnits: renewed)
+                } catch {
+                    if case .graph(let error) = error { return .failure(error) }
+                    throw error
                 }
-            } catch {
-                return .failure(error)
-            }
-            do {
-                // A node whose plugin changed keeps its name: its recorded values are the new unit's.
-                try session.replaceGraph(with: graph, newUnits: plan.added.filter { plan.removed.contains($0) })
-            } catch {
-                if case .graph(let error) = error { return .failure(error) }
-                throw error
             }
             changes.append(.patchReloaded(added: plan.added, removed: plan.removed.filter { !SetlistSpill.isSpillNode($0) },
                                           rewired: plan.rewired))
