@@ -61,6 +61,11 @@ final class SetlistRunTests: XCTestCase {
         let column = "  trim: { plugin: \(Self.amp), params: { ".count + 1
         XCTAssertTrue(broken.stderr.contains("\(solo):4:\(column): node `trim`: `Simple Amplifier` has no parameter `gian`"),
                       broken.stderr)
+        // --watch follows one file: refused before anything starts (no server is needed to say so).
+        let watched = try Tools.run(Tools.fxhost, ["run", show, "--watch"])
+        XCTAssertEqual(watched.status, 1)
+        XCTAssertTrue(watched.stderr.contains("--watch follows one patch file; a setlist switches between several, so it is not watched"),
+                      watched.stderr)
     }
 
     /// `next`, a refused `load`, then `prev` from the console, and a MIDI
