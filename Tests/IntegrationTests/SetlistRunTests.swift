@@ -272,7 +272,8 @@ final class SetlistRunTests: XCTestCase {
     /// A node that is the same plugin under the same name in both patches
     /// keeps its instance: the switch is no graph edit (nothing is
     /// announced as reloaded), only solo's value sent to it, and the take
-    /// goes from 0.5 to 0.5 × 0.501187 with no gap.
+    /// goes from 0.5 to 0.5 × 0.501187 with no gap. `save` then writes the
+    /// value set since into solo.yaml, and neither verse.yaml nor the setlist.
     func testAPluginInBothPatchesKeepsItsInstanceAndTakesTheNewValue() throws {
         let server = try startJackServer(sampleRate: 48_000, bufferFrames: 256)
         let folder = try Tools.temporaryFolder()
@@ -282,13 +283,24 @@ final class SetlistRunTests: XCTestCase {
         XCTAssertTrue(run.waitForTap(take, seconds: 0.5), run.stderr)
         run.type("next")
         XCTAssertTrue(run.waitForRuns(take, count: 2, lastAtLeast: 24_000), run.stderr)
+        // `save` writes the patch playing over its own file; the setlist and the other patch stay as written.
+        let verse = try String(contentsOf: folder.appendingPathComponent("verse.yaml"), encoding: .utf8)
+        let showText = try String(contentsOfFile: show, encoding: .utf8)
+        run.type("set amp gain -12")
+        run.type("save")
+        let solo = folder.appendingPathComponent("solo.yaml").path
+        XCTAssertTrue(eventually(within: 60) {
+            (try? String(contentsOfFile: solo, encoding: .utf8))?.contains("params: { gain: -12 }") == true
+        }, run.stderr)
         run.type("quit")
         XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+        XCTAssertEqual(try String(contentsOf: folder.appendingPathComponent("verse.yaml"), encoding: .utf8), verse)
+        XCTAssertEqual(try String(contentsOfFile: show, encoding: .utf8), showText)
         XCTAssertTrue(run.stdout.contains("setlist: playing solo (2)\namp:gain = -6.0\n"), run.stdout)
         XCTAssertFalse(run.stdout.contains("reloaded"), run.stdout)
         let runs = LiveRunTests.runs(of: try Audio.read(take).channels[0])
-        XCTAssertEqual(runs.count, 2, "\(runs.map { ($0.value, $0.count) })")
+        XCTAssertEqual(runs.count, 3, "0 dB, -6 dB, -12 dB: \(runs.map { ($0.value, $0.count) })")
         XCTAssertEqual(runs.first?.value, 0.5)
-        XCTAssertEqual(runs.last?.value ?? 0, 0.5 * Self.minus6, accuracy: 1e-6)
+        XCTAssertEqual(runs.dropFirst().first?.value ?? 0, 0.5 * Self.minus6, accuracy: 1e-6)
     }
 }
