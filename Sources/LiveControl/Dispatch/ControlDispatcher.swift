@@ -78,12 +78,7 @@ package final class ControlDispatcher {
             switch command {
             case .status:
                 var status = session.status()
-                status.setlist = setlist?.position
-                if setlist != nil {
-                    // A spill is the old patch ringing out, not a part of the patch playing.
-                    status.parameters = status.parameters.filter { !SetlistSpill.isSpillNode($0.key) }
-                    status.properties = status.properties.filter { !SetlistSpill.isSpillNode($0.key) }
-                }
+                addSetlist(to: &status)
                 amendStatus?(&status)
                 return .status(status)
             case .state(let node):
@@ -113,6 +108,15 @@ package final class ControlDispatcher {
         let changes = kinds.map { ControlChange($0, from: source) }
         announce(changes)
         return .changed(changes)
+    }
+
+    /// A setlist run's position, and its spill left out: a spill is the old
+    /// patch ringing out, no part of the patch playing.
+    func addSetlist(to status: inout LiveStatus) {
+        guard let setlist else { return }
+        status.setlist = setlist.position
+        status.parameters = status.parameters.filter { !SetlistSpill.isSpillNode($0.key) }
+        status.properties = status.properties.filter { !SetlistSpill.isSpillNode($0.key) }
     }
 
     /// Once the bounce under way has ended (or, with `wait`, when it ends):

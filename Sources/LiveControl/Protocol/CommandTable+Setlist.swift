@@ -17,7 +17,7 @@ extension CommandTable {
         name: "load", words: ["load"], syntax: "load NAME",
         help: "a setlist run: switch to the patch called NAME",
         osc: "/fxhost/setlist/load", "s:name", json: #""name": "solo" (or "program": 2, as a MIDI program change selects)"#,
-        completion: [.none],
+        completion: [.patch],
         example: .init(console: "load solo", osc: OSCMessage("/fxhost/setlist/load", [.string("solo")]),
                        json: #"{"v": 1, "cmd": "load", "name": "solo"}"#),
         console: { arguments throws(FrontEndError) in
