@@ -357,6 +357,7 @@ package final class LiveEngine {
         state.pointee.midiActivity.push(MIDIActivity(kind: .scene, generation: 0, index: -1, value: 0, controller: 0, channel: 0))
         _ = state.pointee.midiActivity.drain()
         _ = state.pointee.midiLearning.load(ordering: .relaxed)
+        _ = state.pointee.midiReportsPrograms.load(ordering: .relaxed)
         _ = state.pointee.sampleRate.load(ordering: .relaxed)
         state.pointee.midiRamps.slots.advance()
         state.pointee.midiRamps.slots.finishAll()
@@ -367,6 +368,11 @@ package final class LiveEngine {
     /// While true, the realtime thread reports every controller it sees (for `learn`).
     package func setMIDILearning(_ on: Bool) {
         state.pointee.midiLearning.store(on, ordering: .relaxed)
+    }
+
+    /// While true, the realtime thread reports every program change no scene takes (a setlist's).
+    package func setMIDIReportsPrograms(_ on: Bool) {
+        state.pointee.midiReportsPrograms.store(on, ordering: .relaxed)
     }
 
     /// Has the realtime thread send every mapped value on the feedback

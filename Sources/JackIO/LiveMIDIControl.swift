@@ -56,6 +56,8 @@ struct LiveMIDIControl {
     var currentScene: String?
     /// Changes taken from the realtime thread and recorded, not yet announced.
     private var undelivered: [LiveSessionChange] = []
+    /// Program changes no scene took, in order, until `takePrograms` (a setlist's switches).
+    private var programs: [Int] = []
     /// How many tables back a report may come from and still be announced.
     private static let keptResolutions: Int32 = 8
 
@@ -113,6 +115,8 @@ struct LiveMIDIControl {
             switch report.kind {
             case .tempoTap:
                 taps.append(report.frameTime)
+            case .program:
+                programs.append(Int(report.index))
             case .controllerSeen:
                 guard let (mapping, replaced) = completeLearning(controller: Int(report.controller),
                                                                  channel: Int(report.channel)) else { continue }
@@ -158,6 +162,12 @@ struct LiveMIDIControl {
         let changes = order.compactMap { latest[$0] }
         undelivered += changes
         return (changes, learned, taps)
+    }
+
+    /// The program changes no scene took since the last call, in order.
+    mutating func takePrograms() -> [Int] {
+        defer { programs = [] }
+        return programs
     }
 
     /// A change the session made of what was absorbed (a tempo from taps), to announce with the rest.

@@ -144,6 +144,17 @@ extension LiveSession {
         return midi.takeUndelivered()
     }
 
+    /// Has the realtime thread report program changes no scene takes (a
+    /// setlist run switches patches with them); `takeMIDIPrograms` gives them.
+    package func reportMIDIPrograms(_ on: Bool) { engine.setMIDIReportsPrograms(on) }
+
+    /// The program changes no scene took since the last call, in order
+    /// (reported only after `reportMIDIPrograms(true)`).
+    package func takeMIDIPrograms() -> [Int] {
+        absorbMIDIActivity()
+        return midi.takePrograms()
+    }
+
     /// Takes and records what the realtime thread applied, keeping the
     /// changes for the next `drainMIDI`. Every graph edit starts with this
     /// (`rewrite`), so the graph it compiles has every bypass a controller set.

@@ -141,6 +141,8 @@ public struct LiveStatus: Codable, Sendable {
     public var leftOut: [String]? = nil
     /// The scene last switched to (`scene`, a program change); nil: none yet.
     public var scene: String? = nil
+    /// The setlist's patch playing, in a run of a setlist; nil otherwise.
+    public var setlist: SetlistPosition? = nil
 
     /// A status with nothing in it, for a session no engine plays.
     package static let unavailable = LiveStatus(

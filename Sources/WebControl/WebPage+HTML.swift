@@ -39,6 +39,11 @@ extension WebPage {
               <label id="scene-glide-label">glide (s) <input id="scene-glide" type="number" min="0" max="60" step="0.1" value="0" inputmode="decimal" aria-label="scene glide seconds"></label>
               <button id="feedback" type="button" hidden>send feedback</button>
             </div>
+            <div id="setlist" class="row" aria-label="setlist" hidden>
+              <button id="setlist-prev" type="button" aria-label="previous patch">◀ prev</button>
+              <select id="setlist-patch" aria-label="setlist patch"></select>
+              <button id="setlist-next" type="button" aria-label="next patch">next ▶</button>
+            </div>
             <div id="scenes" class="row" aria-label="scenes"></div>
             <div id="taps" aria-label="taps"></div>
             <p class="refusal" role="alert" id="session-refusal"></p>

@@ -507,7 +507,20 @@ extension WebPage {
           }
           $('scene-glide-label').hidden = state.scenes.length === 0;
           $('feedback').hidden = !state.feedback;
+          drawSetlist(state.setlist);
           drawTaps(state.taps);
+        }
+
+        /// A setlist run's patches by name (the page never sees a path); a switch is announced
+        /// as `setlist`, after which the state is read anew: the new patch's nodes and controls.
+        function drawSetlist(setlist) {
+          $('setlist').hidden = !setlist;
+          if (!setlist) return;
+          const select = $('setlist-patch');
+          select.replaceChildren(...setlist.patches.map((name) => new Option(name, name)));
+          select.value = setlist.name;
+          $('setlist-prev').disabled = setlist.index === 0;
+          $('setlist-next').disabled = setlist.index === setlist.patches.length - 1;
         }
 
         /// One row per tapped node: the tap commands act on every tap of a node.
@@ -748,6 +761,10 @@ extension WebPage {
           command({ cmd: 'transport', rolling: $('transport').getAttribute('aria-checked') !== 'true' }, $('session-refusal')));
         $('save').addEventListener('click', () => command({ cmd: 'save' }, $('session-refusal')));
         $('bounce').addEventListener('click', () => command({ cmd: 'bounce', file: $('bounce-file').value }, $('session-refusal')));
+        $('setlist-prev').addEventListener('click', () => command({ cmd: 'prev' }, $('session-refusal')));
+        $('setlist-next').addEventListener('click', () => command({ cmd: 'next' }, $('session-refusal')));
+        $('setlist-patch').addEventListener('change', () =>
+          command({ cmd: 'load', name: $('setlist-patch').value }, $('session-refusal')));
         $('bounce-cancel').addEventListener('click', () => command({ cmd: 'bounce.cancel' }, $('session-refusal')));
 
         connect();

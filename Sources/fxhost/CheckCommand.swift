@@ -22,18 +22,51 @@ struct CheckCommand: ParsableCommand {
     func run() throws {
         let jsonOutput = json ? JSONStandardOutput() : nil
         let plugins = Plugins()
+        if let path = source.patch, SetlistParser.isSetlist(text: try PatchFileReader.read(path: path)) {
+            return try checkSetlist(path: path, plugins: plugins, jsonOutput: jsonOutput)
+        }
         let patch = try source.load(plugins: plugins)
-        // Exactly what a render builds, at the files' rate (48 kHz without files).
-        let graph = try PatchLoader(units: plugins.provider).graph(for: patch)
-        let rate = try PatchLoader.sampleRate(of: graph) ?? 48000
-        let plan = try graph.compile(format: RenderFormat(sampleRate: rate, maxBlockFrames: 512, mode: .offline))
+        let (graph, plan) = try Self.plan(of: patch, plugins: plugins)
         if let jsonOutput {
             return try jsonOutput.print(CheckReport(patch: patch, plan: plan))
         }
-        print("\(patch.name ?? source.patch ?? "chain"): \(plan.nodes.count) nodes at \(Int(plan.format.sampleRate)) Hz")
+        Self.printReport(patch: patch, graph: graph, plan: plan, title: patch.name ?? source.patch ?? "chain")
+        print("OK")
+    }
+
+    /// Exactly what a render builds, at the files' rate (48 kHz without files).
+    static func plan(of patch: Patch, plugins: Plugins) throws -> (AudioGraph, RenderPlan) {
+        let graph = try PatchLoader(units: plugins.provider).graph(for: patch)
+        let rate = try PatchLoader.sampleRate(of: graph) ?? 48000
+        return try (graph, graph.compile(format: RenderFormat(sampleRate: rate, maxBlockFrames: 512, mode: .offline)))
+    }
+
+    /// A setlist: every patch checked as one patch is, each error at its own file:line:column.
+    private func checkSetlist(path: String, plugins: Plugins, jsonOutput: JSONStandardOutput?) throws {
+        let setlist = try SetlistParser.load(path: path)
+        let patches = try setlist.readPatches()
+        var reports: [SetlistCheckReport.Entry] = []
+        for (entry, patch) in zip(setlist.entries, patches) {
+            let (graph, plan) = try Self.plan(of: patch, plugins: plugins)
+            if jsonOutput == nil {
+                let program = entry.program.map { ", program \($0)" } ?? ""
+                Self.printReport(patch: patch, graph: graph, plan: plan, title: "\(entry.name) (\(entry.path)\(program))")
+            }
+            reports.append(.init(name: entry.name, patch: entry.path, program: entry.program,
+                                 report: CheckReport(patch: patch, plan: plan)))
+        }
+        if let jsonOutput {
+            return try jsonOutput.print(SetlistCheckReport(spilloverSeconds: setlist.spilloverSeconds, patches: reports))
+        }
+        print("setlist: \(setlist.entries.count) patches, spillover \(NumberText.format(setlist.spilloverSeconds)) s")
+        print("OK")
+    }
+
+    private static func printReport(patch: Patch, graph: AudioGraph, plan: RenderPlan, title: String) {
+        print("\(title): \(plan.nodes.count) nodes at \(Int(plan.format.sampleRate)) Hz")
         let hostTime = Self.hostTimeLines(graph)
         for node in plan.nodes {
-            print("  \(node.name): \(node.summary)" + channelText(node)
+            print("  \(node.name): \(node.summary)" + Self.channelText(node)
                   + (node.latencyFrames > 0 ? ", latency \(node.latencyFrames) frames" : "")
                   + (node.outputLatencyFrames > 0 ? " (\(node.outputLatencyFrames) at its output)" : ""))
             for (channel, feeds) in node.inputs.enumerated() where !feeds.isEmpty {
@@ -50,7 +83,6 @@ struct CheckCommand: ParsableCommand {
         if plan.latencyFrames > 0 {
             print("  latency \(plan.latencyFrames) frames, compensated (outputs and taps aligned; renders start at the first input sample)")
         }
-        print("OK")
     }
 
     /// `midi-control:` and `scenes:` as `run` will use them.
@@ -85,7 +117,7 @@ struct CheckCommand: ParsableCommand {
         return "\(tasks.tasks.count) tasks, up to \(width) at once: --threads \(width) can use them all"
     }
 
-    private func channelText(_ node: PlanNode) -> String {
+    private static func channelText(_ node: PlanNode) -> String {
         switch (node.inputWidth, node.outputWidth) {
         case (0, 0): return ""
         case (0, let out): return " [\(out) ch]"
@@ -93,6 +125,18 @@ struct CheckCommand: ParsableCommand {
         case (let input, let out): return " [\(input) → \(out) ch]"
         }
     }
+}
+
+/// `check --json` of a setlist: each patch's report, in the setlist's order.
+struct SetlistCheckReport: Encodable {
+    struct Entry: Encodable {
+        var name: String
+        var patch: String
+        var program: Int?
+        var report: CheckReport
+    }
+    var spilloverSeconds: Double
+    var patches: [Entry]
 }
 
 /// `check --json`.

@@ -6,7 +6,7 @@ import LV2Bridge
 
 /// The patch a command works on: a file, or `--chain` on the command line.
 struct PatchOptions: ParsableArguments {
-    @Argument(help: "The patch file (YAML).", completion: .file(extensions: ["yaml", "yml"]))
+    @Argument(help: "The patch file (YAML); `run` and `check` also take a setlist of patches.", completion: .file(extensions: ["yaml", "yml"]))
     var patch: String?
 
     @Option(name: .long, help: ArgumentHelp(

@@ -36,9 +36,13 @@ extension RunCommand {
         Terminal.separateResultsFromPluginOutput()
 
         let plugins = Plugins()
+        // A setlist plays its first patch, or after a crash the one the engine had switched to.
+        let setlist = try source.patch.flatMap { try Self.setlist(at: $0) }
+        let setlistIndex = setlist.flatMap { list in engineSetlistPatch.flatMap { list.index(named: $0) } } ?? 0
+        let patchPath = setlist.map { $0.entries[setlistIndex].path } ?? source.patch
         // The patch's own path, even for a snapshot: `save` writes there, and relative paths resolve from its folder.
-        let path = source.patch ?? FileManager.default.currentDirectoryPath + "/--chain"
-        let text = try (engineRestart ?? source.patch).map { try PatchFileReader.read(path: $0) }
+        let path = patchPath ?? FileManager.default.currentDirectoryPath + "/--chain"
+        let text = try (engineRestart ?? patchPath).map { try PatchFileReader.read(path: $0) }
         var patch = try text.map { try PatchParser.parse(text: $0, path: path) }
             ?? source.load(inputChannels: 2, plugins: plugins)
         // A take the crashed engine was recording goes on in its own file, on the same port.
@@ -112,7 +116,7 @@ extension RunCommand {
         var hostOptions = LiveHost.Options()
         hostOptions.reconnect = reconnect
         let provider = plugins.provider
-        let patchFile = LivePatchFile(path: source.patch, patch: patch, text: source.patch == nil ? nil : text) {
+        let patchFile = LivePatchFile(path: patchPath, patch: patch, text: patchPath == nil ? nil : text) {
             reference throws(UnitError) in try provider.makeUnit(reference)
         }
         patchFile.leftOut = leftOut
@@ -130,10 +134,15 @@ extension RunCommand {
         // Always: the takes a crash broke go on once this step is done, whether it connects anything or not.
         hostOptions.connectPorts = true
         engine.dispatcher.remoteFolder = files
+        if let setlist {
+            engine.dispatcher.setlist = LiveSetlist(setlist: setlist, index: setlistIndex)
+            engine.session.reportMIDIPrograms(true)  // program changes no scene takes switch patches
+        }
         let host = LiveHost(engine: engine, notifier: notifier, signals: nil, options: hostOptions)
         let link = EngineLinkFrontEnd(descriptor: EngineProcess.linkDescriptor, session: engine.session)
         link.restoredState = restored.isEmpty ? nil : restored
         host.attach(MIDIAnnouncer())
+        if setlist != nil { host.attach(SetlistSpillTimer(dispatcher: engine.dispatcher)) }
         if let snapshots {
             host.attach(StateSnapshotLoop(snapshots: snapshots, session: engine.session, leftOut: Set(engineBypass)) {
                 link.note($0, isWarning: true)
@@ -142,5 +151,15 @@ extension RunCommand {
         host.attach(link)  // last: `ready` once all else is up
         let (reason, closing) = try host.run()
         link.report(closing: closing, serverShutDown: reason == .serverShutDown)
+    }
+
+    /// The setlist at `path`, with every patch it lists read and checked
+    /// (so a mistake in a later patch stops the run before it plays), or
+    /// nil when the file is a patch.
+    static func setlist(at path: String) throws -> Setlist? {
+        guard SetlistParser.isSetlist(text: try PatchFileReader.read(path: path)) else { return nil }
+        let setlist = try SetlistParser.load(path: path)
+        _ = try setlist.readPatches()
+        return setlist
     }
 }

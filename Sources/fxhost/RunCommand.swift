@@ -69,6 +69,7 @@ struct RunCommand: ParsableCommand {
               fxhost run amp.yaml --osc 9000
               fxhost run amp.yaml --web 8080
               fxhost run amp.yaml --watch
+              fxhost run show.yaml          # a setlist: next, prev, load NAME (docs/live.md)
             """)
 
     @OptionGroup var source: PatchOptions
@@ -146,6 +147,10 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("engine-stand-in"), help: .private)
     var engineStandIn: [String] = []
 
+    /// The setlist's patch the crashed engine had switched to: the restarted one plays it.
+    @Option(name: .customLong("engine-setlist-patch"), help: .private)
+    var engineSetlistPatch: String?
+
     /// Takes the restarted engine goes on with (JSON: `[TakeContinuation]`).
     @Option(name: .customLong("engine-continue"), help: .private)
     var engineContinue: String?
@@ -201,6 +206,9 @@ struct RunCommand: ParsableCommand {
         // Read here too, so --watch compares with what the engine loaded
         // and a file that cannot be read stops the run before any process starts.
         let text = try source.patch.map { try PatchFileReader.read(path: $0) }
+        if watch, let text, SetlistParser.isSetlist(text: text) {
+            throw CommandLineError("--watch follows one patch file; a setlist switches between several, so it is not watched")
+        }
         var hostOptions = LiveHost.Options()
         hostOptions.duration = durationSeconds
         hostOptions.connectPorts = !noConnect

@@ -50,6 +50,15 @@ final class PatchFormatDocExamplesTests: XCTestCase {
         return blocks
     }
 
+    /// A block fenced ` ```yaml setlist ` is a setlist: it must parse with `SetlistParser.parse`.
+    func testEverySetlistExampleParses() throws {
+        let examples = try documentBlocks().filter { $0.info == "yaml setlist" }
+        XCTAssertGreaterThanOrEqual(examples.count, 1)
+        for example in examples {
+            XCTAssertNoThrow(try SetlistParser.parse(text: example.text, path: "/show/s.yaml"), "line \(example.line)")
+        }
+    }
+
     func testEveryYAMLExampleParses() throws {
         let examples = try documentBlocks().filter { $0.info == "yaml" }
         // The reference shows each node kind and three worked examples; a broken extractor finds far fewer.

@@ -20,7 +20,7 @@ final class CommandTableTests: XCTestCase {
         .bounce(file: "mix.wav", from: 30, to: 45), .cancelBounce,
         .learn(node: "amp", parameter: "gain"), .unlearn(node: "amp", parameter: "gain"), .mappings, .scene("lead"), .feedback,
         .save(file: "copy.yaml"), .reload(text: nil), .tempo(140), .tempoTap, .transport(rolling: false),
-        .status, .state(node: "amp"), .quit, .restore(node: "room"),
+        .status, .state(node: "amp"), .quit, .restore(node: "room"), .nextPatch, .previousPatch, .loadPatch(.named("solo")),
     ]
 
     private static func caseName(_ command: ControlCommand) -> String {
@@ -51,6 +51,9 @@ final class CommandTableTests: XCTestCase {
         case .state: "state"
         case .quit: "quit"
         case .restore: "restore"
+        case .nextPatch: "nextPatch"
+        case .previousPatch: "previousPatch"
+        case .loadPatch: "loadPatch"
         }
     }
 
@@ -250,6 +253,7 @@ final class CommandTableTests: XCTestCase {
         case .transport: "transport"
         case .engineCrashed: "engineCrashed"
         case .restored: "restored"
+        case .patchSwitched: "patchSwitched"
         }
     }
 
@@ -271,7 +275,7 @@ final class CommandTableTests: XCTestCase {
             .tempo(120), .tempoTapped(taps: 1), .transport(rolling: true),
             .engineCrashed(LiveStatus.Crash(node: "bad", plugin: "Crashy", call: "run()", signal: "SIGSEGV", atSeconds: 1,
                                             restartSeconds: 0.2, leftOut: true, sentence: "node `bad` crashed")),
-            .restored(node: "bad"),
+            .restored(node: "bad"), .patchSwitched(name: "solo", index: 1),
         ]
         var names: Set<String> = []
         for kind in kinds {
@@ -284,7 +288,7 @@ final class CommandTableTests: XCTestCase {
             XCTAssertEqual(JSONValue.parse(event.text), event, "its text reads back")
         }
         XCTAssertEqual(names.count, kinds.count, "one name per kind of change")
-        XCTAssertEqual(Set(kinds.map(Self.kindName)).count, 27, "every kind of change is listed once above")
+        XCTAssertEqual(Set(kinds.map(Self.kindName)).count, 28, "every kind of change is listed once above")
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let document = try String(contentsOf: root.appendingPathComponent("docs/control.md"), encoding: .utf8)
         for kind in kinds {

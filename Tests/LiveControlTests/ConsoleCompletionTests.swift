@@ -15,7 +15,8 @@ final class ConsoleCompletionTests: XCTestCase {
             .init(name: "main", isPlugin: false),
             .init(name: "monitor", isPlugin: false),
         ],
-        scenes: ["lead", "rhythm", "lead-solo"])
+        scenes: ["lead", "rhythm", "lead-solo"],
+        patches: ["verse", "solo", "chorus"])
 
     private let folders: ConsoleCompletion.FolderLister = { path in
         switch path {
@@ -96,6 +97,12 @@ final class ConsoleCompletionTests: XCTestCase {
         XCTAssertEqual(tab("scene r").line, "scene rhythm ")
         XCTAssertEqual(tab("scene le").line, "scene lead", "`lead` and `lead-solo`: the shared part, no space")
         XCTAssertEqual(tab("scene le").candidates, ["lead", "lead-solo"])
+    }
+
+    /// A setlist run's patches, by name, after `load`.
+    func testSetlistPatches() {
+        XCTAssertEqual(tab("load s").line, "load solo ")
+        XCTAssertEqual(tab("load ").candidates, ["chorus", "solo", "verse"], "sorted, as every list Tab shows")
     }
 
     func testFilePaths() {

@@ -26,6 +26,10 @@ struct PatchDocumentReader {
 
     func read(_ root: Node) throws(GraphError) -> Patch {
         let entries = try yaml.entries(of: root, what: "the patch")
+        if let setlist = entries.first(where: { $0.key == "fxhost-setlist" }) {
+            throw GraphError("this is a setlist, not a patch; `fxhost run` and `fxhost check` take a setlist, and"
+                             + " the other commands one of its patches", at: yaml.location(setlist.keyNode))
+        }
         for entry in entries { try yaml.rejectUnknown(entry, allowed: Self.topLevelKeys, in: "the patch") }
         func value(_ key: String) -> YAMLEntry? { entries.first { $0.key == key } }
 

@@ -67,6 +67,8 @@ struct LiveEngineState: ~Copyable {
     let midiActivity = MIDIActivityRing(capacity: 1024)
     /// Set while `learn` waits for a controller: every CC seen is reported.
     let midiLearning = Atomic<Bool>(false)
+    /// Set in a setlist run: every program change no scene takes is reported.
+    let midiReportsPrograms = Atomic<Bool>(false)
     /// Controller-mapped parameters gliding to their values (see `MIDIRamps`).
     let midiRamps = MIDIRamps(capacity: 64)
     /// Scenes gliding to their values (see `SceneGlides`).

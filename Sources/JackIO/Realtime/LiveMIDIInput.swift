@@ -58,13 +58,19 @@ func applyMIDIControl(_ state: UnsafeMutablePointer<LiveEngineState>, frames: UI
         case 0xC0:
             guard state.pointee.latestMIDIEvents.isLastProgram(channelIndex: status & 0x0F, index: index) else { continue }
             let program = bytes[1] & 0x7F
+            var taken = false
             for entry in table.programs where entry.program == program && (entry.channel == 0 || entry.channel == channel) {
+                taken = true
                 if entry.glideFrames > 0 {
                     table.glideScene(Int(entry.scene), frames: entry.glideFrames, motions: state.pointee.motions)
                 } else {
                     table.applyScene(Int(entry.scene), motions: state.pointee.motions)
                 }
                 state.pointee.midiActivity.push(MIDIActivity(kind: .scene, generation: table.generation, index: entry.scene,
+                                                             value: 0, controller: 0, channel: channel))
+            }
+            if !taken && state.pointee.midiReportsPrograms.load(ordering: .relaxed) {
+                state.pointee.midiActivity.push(MIDIActivity(kind: .program, generation: table.generation, index: Int32(program),
                                                              value: 0, controller: 0, channel: channel))
             }
         default:

@@ -19,6 +19,9 @@ package struct MIDIActivity {
         /// A controller mapped to `tempo:tap` was pressed (a value from 64) at
         /// JACK frame time `frameTime`: the host makes the tempo of the taps' frames.
         case tempoTap
+        /// A program change no scene took (`index`: the program, 0–127), reported
+        /// only while the engine asks for them (a setlist run switches patches).
+        case program
     }
 
     package var kind: Kind

@@ -4,8 +4,18 @@ import JackIO
 /// The dispatcher is the surface of a session in this process: the
 /// readings front ends show come straight from its session.
 extension ControlDispatcher: ControlSurface {
-    package func status() -> LiveStatus { session.status() }
-    package var completion: CompletionSource { CompletionSource(session: session) }
+    package func status() -> LiveStatus {
+        var status = session.status()
+        addSetlist(to: &status)
+        return status
+    }
+
+    package var completion: CompletionSource {
+        var source = CompletionSource(session: session)
+        source.nodes.removeAll { SetlistSpill.isSpillNode($0.name) }
+        source.patches = setlist?.setlist.entries.map(\.name) ?? []
+        return source
+    }
     package var hasMIDIControl: Bool { session.midiControl.isDeclared }
     package func pollMIDI() { _ = pollMIDIChanges() }
     package func addMeterReader() -> OutputPeakReaders.Reader { session.addMeterReader() }

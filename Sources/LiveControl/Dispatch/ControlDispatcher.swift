@@ -38,6 +38,9 @@ package final class ControlDispatcher {
     /// The patch file the run plays, for `save` and `reload` (nil: neither
     /// is available, as in a session built in code).
     package var patchFile: LivePatchFile?
+    /// The setlist a run plays, for `next`, `prev`, `load` and MIDI program
+    /// changes (nil: a run of one patch, which refuses them).
+    package var setlist: LiveSetlist?
     /// The folder paths from remote front ends (OSC, the web) are confined to
     /// (`fxhost run --files DIR`); nil: the patch file's folder, or the
     /// working directory for a run without one.
@@ -75,11 +78,17 @@ package final class ControlDispatcher {
             switch command {
             case .status:
                 var status = session.status()
+                addSetlist(to: &status)
                 amendStatus?(&status)
                 return .status(status)
             case .state(let node):
                 do {
-                    return .state(try SessionState(session: session, node: node))
+                    var state = try SessionState(session: session, node: node)
+                    state.setlist = setlist?.position
+                    // A setlist's spill is the old patch ringing out: no control of the patch playing.
+                    state.nodes.removeAll { SetlistSpill.isSpillNode($0.name) }
+                    state.connections.removeAll { SetlistSpill.isSpillNode($0.from) || SetlistSpill.isSpillNode($0.to) }
+                    return .state(state)
                 } catch {
                     throw ControlError.Reason.session(error)
                 }
@@ -99,6 +108,15 @@ package final class ControlDispatcher {
         let changes = kinds.map { ControlChange($0, from: source) }
         announce(changes)
         return .changed(changes)
+    }
+
+    /// A setlist run's position, and its spill left out: a spill is the old
+    /// patch ringing out, no part of the patch playing.
+    func addSetlist(to status: inout LiveStatus) {
+        guard let setlist else { return }
+        status.setlist = setlist.position
+        status.parameters = status.parameters.filter { !SetlistSpill.isSpillNode($0.key) }
+        status.properties = status.properties.filter { !SetlistSpill.isSpillNode($0.key) }
     }
 
     /// Once the bounce under way has ended (or, with `wait`, when it ends):
@@ -202,6 +220,18 @@ package final class ControlDispatcher {
             patchFile?.remember(draft)
             return [.saved(file: draft.target)]
         }
+        let move: SetlistMove? = switch command {
+        case .nextPatch: .next
+        case .previousPatch: .previous
+        case .loadPatch(let choice): .chosen(choice)
+        default: nil
+        }
+        if let move {
+            guard let setlist, let patchFile else {
+                throw .refused("this run plays one patch, not a setlist, so there is no other patch to switch to")
+            }
+            return try setlist.move(move, session: session, patchFile: patchFile)
+        }
         if case .restore(let node) = command {
             // Only a supervisor leaves nodes out, and it carries `restore` out itself.
             guard session.graph.node(named: node) != nil else {
@@ -288,7 +318,7 @@ package final class ControlDispatcher {
         case .transport(let rolling):
             session.setTransportRolling(rolling)
             return [.transport(rolling: rolling)]
-        case .status, .state, .quit, .mappings, .save, .restore:
+        case .status, .state, .quit, .mappings, .save, .restore, .nextPatch, .previousPatch, .loadPatch:
             return []
         }
     }

@@ -24,23 +24,80 @@ extension LivePatchFile {
             }
         }
         guard newText != text else { return [] }
-        let plan: ReloadPlan
+        let newPatch: Patch
         do {
-            let newPatch = try PatchParser.parse(text: newText, path: path)
-            plan = try ReloadPlan(from: patch, to: newPatch, running: session, folder: folder, makeUnit: makeUnit)
+            newPatch = try PatchParser.parse(text: newText, path: path)
         } catch {
             return [.patchRefused(reason: error.description)]
         }
+        switch try apply(newPatch, text: newText, path: path, session: session) {
+        case .success(let changes): return changes
+        case .failure(let error): return [.patchRefused(reason: error.description)]
+        }
+    }
+
+    /// A setlist's switch: the patch file at `newPath` becomes the one
+    /// playing, by the same difference a reload applies (plugins in both
+    /// kept with their state, one graph edit at a block boundary, taps of
+    /// the same file going on), its MIDI mappings and scenes taking over.
+    /// A patch that does not read or fit is refused, and nothing changes.
+    /// With `spill`, the old patch's nodes the new one does not keep ring on (`SetlistSpill`).
+    func switchPatch(_ session: LiveSession, to newPath: String, spill: SetlistSpill?) throws(ControlError.Reason)
+        -> [ControlChange.Kind] {
+        let newPatch: Patch
+        let newText: String
+        do {
+            newText = try PatchFileReader.read(path: newPath)
+            newPatch = try PatchParser.parse(text: newText, path: newPath)
+        } catch {
+            throw .refused(error.description)
+        }
+        let result: Result<[ControlChange.Kind], GraphError>
+        do {
+            result = try apply(newPatch, text: newText, path: newPath, session: session, spill: spill)
+            if case .success = result, newPatch.midiControl != session.midiControl {
+                try session.replaceMIDIControl(newPatch.midiControl)
+            }
+        } catch {
+            throw .session(error)
+        }
+        switch result {
+        case .success(let changes): return changes
+        case .failure(let error): throw .refused(error.description)
+        }
+    }
+
+    /// The difference between the running graph and `newPatch` (read from
+    /// `path`), applied; `.failure` when the patch does not fit, and then
+    /// nothing changed. Throws only what the session itself refuses.
+    private func apply(_ newPatch: Patch, text newText: String, path: String, session: LiveSession,
+                       spill: SetlistSpill? = nil) throws(LiveSessionError) -> Result<[ControlChange.Kind], GraphError> {
+        let plan: ReloadPlan
+        do {
+            plan = try ReloadPlan(from: patch, to: newPatch, running: session, folder: Self.folder(of: path), makeUnit: makeUnit)
+        } catch {
+            return .failure(error)
+        }
         var changes: [ControlChange.Kind] = []
         if let graph = plan.graph {
+            // A node whose plugin changed keeps its name: its recorded values are the new unit's.
+            let renewed = plan.added.filter { plan.removed.contains($0) }
+            // With a spill if it can be made (it is the old patch's own wiring, which compiled), else without.
+            let spilling = spill.flatMap { try? $0.graph(graph, running: session.graph, removed: plan.removed) }
             do {
-                // A node whose plugin changed keeps its name: its recorded values are the new unit's.
-                try session.replaceGraph(with: graph, newUnits: plan.added.filter { plan.removed.contains($0) })
+                try session.replaceGraph(with: spilling ?? graph, newUnits: renewed)
             } catch {
-                if case .graph(let error) = error { return [.patchRefused(reason: error.description)] }
-                throw error
+                guard case .graph(let error) = error else { throw error }
+                guard spilling != nil else { return .failure(error) }
+                do {
+                    try session.replaceGraph(with: graph, newUnits: renewed)
+                } catch {
+                    if case .graph(let error) = error { return .failure(error) }
+                    throw error
+                }
             }
-            changes.append(.patchReloaded(added: plan.added, removed: plan.removed, rewired: plan.rewired))
+            changes.append(.patchReloaded(added: plan.added, removed: plan.removed.filter { !SetlistSpill.isSpillNode($0) },
+                                          rewired: plan.rewired))
         }
         for (node, preset) in plan.presets {
             try session.applyPreset(node: node, name: preset)
@@ -58,8 +115,8 @@ extension LivePatchFile {
             try session.setBypass(node: node, on)
             changes.append(.bypass(node: node, on: on))
         }
-        remember(plan.patch, text: newText)
-        return changes
+        remember(plan.patch, text: newText, path: path)
+        return .success(changes)
     }
 }
 

@@ -60,7 +60,8 @@ extension LivePatchFile {
         var result = Patch(version: patch.version, name: patch.name)
         // The clock is the patch's as loaded: nothing live changes it.
         result.clock = patch.clock
-        for node in session.graph.nodes {
+        // A setlist's spill is the old patch ringing out, no part of this one.
+        for node in session.graph.nodes where !SetlistSpill.isSpillNode(node.name) {
             let declared = patch.node(named: node.name)?.kind
             let kind: NodeKind
             switch node.kind {
@@ -108,7 +109,9 @@ extension LivePatchFile {
             }
             result.nodes.append(NodeDeclaration(name: node.name, kind: kind))
         }
-        result.connections = session.graph.connectionDeclarations.map {
+        result.connections = session.graph.connectionDeclarations.filter {
+            !SetlistSpill.isSpillNode($0.from.node) && !SetlistSpill.isSpillNode($0.to.node)
+        }.map {
             ConnectionDeclaration(from: PortReference(node: $0.from.node, port: $0.from.port),
                                   to: PortReference(node: $0.to.node, port: $0.to.port), gainDecibels: $0.gainDecibels)
         }

@@ -16,7 +16,8 @@ package final class LivePatchFile {
     package typealias UnitMaker = (String) throws(UnitError) -> any ProcessingUnit
 
     /// The file, absolute; nil for a `--chain` run (then `save` needs a file).
-    package let path: String?
+    /// A setlist's switch makes it the new patch's.
+    package private(set) var path: String?
     /// What the running graph was built from, as last loaded, reloaded or saved.
     package private(set) var patch: Patch
     /// `path`'s text as last read or written; nil for a `--chain` run.
@@ -39,10 +40,11 @@ package final class LivePatchFile {
         self.makeUnit = makeUnit
     }
 
-    /// After a save over the file or a reload of it.
-    func remember(_ patch: Patch, text: String) {
+    /// After a save over the file or a reload of it (or a switch to another: `path`).
+    func remember(_ patch: Patch, text: String, path: String? = nil) {
         self.patch = patch
         self.text = text
+        if let path { self.path = Self.absolute(path) }
     }
 
     var folder: String? { path.map(Self.folder(of:)) }

@@ -58,6 +58,8 @@ package struct CommandSpec: Sendable {
         /// A preset label of the node before: the rest of the line, spaces included.
         case presetLabel
         case scene
+        /// A setlist run's patch name.
+        case patch
         /// A file path, completed from the folder typed.
         case file
         case words([String])

@@ -11,7 +11,7 @@ package enum CommandTable {
         connect, disconnect,
         bounce, cancelBounce,
         learn, unlearn, mappings, scene, feedback,
-        save, reload, tempo, tempoTap, transport,
+        save, reload, next, previous, load, tempo, tempoTap, transport,
         status, state, quit,
     ]
 

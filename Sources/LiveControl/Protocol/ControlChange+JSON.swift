@@ -26,6 +26,7 @@ extension ControlChange.Kind {
         case .saved: return "saved"
         case .patchReloaded: return "reloaded"
         case .patchRefused: return "reload.refused"
+        case .patchSwitched: return "setlist"
         case .tempo: return "tempo"
         case .tempoTapped: return "tempo.tap"
         case .transport: return "transport"
@@ -76,6 +77,8 @@ extension ControlChange.Kind {
             return fields
         case .sceneApplied(let name):
             return ["name": .string(name)]
+        case .patchSwitched(let name, let index):
+            return ["name": .string(name), "index": .number(Double(index))]
         case .saved(let file):
             return ["file": .string(file)]
         case .patchReloaded(let added, let removed, let rewired):

@@ -53,6 +53,9 @@ package struct ControlChange: Equatable, Sendable, Codable {
         /// A reload refused (`reason`: one sentence with `file:line:column`);
         /// the running graph plays on unchanged.
         case patchRefused(reason: String)
+        /// A setlist run switched to its patch `name` (at `index`, from 0);
+        /// what the switch changed follows as changes of their own.
+        case patchSwitched(name: String, index: Int)
         /// The host's own transport plays at this tempo (beats per minute).
         case tempo(Double)
         /// `tempo tap` counted a tap that gives no tempo yet (the first of a

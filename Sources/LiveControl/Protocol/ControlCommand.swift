@@ -42,6 +42,11 @@ package enum ControlCommand: Equatable, Sendable, Codable {
     /// file now (`reload`): the difference with the running graph is
     /// applied, or the text refused.
     case reload(text: String?)
+    /// A setlist run: switches to the next patch, the previous one, or one
+    /// by name or MIDI program (`load NAME`, a program change).
+    case nextPatch
+    case previousPatch
+    case loadPatch(SetlistChoice)
     /// The tempo of the host's own transport, in beats per minute.
     case tempo(Double)
     /// A tap of tap tempo, at the moment it is carried out: from the second

@@ -118,6 +118,8 @@ package struct SessionState: Codable, Sendable {
     /// written before it existed still reads.
     package var feedback: Bool?
     package var tempo: Tempo
+    /// Where a setlist run stands (nil: a run of one patch).
+    package var setlist: LiveStatus.SetlistPosition?
 
     /// The session now; with `node`, that node only (and the connections and taps that touch it).
     package init(session: LiveSession, node only: String? = nil) throws(LiveSessionError) {

@@ -53,6 +53,8 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
     private var rolling: Bool?
     /// The scene last switched to, which the patch text does not keep either.
     private var scene: String?
+    /// The setlist's patch last switched to: a restarted engine plays it (from the snapshot of it).
+    private var setlistPatch: String?
     /// Every connection of the engine's ports as it last reported them (anyone's), remade after a restart.
     private var connections: JackConnections?
     private var crashes: [LiveStatus.Crash] = []
@@ -494,6 +496,7 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         for node in leftOut { flags += ["--engine-bypass", node] }
         for node in standIns { flags += ["--engine-stand-in", node] }
         if let scene { flags += ["--engine-scene", scene] }
+        if let setlistPatch { flags += ["--engine-setlist-patch", setlistPatch] }
         var connectionsFile: String?
         defer { if let connectionsFile { unlink(connectionsFile) } }
         if let connections, let data = try? JSONEncoder().encode(connections) {
@@ -860,6 +863,9 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         case .tempo(let beatsPerMinute): tempo = beatsPerMinute
         case .transport(let value): rolling = value
         case .sceneApplied(let name): scene = name
+        case .patchSwitched(let name, _):
+            setlistPatch = name
+            scene = nil  // the new patch's scenes are its own
         // A stand-in stays out (its plugin was never made) until `restore` makes it again.
         case .bypass(let node, false) where leftOut.contains(node) && !standIns.contains(node): leftOut.removeAll { $0 == node }
         case .bounceStarted: keeper = try? FreewheelKeeper(server: launch.server)

@@ -21,6 +21,8 @@ package struct CompletionSource: Equatable, Sendable, Codable {
     package var commands: [String] = ConsoleCommand.names
     package var nodes: [Node] = []
     package var scenes: [String] = []
+    /// A setlist run's patches, for `load`.
+    package var patches: [String] = []
 
     func node(named name: String) -> Node? { nodes.first { $0.name == name } }
 }

@@ -108,6 +108,7 @@ struct ConsoleCompletion: Equatable {
             return source.node(named: earlier[earlier.count - 2])?.parameters
                 .first { $0.symbol == earlier[earlier.count - 1] }?.values ?? []
         case .scene: return source.scenes
+        case .patch: return source.patches
         case .words(let words), .options(let words): return words
         case .presetLabel, .file, .none: return []
         }

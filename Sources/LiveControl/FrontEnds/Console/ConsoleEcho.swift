@@ -64,6 +64,8 @@ enum ConsoleEcho {
             return "unmapped \(node):\(parameter)"
         case .sceneApplied(let name):
             return "scene \(name)"
+        case .patchSwitched(let name, let index):
+            return "setlist: playing \(name) (\(index + 1))"
         case .saved(let file):
             return "saved the running patch to \(file)"
         case .patchReloaded(let added, let removed, let rewired):

@@ -438,6 +438,8 @@ package final class OSCFrontEnd: LiveFrontEnd, Sendable {
                               + added.map { .string("+" + $0) } + removed.map { .string("-" + $0) })
         case .patchRefused(let reason):
             return OSCMessage("/fxhost/refused", [.string(reason)])
+        case .patchSwitched(let name, let index):
+            return OSCMessage("/fxhost/setlist", [.string(name), .int(Int32(index))])
         }
     }
 }
