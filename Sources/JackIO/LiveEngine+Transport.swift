@@ -29,6 +29,8 @@ extension LiveEngine {
             if rolling { jack_transport_start(handle) } else { jack_transport_stop(handle) }
         }
         state.pointee.transport.requestedRolling.store(rolling, ordering: .relaxed)
+        // After the value: the realtime side, seeing a new count, reads this request's value.
+        state.pointee.transport.rollingRequests.wrappingAdd(1, ordering: .releasing)
     }
 
     /// True once the realtime thread follows a MIDI clock (`clock: { input }`).
