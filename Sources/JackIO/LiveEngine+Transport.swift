@@ -36,6 +36,10 @@ extension LiveEngine {
     /// True once the realtime thread follows a MIDI clock (`clock: { input }`).
     package var followsMIDIClock: Bool { state.pointee.transport.followsClock.load(ordering: .relaxed) }
 
+    /// True once the MIDI clock followed gives the tempo (from its second
+    /// pulse): a stray start, stop or song position alone leaves `tempo` working.
+    package var midiClockSetsTempo: Bool { state.pointee.transport.clockGivesTempo.load(ordering: .relaxed) }
+
     /// True while the realtime thread follows a JACK timebase master.
     package var followsJackTransport: Bool { state.pointee.transport.followsJack.load(ordering: .relaxed) }
 

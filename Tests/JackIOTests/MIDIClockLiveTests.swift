@@ -92,4 +92,30 @@ final class MIDIClockLiveTests: XCTestCase {
         XCTAssertTrue(eventually(within: 30) { !session.transportStatus.rolling }, "and stop")
         try session.finish()
     }
+
+    /// A lone stop (0xFC) on `clock_in`, no pulse: the transport follows it
+    /// (stopped, source `clock`), but no clock gives a tempo, so `tempo` still sets it.
+    func testALoneStopLeavesTheTempoCommandWorking() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let provider = LV2UnitProvider(catalog: PluginCatalog(world: LV2World()))
+        let graph = AudioGraph()
+        let input = try graph.addInput("in", channels: 1, ports: [])
+        let amp = try graph.addUnit("amp", provider.makeUnit("http://lv2plug.in/plugins/eg-amp"))
+        let main = try graph.addOutput("main", channels: 1, ports: [])
+        try graph.connect(input, to: amp)
+        try graph.connect(amp, to: main)
+        var options = LiveSession.Options(server: server)
+        options.tempo = Tempo(beatsPerMinute: 90)
+        options.clock = MIDIClockPorts(inputs: [], outputs: nil)
+        let session = try LiveSession(graph: graph, options: options)
+        defer { session.client.close() }
+        try session.start()
+        try session.connectPorts()
+        try TimedMIDISender.send([(0, .raw([0xFC]))], server: server.name, to: "\(session.client.name):clock_in")
+        XCTAssertTrue(eventually(within: 30) { !session.transportStatus.rolling }, "the clock's stop")
+        XCTAssertEqual(session.transportStatus.source, "clock")
+        XCTAssertNoThrow(try session.setTempo(100))
+        XCTAssertTrue(eventually(within: 30) { session.transportStatus.beatsPerMinute == 100 }, "\(session.transportStatus)")
+        try session.finish()
+    }
 }

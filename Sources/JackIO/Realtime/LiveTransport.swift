@@ -42,6 +42,9 @@ struct LiveTransport: ~Copyable {
     let jumps = Atomic<Int>(0)
     /// Told by the realtime thread: a MIDI clock is followed (from its first message on).
     let followsClock = Atomic<Bool>(false)
+    /// Told by the realtime thread: the clock followed has given a tempo (from
+    /// its second pulse); until then `tempo` still sets the own clock's.
+    let clockGivesTempo = Atomic<Bool>(false)
     /// What the clock said (its tempo, where its pulses fall), and the
     /// request count last seen. Realtime thread only.
     var follower = MIDIClockFollower()
@@ -152,6 +155,7 @@ struct LiveTransport: ~Copyable {
     mutating func clockPulse(quarterNotesPerMinute: Double?, offset: Int = 0) {
         followsClock.store(true, ordering: .relaxed)
         follower.pulse(estimate: quarterNotesPerMinute, offset: offset)
+        if follower.tempo > 0 { clockGivesTempo.store(true, ordering: .relaxed) }
     }
 
     /// Start (0xFA): from the song's start, held there until the clock's
@@ -164,12 +168,17 @@ struct LiveTransport: ~Copyable {
         clock.setRolling(false)
     }
 
-    /// Continue (0xFB) and stop (0xFC): rolling on from where it is, or held there.
+    /// Continue (0xFB): rolling on from the clock's next pulse, at its
+    /// place (from where it is at once when no place is known); stop (0xFC): held there.
     @_noLocks
     mutating func clockRolling(_ rolling: Bool) {
         followsClock.store(true, ordering: .relaxed)
-        follower.rolling(rolling)
-        clock.setRolling(rolling)
+        if rolling {
+            if !follower.resume() { clock.setRolling(true) }
+        } else {
+            follower.stop()
+            clock.setRolling(false)
+        }
     }
 
     /// Song position (0xF2): `sixteenths` sixteenth notes from the start.

@@ -15,9 +15,9 @@ struct MIDIClockFollower {
     /// pulses count (the clock rolls).
     var nextQuarter: Double? = nil
     var counting = false
-    /// A start (0xFA) waits for the next pulse, where beat 0 falls; then
-    /// the transport rolls from that pulse.
-    var startPending = false
+    /// A start (0xFA), or a continue (0xFB) from a known place, waits for
+    /// the next pulse, which falls at `nextQuarter`; the transport rolls from that pulse.
+    var waitsForPulse = false
     var startsRolling = false
     /// This cycle's last counted pulse: its offset in the cycle (-1: none),
     /// its place in quarter notes, and whether the transport is placed on it
@@ -32,11 +32,10 @@ struct MIDIClockFollower {
     mutating func pulse(estimate: Double?, offset: Int) {
         var adopted = false
         if let estimate { adopted = follow(estimate) }
-        if startPending {
-            startPending = false
+        if waitsForPulse {
+            waitsForPulse = false
             startsRolling = true
             counting = true
-            nextQuarter = 0
             adopted = true
         }
         guard counting, let quarter = nextQuarter else { return }
@@ -69,22 +68,33 @@ struct MIDIClockFollower {
     /// Start (0xFA): beat 0 at the next pulse.
     @_noLocks
     mutating func start() {
-        startPending = true
+        nextQuarter = 0
+        waitsForPulse = true
         counting = false
         pulseOffset = -1
     }
 
-    /// Continue (0xFB) or stop (0xFC): pulses count on from where they were, or not.
+    /// Continue (0xFB): from the next pulse, where the count stopped (or the
+    /// song position says). False when no place is known (no start or song
+    /// position seen): the transport rolls on at once from where it is.
     @_noLocks
-    mutating func rolling(_ rolling: Bool) {
-        startPending = false
-        counting = rolling
+    mutating func resume() -> Bool {
+        guard nextQuarter != nil else { return false }
+        waitsForPulse = true
+        counting = false
+        return true
+    }
+
+    /// Stop (0xFC): pulses no longer count.
+    @_noLocks
+    mutating func stop() {
+        waitsForPulse = false
+        counting = false
     }
 
     /// Song position (0xF2): the next pulse counted falls at `quarters`.
     @_noLocks
     mutating func songPosition(quarters: Double) {
-        startPending = false
         nextQuarter = quarters
         pulseOffset = -1
     }
