@@ -140,20 +140,34 @@ struct LiveTransport: ~Copyable {
                                          beatUnit: clock.tempo.beatUnit) {
             clock.relocate(toBeat: beat)
         }
-        let requests = rollingRequests.load(ordering: .acquiring)
-        let rolling = requestedRolling.load(ordering: .relaxed)
-        if !followsClock.load(ordering: .relaxed) || requests != rollingRequestsSeen { clock.setRolling(rolling) }
-        rollingRequestsSeen = requests
+        if !followsClock.load(ordering: .relaxed) {
+            clock.setRolling(requestedRolling.load(ordering: .relaxed))
+        } else {
+            // Under a clock, only a request made since the last cycle (the count, then its value).
+            let requests = rollingRequests.load(ordering: .acquiring)
+            if requests != rollingRequestsSeen {
+                rollingRequestsSeen = requests
+                clock.setRolling(requestedRolling.load(ordering: .relaxed))
+            }
+        }
         return clock.position(advancingBy: frames)
     }
 
     // MARK: A MIDI clock (realtime thread, before `position`)
 
+    /// From the clock's first message on; requests made before it are not new to it.
+    @_noLocks
+    private mutating func beginFollowing() {
+        guard !followsClock.load(ordering: .relaxed) else { return }
+        rollingRequestsSeen = rollingRequests.load(ordering: .acquiring)
+        followsClock.store(true, ordering: .relaxed)
+    }
+
     /// A pulse arrived `offset` frames into the cycle; `quarterNotesPerMinute`
     /// is the tempo the pulses give so far (nil before a second pulse: the tempo stays).
     @_noLocks
     mutating func clockPulse(quarterNotesPerMinute: Double?, offset: Int = 0) {
-        followsClock.store(true, ordering: .relaxed)
+        beginFollowing()
         follower.pulse(estimate: quarterNotesPerMinute, offset: offset)
         if follower.tempo > 0 { clockGivesTempo.store(true, ordering: .relaxed) }
     }
@@ -162,7 +176,7 @@ struct LiveTransport: ~Copyable {
     /// next pulse, where beat 0 falls (rolling from then).
     @_noLocks
     mutating func clockStart() {
-        followsClock.store(true, ordering: .relaxed)
+        beginFollowing()
         follower.start()
         clock.relocate(toBeat: 0)
         clock.setRolling(false)
@@ -172,7 +186,7 @@ struct LiveTransport: ~Copyable {
     /// place (from where it is at once when no place is known); stop (0xFC): held there.
     @_noLocks
     mutating func clockRolling(_ rolling: Bool) {
-        followsClock.store(true, ordering: .relaxed)
+        beginFollowing()
         if rolling {
             if !follower.resume() { clock.setRolling(true) }
         } else {
@@ -184,7 +198,7 @@ struct LiveTransport: ~Copyable {
     /// Song position (0xF2): `sixteenths` sixteenth notes from the start.
     @_noLocks
     mutating func clockSongPosition(sixteenths: Int) {
-        followsClock.store(true, ordering: .relaxed)
+        beginFollowing()
         follower.songPosition(quarters: Double(sixteenths) / 4)
         let beatUnit = requestedMeter.load(ordering: .relaxed) % 256
         clock.relocate(toBeat: Double(sixteenths) * Double(beatUnit) / 16)
