@@ -29,10 +29,16 @@ extension LiveEngine {
             if rolling { jack_transport_start(handle) } else { jack_transport_stop(handle) }
         }
         state.pointee.transport.requestedRolling.store(rolling, ordering: .relaxed)
+        // After the value: the realtime side, seeing a new count, reads this request's value.
+        state.pointee.transport.rollingRequests.wrappingAdd(1, ordering: .releasing)
     }
 
     /// True once the realtime thread follows a MIDI clock (`clock: { input }`).
     package var followsMIDIClock: Bool { state.pointee.transport.followsClock.load(ordering: .relaxed) }
+
+    /// True once the MIDI clock followed gives the tempo (from its second
+    /// pulse): a stray start, stop or song position alone leaves `tempo` working.
+    package var midiClockSetsTempo: Bool { state.pointee.transport.clockGivesTempo.load(ordering: .relaxed) }
 
     /// True while the realtime thread follows a JACK timebase master.
     package var followsJackTransport: Bool { state.pointee.transport.followsJack.load(ordering: .relaxed) }

@@ -80,9 +80,9 @@ struct LiveTransportRequest {
         midiTaps = TapTempo()
     }
 
-    /// Refuses a tempo while another one rules: a MIDI clock followed, or a JACK timebase master.
+    /// Refuses a tempo while another one rules: a MIDI clock's pulses, or a JACK timebase master.
     private static func refuseOutsideTempo(_ engine: LiveEngine) throws(LiveSessionError) {
-        if engine.followsMIDIClock { throw .tempoFromClock(beatsPerMinute: engine.playingTransport.beatsPerMinute) }
+        if engine.midiClockSetsTempo { throw .tempoFromClock(beatsPerMinute: engine.playingTransport.beatsPerMinute) }
         if engine.followsJackTransport { throw .tempoFromJack(beatsPerMinute: engine.playingTransport.beatsPerMinute) }
     }
 

@@ -70,4 +70,14 @@ final class MIDIClockTempoTests: XCTestCase {
         _ = slow.pulse(atFrame: 0, sampleRate: 48_000)
         XCTAssertEqual(slow.pulse(atFrame: 47_000, sampleRate: 48_000), 20, "47000 frames apart: the lowest tempo, not 2.55")
     }
+
+    /// Frames counted at 48 kHz and at 96 kHz (JACK's rate changed) are no
+    /// interval together: 800 frames at 48 kHz then 1600 at 96 kHz would mix
+    /// into a tempo neither clock had; the count starts again at the new rate.
+    func testANewSampleRateStartsAfresh() {
+        var tempo = MIDIClockTempo()
+        for pulse in 0..<10 { _ = tempo.pulse(atFrame: UInt32(pulse * 800), sampleRate: 48_000) }
+        XCTAssertNil(tempo.pulse(atFrame: 8_800, sampleRate: 96_000), "a first pulse at the new rate")
+        XCTAssertEqual(tempo.pulse(atFrame: 10_400, sampleRate: 96_000), 150, "96000 × 60 / (24 × 1600)")
+    }
 }

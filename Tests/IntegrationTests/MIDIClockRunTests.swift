@@ -14,8 +14,8 @@ final class MIDIClockRunTests: XCTestCase {
     /// frames: eg-metro's clicks in a take move from 32000 frames apart (the
     /// patch's 90 bpm) to 19200 ± 1; `status --json` says 150 bpm from the
     /// clock, and `tempo` is refused. Stop (0xFC) stops the clicks; start
-    /// again brings them back, still 19200 apart (the last tempo is held
-    /// after the pulses end).
+    /// again with its pulses (beat 0 falls on the first) brings them back,
+    /// still 19200 apart (the last tempo is held after the pulses end).
     func testPulsesEvery800FramesGiveClicksEvery19200AndStartAndStopMoveTheTransport() throws {
         let server = try startJackServer(sampleRate: 48_000, bufferFrames: 256)
         let folder = try Tools.temporaryFolder(#function)
@@ -61,7 +61,9 @@ final class MIDIClockRunTests: XCTestCase {
         let stopped = LiveRun.frames(clicks)
         XCTAssertTrue(eventually(within: 60) { LiveRun.frames(clicks) >= stopped + 4 * 48_000 }, run.stderr)
         let restarted = LiveRun.frames(clicks)
-        try TimedMIDISender.send([(0, .raw([0xFA]))], server: server.name, to: "fxhost:clock_in")
+        let again = [(frame: 0, message: MIDISender.Message.raw([0xFA]))]
+            + (0..<(2 * 24)).map { (frame: $0 * 800, message: MIDISender.Message.raw([0xF8])) }
+        try TimedMIDISender.send(again, server: server.name, to: "fxhost:clock_in")
         XCTAssertEqual(transport()?.rolling, true, run.stdout)
         XCTAssertTrue(eventually(within: 60) { LiveRun.frames(clicks) >= restarted + 5 * 19_200 + 48_000 }, run.stderr)
         run.type("quit")

@@ -60,4 +60,62 @@ final class MIDIClockLiveTests: XCTestCase {
         XCTAssertFalse(session.transportStatus.rolling)
         try session.finish()
     }
+
+    /// Under a clock, `transport start` after the clock's stop rolls again,
+    /// though the last request was a start too (the patch's): each request
+    /// counts, not only a changed one. Stopped and rolling are what the
+    /// callback reports of the position it hands plugins.
+    func testTransportStartAfterTheClocksStopRolls() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let provider = LV2UnitProvider(catalog: PluginCatalog(world: LV2World()))
+        let graph = AudioGraph()
+        let input = try graph.addInput("in", channels: 1, ports: [])
+        let amp = try graph.addUnit("amp", provider.makeUnit("http://lv2plug.in/plugins/eg-amp"))
+        let main = try graph.addOutput("main", channels: 1, ports: [])
+        try graph.connect(input, to: amp)
+        try graph.connect(amp, to: main)
+        var options = LiveSession.Options(server: server)
+        options.clock = MIDIClockPorts(inputs: [], outputs: nil)
+        let session = try LiveSession(graph: graph, options: options)
+        defer { session.client.close() }
+        try session.start()
+        try session.connectPorts()
+        let clock = [(frame: 0, message: MIDISender.Message.raw([0xFA]))]
+            + (0..<48).map { (frame: $0 * 800, message: MIDISender.Message.raw([0xF8])) }
+            + [(frame: 48 * 800, message: MIDISender.Message.raw([0xFC]))]
+        try TimedMIDISender.send(clock, server: server.name, to: "\(session.client.name):clock_in")
+        XCTAssertTrue(eventually(within: 30) { !session.transportStatus.rolling }, "the clock's stop")
+        XCTAssertEqual(session.transportStatus.source, "clock")
+        session.setTransportRolling(true)
+        XCTAssertTrue(eventually(within: 30) { session.transportStatus.rolling }, "transport start after the clock's stop")
+        session.setTransportRolling(false)
+        XCTAssertTrue(eventually(within: 30) { !session.transportStatus.rolling }, "and stop")
+        try session.finish()
+    }
+
+    /// A lone stop (0xFC) on `clock_in`, no pulse: the transport follows it
+    /// (stopped, source `clock`), but no clock gives a tempo, so `tempo` still sets it.
+    func testALoneStopLeavesTheTempoCommandWorking() throws {
+        let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
+        let provider = LV2UnitProvider(catalog: PluginCatalog(world: LV2World()))
+        let graph = AudioGraph()
+        let input = try graph.addInput("in", channels: 1, ports: [])
+        let amp = try graph.addUnit("amp", provider.makeUnit("http://lv2plug.in/plugins/eg-amp"))
+        let main = try graph.addOutput("main", channels: 1, ports: [])
+        try graph.connect(input, to: amp)
+        try graph.connect(amp, to: main)
+        var options = LiveSession.Options(server: server)
+        options.tempo = Tempo(beatsPerMinute: 90)
+        options.clock = MIDIClockPorts(inputs: [], outputs: nil)
+        let session = try LiveSession(graph: graph, options: options)
+        defer { session.client.close() }
+        try session.start()
+        try session.connectPorts()
+        try TimedMIDISender.send([(0, .raw([0xFC]))], server: server.name, to: "\(session.client.name):clock_in")
+        XCTAssertTrue(eventually(within: 30) { !session.transportStatus.rolling }, "the clock's stop")
+        XCTAssertEqual(session.transportStatus.source, "clock")
+        XCTAssertNoThrow(try session.setTempo(100))
+        XCTAssertTrue(eventually(within: 30) { session.transportStatus.beatsPerMinute == 100 }, "\(session.transportStatus)")
+        try session.finish()
+    }
 }

@@ -7,7 +7,8 @@
 /// apart at 48 kHz: 150 bpm); a pulse early or late by j frames moves the
 /// mean by at most 2j/24 frames, so a jittery clock's tempo wobbles 24
 /// times less than one interval's. The frames are JACK's frame time (32
-/// bits): an interval is a wrapping difference, right across the wrap.
+/// bits): an interval is a wrapping difference, right across the wrap. A
+/// new sample rate starts the count afresh.
 package struct MIDIClockTempo: Sendable {
     // Computed, not stored: a static's first use may lock, and the realtime thread uses these.
     @inlinable package static var pulsesPerQuarter: Int { 24 }
@@ -19,6 +20,9 @@ package struct MIDIClockTempo: Sendable {
     @usableFromInline var frames = InlineArray<25, UInt32>(repeating: 0)
     @usableFromInline var count = 0
     @usableFromInline var newest = 0
+    /// The rate the held frames were counted at: frames at another (JACK's
+    /// rate changed) are no interval with them.
+    @usableFromInline var heldRate: Double = 0
     /// The tempos a clock may give, in quarter notes a minute (the bounds of `tempo`).
     @usableFromInline let lowest: Double
     @usableFromInline let highest: Double
@@ -33,6 +37,10 @@ package struct MIDIClockTempo: Sendable {
     @inlinable @_noLocks
     package mutating func pulse(atFrame frame: UInt32, sampleRate: Double) -> Double? {
         let capacity = frames.count
+        if sampleRate != heldRate {
+            heldRate = sampleRate
+            count = 0
+        }
         if count > 0 {
             let gap = frame &- frames[newest]
             // Two at one frame are no interval; keep the first.

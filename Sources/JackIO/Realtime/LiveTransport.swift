@@ -27,6 +27,9 @@ struct LiveTransport: ~Copyable {
     let requestedTempo: Atomic<UInt64>
     let requestedMeter: Atomic<Int>
     let requestedRolling = Atomic<Bool>(true)
+    /// Start/stop requests so far: under a clock a request applies when it
+    /// is new, even one repeating the last (the clock may have moved since).
+    let rollingRequests = Atomic<UInt64>(0)
     /// Told by the realtime thread: whether a timebase master is followed,
     /// and the tempo and rolling state it plays at (for status and refusals).
     let followsJack = Atomic<Bool>(false)
@@ -39,11 +42,13 @@ struct LiveTransport: ~Copyable {
     let jumps = Atomic<Int>(0)
     /// Told by the realtime thread: a MIDI clock is followed (from its first message on).
     let followsClock = Atomic<Bool>(false)
-    /// The clock's tempo in quarter notes a minute (0: no tempo from it yet),
-    /// and the last rolling request seen: under a clock a request applies
-    /// only when it changes. Realtime thread only.
-    var clockTempo: Double = 0
-    var rollingRequestSeen = true
+    /// Told by the realtime thread: the clock followed has given a tempo (from
+    /// its second pulse); until then `tempo` still sets the own clock's.
+    let clockGivesTempo = Atomic<Bool>(false)
+    /// What the clock said (its tempo, where its pulses fall), and the
+    /// request count last seen. Realtime thread only.
+    var follower = MIDIClockFollower()
+    var rollingRequestsSeen: UInt64 = 0
     /// The own clock's generation last cycle (a relocation at an unchanged frame is a jump too).
     var previousClockGeneration: UInt64 = 0
 
@@ -66,6 +71,8 @@ struct LiveTransport: ~Copyable {
     @_noLocks
     mutating func position(frames: Int, sampleRate: Int) -> TransportPosition {
         let following = followsClock.load(ordering: .relaxed)
+        // A clock rules, not a timebase master: `transport` then moves the own clock only.
+        if following { followsJack.store(false, ordering: .relaxed) }
         var position = (following ? nil : jackPosition()) ?? ownPosition(frames: frames, sampleRate: sampleRate)
         let relocated = following && position.generation != previousClockGeneration
         if following { previousClockGeneration = position.generation }
@@ -120,44 +127,79 @@ struct LiveTransport: ~Copyable {
         let meter = requestedMeter.load(ordering: .relaxed)
         let beatUnit = meter % 256
         // A clock's tempo counts quarter notes; the meter's beat may be another note.
-        let beatsPerMinute = clockTempo > 0 ? clockTempo * Double(beatUnit) / 4
+        let beatsPerMinute = follower.tempo > 0 ? follower.tempo * Double(beatUnit) / 4
             : Double(bitPattern: requestedTempo.load(ordering: .relaxed))
         clock.setTempo(Tempo(beatsPerMinute: beatsPerMinute, beatsPerBar: meter / 256, beatUnit: beatUnit))
-        let rolling = requestedRolling.load(ordering: .relaxed)
-        if !followsClock.load(ordering: .relaxed) || rolling != rollingRequestSeen { clock.setRolling(rolling) }
-        rollingRequestSeen = rolling
+        if follower.startsRolling {
+            follower.startsRolling = false
+            clock.setRolling(true)
+        }
+        // The beats on the clock's pulses: beat 0 on the first after a start, and after a drift or a new tempo.
+        if follower.pulseOffset >= 0, let beat = follower.placement(beat: clock.current.beat, rolling: clock.isRolling,
+                                         beatsPerFrame: clock.tempo.beatsPerMinute / (60 * clock.sampleRate),
+                                         beatUnit: clock.tempo.beatUnit) {
+            clock.relocate(toBeat: beat)
+        }
+        if !followsClock.load(ordering: .relaxed) {
+            clock.setRolling(requestedRolling.load(ordering: .relaxed))
+        } else {
+            // Under a clock, only a request made since the last cycle (the count, then its value).
+            let requests = rollingRequests.load(ordering: .acquiring)
+            if requests != rollingRequestsSeen {
+                rollingRequestsSeen = requests
+                clock.setRolling(requestedRolling.load(ordering: .relaxed))
+            }
+        }
         return clock.position(advancingBy: frames)
     }
 
     // MARK: A MIDI clock (realtime thread, before `position`)
 
-    /// A pulse arrived; `quarterNotesPerMinute` is the tempo the pulses give
-    /// so far (nil before a second pulse: the tempo stays).
+    /// From the clock's first message on; requests made before it are not new to it.
     @_noLocks
-    mutating func clockPulse(quarterNotesPerMinute: Double?) {
+    private mutating func beginFollowing() {
+        guard !followsClock.load(ordering: .relaxed) else { return }
+        rollingRequestsSeen = rollingRequests.load(ordering: .acquiring)
         followsClock.store(true, ordering: .relaxed)
-        if let quarterNotesPerMinute { clockTempo = quarterNotesPerMinute }
     }
 
-    /// Start (0xFA): from the song's start, rolling.
+    /// A pulse arrived `offset` frames into the cycle; `quarterNotesPerMinute`
+    /// is the tempo the pulses give so far (nil before a second pulse: the tempo stays).
+    @_noLocks
+    mutating func clockPulse(quarterNotesPerMinute: Double?, offset: Int = 0) {
+        beginFollowing()
+        follower.pulse(estimate: quarterNotesPerMinute, offset: offset)
+        if follower.tempo > 0 { clockGivesTempo.store(true, ordering: .relaxed) }
+    }
+
+    /// Start (0xFA): from the song's start, held there until the clock's
+    /// next pulse, where beat 0 falls (rolling from then).
     @_noLocks
     mutating func clockStart() {
-        followsClock.store(true, ordering: .relaxed)
+        beginFollowing()
+        follower.start()
         clock.relocate(toBeat: 0)
-        clock.setRolling(true)
+        clock.setRolling(false)
     }
 
-    /// Continue (0xFB) and stop (0xFC): rolling on from where it is, or held there.
+    /// Continue (0xFB): rolling on from the clock's next pulse, at its
+    /// place (from where it is at once when no place is known); stop (0xFC): held there.
     @_noLocks
     mutating func clockRolling(_ rolling: Bool) {
-        followsClock.store(true, ordering: .relaxed)
-        clock.setRolling(rolling)
+        beginFollowing()
+        if rolling {
+            if !follower.resume() { clock.setRolling(true) }
+        } else {
+            follower.stop()
+            clock.setRolling(false)
+        }
     }
 
     /// Song position (0xF2): `sixteenths` sixteenth notes from the start.
     @_noLocks
     mutating func clockSongPosition(sixteenths: Int) {
-        followsClock.store(true, ordering: .relaxed)
+        beginFollowing()
+        follower.songPosition(quarters: Double(sixteenths) / 4)
         let beatUnit = requestedMeter.load(ordering: .relaxed) % 256
         clock.relocate(toBeat: Double(sixteenths) * Double(beatUnit) / 16)
     }

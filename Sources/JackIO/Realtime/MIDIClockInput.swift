@@ -34,7 +34,7 @@ func readMIDIClock(_ state: UnsafeMutablePointer<LiveEngineState>, frames: UInt3
         switch bytes[0] {
         case 0xF8:
             let tempo = state.pointee.clockInput.tempo.pulse(atFrame: cycleTime &+ event.time, sampleRate: sampleRate)
-            state.pointee.transport.clockPulse(quarterNotesPerMinute: tempo)
+            state.pointee.transport.clockPulse(quarterNotesPerMinute: tempo, offset: Int(event.time))
         case 0xFA:
             state.pointee.transport.clockStart()
         case 0xFB:

@@ -21,6 +21,63 @@ struct MIDIClockOutput {
     /// MIDI clock's 24 pulses a quarter note (a literal: another module's static is a call the realtime checks refuse).
     static var pulsesPerQuarter: Double { 24 }
 
+    /// What a cycle's clock begins with, at its first frame.
+    enum Opening: Equatable {
+        case nothing, start, stop
+        /// Song position (sixteenths, 14 bits) then continue.
+        case continueAt(sixteenths: Int)
+    }
+
+    /// The cycle's opening message, and where the pulses go on from: the
+    /// transport at `pulses` pulses (fractional, from beat 0), rolling or
+    /// not, at position generation `generation`.
+    @_noLocks
+    mutating func open(rolling: Bool, pulses: Double, generation newGeneration: UInt64) -> Opening {
+        let started = rolling && !rolled
+        let jumped = newGeneration != generation
+        generation = newGeneration
+        // Within a pulse before the start (a followed clock's start places
+        // beat 0 at its first pulse, inside the cycle) counts as the start.
+        let atSongStart = pulses < 1e-9 && pulses > -1
+        var opening = Opening.nothing
+        if rolling != rolled {
+            rolled = rolling
+            if !rolling { return .stop }
+        }
+        guard rolling else { return .nothing }
+        if started || (jumped && atSongStart) {
+            if atSongStart {
+                opening = .start
+                nextPulse = 0
+            } else {
+                // Devices chained resume at the song position sent, a
+                // sixteenth (6 pulses): the pulses go on from there, none before.
+                let sixteenths = Swift.min(Swift.max(Self.firstPulse(atOrAfter: pulses / 6), 0), 0x3FFF)
+                opening = .continueAt(sixteenths: Int(sixteenths))
+                // (Beyond the last position, from the pulse due: no burst to catch up.)
+                nextPulse = sixteenths < 0x3FFF ? 6 * sixteenths
+                    : Swift.max(6 * sixteenths, Self.firstPulse(atOrAfter: pulses))
+            }
+        } else if jumped && (pulses - Double(nextPulse)).magnitude > 1 {
+            // A real discontinuity (a relocation): the count starts again there.
+            // Within a pulse (a new tempo) the pulse due is kept: one whose exact
+            // offset rounded to the cycle's end is due at the next cycle's start.
+            nextPulse = Self.firstPulse(atOrAfter: pulses)
+        }
+        return opening
+    }
+
+    /// The offset in the cycle (`frames` long, its first frame at `pulses`
+    /// pulses) of the next pulse due, counting it sent; nil when the next
+    /// falls after the cycle.
+    @_noLocks
+    mutating func nextPulseOffset(at pulses: Double, framesPerPulse: Double, frames: UInt32) -> UInt32? {
+        let offset = Self.offset(ofPulse: nextPulse, at: pulses, framesPerPulse: framesPerPulse)
+        guard offset < Int64(frames) else { return nil }
+        nextPulse &+= 1
+        return UInt32(offset)
+    }
+
     /// Where pulse `pulse` falls, in frames from a cycle's first frame, when
     /// that frame is at `pulses` pulses (fractional) and a pulse lasts
     /// `framesPerPulse`: rounded to the nearest frame, never before the first.
@@ -46,7 +103,7 @@ struct MIDIClockOutput {
 /// every pulse whose beat position falls inside the cycle. Pulses are
 /// placed from the position's beats, not counted from the last one, so
 /// their spacing is exact across cycles and follows a tempo change from
-/// where it happens; after a jump (a relocation) the count starts again there.
+/// where it happens; after a relocation of more than a pulse the count starts again there.
 @_noLocks
 func sendMIDIClock(_ state: UnsafeMutablePointer<LiveEngineState>, position: TransportPosition, frames: UInt32) {
     guard let port = state.pointee.clockOutput.port,
@@ -56,47 +113,35 @@ func sendMIDIClock(_ state: UnsafeMutablePointer<LiveEngineState>, position: Tra
     // Quarter notes: a clock counts 24 pulses each, whatever note the meter's beat is.
     let quarters = position.beat * 4 / Double(max(position.beatUnit, 1))
     let quartersPerMinute = position.beatsPerMinute * 4 / Double(max(position.beatUnit, 1))
-    // Another client's numbers (a timebase master's) may be anything: beyond these, no clock.
-    guard quarters.magnitude < 1e12, quartersPerMinute.isFinite, quartersPerMinute > 0 else { return }
-    let pulses = quarters * MIDIClockOutput.pulsesPerQuarter
-    let started = rolling && !state.pointee.clockOutput.rolled
-    let jumped = position.generation != state.pointee.clockOutput.generation
-    let atSongStart = pulses < 1e-9 && pulses > -1e-9
-    if rolling && !started && jumped && atSongStart {
-        // Moved back to the top while rolling (a clock followed started again): start over there too.
-        writeClockByte(0xFA, at: 0, into: buffer)
-    } else if rolling != state.pointee.clockOutput.rolled {
-        state.pointee.clockOutput.rolled = rolling
-        if !rolling {
+    // Another client's numbers (a timebase master's) may be anything: beyond these, no pulses (a stop still goes).
+    guard quarters.magnitude < 1e12, quartersPerMinute.isFinite, quartersPerMinute > 0 else {
+        if !rolling && state.pointee.clockOutput.rolled {
+            state.pointee.clockOutput.rolled = false
             writeClockByte(0xFC, at: 0, into: buffer)
-        } else if atSongStart {
-            writeClockByte(0xFA, at: 0, into: buffer)
-        } else {
-            // Continue from the song position, in sixteenths (14 bits; beyond, the last one).
-            let sixteenths = Int(min(max(quarters * 4, 0), 0x3FFF))
-            if let room = _unsafePerformance({ jack_midi_event_reserve(buffer, 0, 3) }) {
-                room[0] = 0xF2
-                room[1] = UInt8(sixteenths & 0x7F)
-                room[2] = UInt8(sixteenths >> 7)
-            }
-            writeClockByte(0xFB, at: 0, into: buffer)
         }
+        return
+    }
+    let pulses = quarters * MIDIClockOutput.pulsesPerQuarter
+    switch state.pointee.clockOutput.open(rolling: rolling, pulses: pulses, generation: position.generation) {
+    case .nothing: break
+    case .start: writeClockByte(0xFA, at: 0, into: buffer)
+    case .stop: writeClockByte(0xFC, at: 0, into: buffer)
+    case .continueAt(let sixteenths):
+        if let room = _unsafePerformance({ jack_midi_event_reserve(buffer, 0, 3) }) {
+            room[0] = 0xF2
+            room[1] = UInt8(sixteenths & 0x7F)
+            room[2] = UInt8((sixteenths >> 7) & 0x7F)
+        }
+        writeClockByte(0xFB, at: 0, into: buffer)
     }
     guard rolling else { return }
-    if started || jumped {
-        state.pointee.clockOutput.nextPulse = MIDIClockOutput.firstPulse(atOrAfter: pulses)
-    }
-    state.pointee.clockOutput.generation = position.generation
     let sampleRate = Double(state.pointee.sampleRate.load(ordering: .relaxed))
     let framesPerPulse = sampleRate * 60 / (quartersPerMinute * MIDIClockOutput.pulsesPerQuarter)
     guard framesPerPulse >= 1 else { return }
-    while true {
-        let pulse = state.pointee.clockOutput.nextPulse
-        let offset = MIDIClockOutput.offset(ofPulse: pulse, at: pulses, framesPerPulse: framesPerPulse)
-        guard offset < Int64(frames) else { return }
-        // A full buffer: the pulse is lost, and the next ones still fall where they belong.
-        writeClockByte(0xF8, at: UInt32(offset), into: buffer)
-        state.pointee.clockOutput.nextPulse = pulse &+ 1
+    // A full buffer: the pulse is lost, and the next ones still fall where they belong.
+    while let offset = state.pointee.clockOutput.nextPulseOffset(at: pulses, framesPerPulse: framesPerPulse,
+                                                                  frames: frames) {
+        writeClockByte(0xF8, at: offset, into: buffer)
     }
 }
 
