@@ -50,6 +50,31 @@ final class MIDIClockOutputTests: XCTestCase {
         XCTAssertEqual(sent, expected, "every pulse, at its frame")
     }
 
+    /// 120 bpm (a pulse every 1000 frames) changed to 150 (every 800) at
+    /// each cycle in turn, in cycles of 64, 256 and 1000 frames: the pulses
+    /// are 1000 apart, then at most one interval between 800 and 1000 where
+    /// the tempo changed, then 800 apart: none lost, none sent twice.
+    func testNoPulseIsLostOrDoubledWhereverTheTempoChanges() {
+        for frames in [64, 256, 1000] {
+            for change in 1..<60 {
+                var transport = LiveTransport(tempo: Tempo(beatsPerMinute: 120), sampleRate: 48_000)
+                var output = MIDIClockOutput()
+                var sent: [Int64] = []
+                for index in 0..<(30_000 / frames + change) {
+                    if index == change { transport.requestedTempo.store(Double(150).bitPattern, ordering: .relaxed) }
+                    sent += Self.cycle(&transport, &output, start: Int64(index * frames), frames: frames).pulses
+                }
+                let intervals = zip(sent.dropFirst(), sent).map { $0 - $1 }
+                let thousands = intervals.prefix { $0 == 1_000 }
+                let rest = intervals.dropFirst(thousands.count)
+                let between = rest.prefix { $0 != 800 }
+                let eights = rest.dropFirst(between.count)
+                XCTAssertTrue(between.count <= 1 && between.allSatisfy { (800...1_000).contains($0) } && eights.allSatisfy { $0 == 800 },
+                              "\(frames)-frame cycles, the change at cycle \(change): \(intervals)")
+            }
+        }
+    }
+
     /// Started at beat 1.3 (quarters, 120 bpm: 31.2 pulses), the clock sends
     /// song position 6 (sixteenths: the first whole one at or after 31.2 / 6
     /// = 5.2) and its first pulse is pulse 36 = 6 × 6, at beat 1.5: 0.2 beats
