@@ -96,6 +96,30 @@ final class LatencyCompensationTests: XCTestCase {
         XCTAssertEqual(out[110], 0.5 + 0.5 * Float(Decibels.toLinear(-6)), accuracy: 1e-7)
     }
 
+    func testASpilloverFadeKeepsALatentTailFromDelayingWhatItFeeds() throws {
+        // in → latent(100) → spillover fade → bus, in → bus at -6 dB: the fade's output counts as latency 0,
+        // so the dry path is not delayed to meet the tail (which comes 100 frames later, at unity).
+        let graph = AudioGraph()
+        let input = try graph.addInput("in", channels: 1)
+        let latent = try graph.addUnit("latent", DelayingUnit(latency: 100))
+        let fade = try graph.addUnit("fade", SpilloverFadeUnit(seconds: 1))
+        let bus = try graph.addMixer("bus", channels: 1)
+        let output = try graph.addOutput("out", channels: 1)
+        try graph.connect(input, to: latent)
+        try graph.connect(latent, to: fade)
+        try graph.connect(fade, to: bus)
+        try graph.connect(input, to: bus, gainDecibels: -6)
+        try graph.connect(bus, to: output)
+        let plan = try graph.compile(format: format)
+        XCTAssertEqual(plan.latencyFrames, 0)
+        XCTAssertEqual(plan.outputs[0].latencyFrames, 0)
+
+        let out = PlanHarness(plan: plan).render(frames: 400) { _, _, frame in frame == 10 ? 0.5 : 0 }["out"]![0]
+        XCTAssertEqual(nonZero(out), [10, 110])
+        XCTAssertEqual(out[10], 0.5 * Float(Decibels.toLinear(-6)), accuracy: 1e-7)
+        XCTAssertEqual(out[110], 0.5, accuracy: 1e-7)
+    }
+
     func testSerialLatenciesAddUp() throws {
         let graph = AudioGraph()
         let input = try graph.addInput("in", channels: 1)

@@ -79,6 +79,7 @@ struct GraphCompiler {
         emission.midiOutputs[nodeIndex] = (0..<resolved.midi.outputCounts[nodeIndex]).map { _ in emission.builder.newMIDIBuffer() }
         let (summary, latency) = emitStage(of: nodeIndex, inputs: inputBuffers, midiInputs: midiInputs, into: &emission)
         emission.nodeLatency[nodeIndex] += latency
+        if case .unit(let unit, _) = node.kind, unit.outputIgnoresLatency { emission.nodeLatency[nodeIndex] = 0 }
         emission.planNodes.append(PlanNode(
             name: node.name, summary: summary, inputWidth: layout.inputWidth, outputWidth: layout.outputWidth,
             instances: layout.instances, inputs: inputDescriptions(of: nodeIndex),

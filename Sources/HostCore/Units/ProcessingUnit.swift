@@ -101,10 +101,17 @@ public protocol ProcessingUnit: AnyObject {
     /// this unit, when its kind has threading rules across instances (LV2's);
     /// nil: none.
     var threadingGate: (any UnitThreadingGate)? { get }
+
+    /// Whether what it outputs is out of time on purpose (a spillover's
+    /// tail), so its output counts as latency 0: a latent node feeding it
+    /// never delays the nodes it feeds, nor the plan. False for every plugin.
+    var outputIgnoresLatency: Bool { get }
 }
 
 extension ProcessingUnit {
     public var identifier: String? { nil }
+
+    public var outputIgnoresLatency: Bool { false }
 
     public var presetLabels: [String] { [] }
 

@@ -82,18 +82,18 @@ extension LivePatchFile {
         if let graph = plan.graph {
             // A node whose plugin changed keeps its name: its recorded values are the new unit's.
             let renewed = plan.added.filter { plan.removed.contains($0) }
-            // With a spill if it can be made (it is the old patch's own wiring, which compiled), else without.
-            let spilling = spill.flatMap { try? $0.graph(graph, running: session.graph, removed: plan.removed) }
-            do {
-                try session.replaceGraph(with: spilling ?? graph, newUnits: renewed)
-            } catch {
-                guard case .graph(let error) = error else { throw error }
-                guard spilling != nil else { return .failure(error) }
+            // With a new spill if it can be made (it is the old patch's own wiring, which compiled), else
+            // with the spills still ringing carried over as they are, else (they do not fit) without.
+            let running = session.graph
+            let spilling = spill.flatMap { try? $0.graph(graph, running: running, removed: plan.removed) }
+            let keeping = try? SetlistSpill.keepingSpills(graph, running: running)
+            for candidate in [spilling, keeping].compactMap({ $0 }) + [graph] {
                 do {
-                    try session.replaceGraph(with: graph, newUnits: renewed)
+                    try session.replaceGraph(with: candidate, newUnits: renewed)
+                    break
                 } catch {
-                    if case .graph(let error) = error { return .failure(error) }
-                    throw error
+                    guard case .graph(let error) = error else { throw error }
+                    if candidate === graph { return .failure(error) }
                 }
             }
             changes.append(.patchReloaded(added: plan.added, removed: plan.removed.filter { !SetlistSpill.isSpillNode($0) },
@@ -172,7 +172,8 @@ struct ReloadPlan {
                 nodes.append(GraphNode(name: declaration.name, kind: current.kind, location: declaration.location))
             }
         }
-        for node in running.nodes where new.node(named: node.name) == nil {
+        // A spill's nodes are the setlist's to remove, never a reload's: its tail rings on.
+        for node in running.nodes where new.node(named: node.name) == nil && !SetlistSpill.isSpillNode(node.name) {
             switch node.kind {
             case .input, .output, .filePlayer, .midiInput, .midiOutput, .midiFile:
                 throw Self.fixed(node.name, at: new.nodes.first?.location)

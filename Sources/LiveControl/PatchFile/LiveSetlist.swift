@@ -12,12 +12,14 @@ package final class LiveSetlist {
     /// The entry playing.
     package private(set) var index: Int
     /// The last spill made (`SetlistSpill.generation`), and the spills still
-    /// in the graph with when each is taken out (host seconds).
+    /// in the graph with when each is next looked at (host seconds).
     private var generation = 0
     private var spills: [(generation: Int, endsAt: Double)] = []
-    /// After a spill's fade reaches 0, before its nodes go: the host's
-    /// timer and the audio's frames are not one clock.
-    static let removalMarginSeconds = 0.5
+    /// How often a spill past its deadline whose fades the audio has not
+    /// yet played to the end (a stalled server) is looked at again.
+    static let recheckSeconds = 0.05
+    /// Spills ringing at once, the newest included: a switch past this cuts the oldest's fade short.
+    static let maximumSpills = 2
 
     package init(setlist: Setlist, index: Int = 0) {
         self.setlist = setlist
@@ -66,13 +68,20 @@ package final class LiveSetlist {
         let spill = setlist.spilloverSeconds > 0 ? SetlistSpill(generation: generation + 1, seconds: setlist.spilloverSeconds) : nil
         let changes = try patchFile.switchPatch(session, to: entry.path, spill: spill)
         index = target
-        // What the graph now spills: this switch's, and the one before it (older ones were dropped).
+        // What the graph now spills: this switch's, and the ones before; past the bound, the oldest
+        // fade out over `SpilloverFadeUnit.cutSeconds` and go (never dropped ringing).
         if let spill {
             generation = spill.generation
-            spills = spills.filter { $0.generation == spill.generation - 1 }
             let prefix = SetlistSpill.prefix(spill.generation)
             if session.graph.nodes.contains(where: { $0.name.hasPrefix(prefix) }) {
-                spills.append((spill.generation, LiveHost.now() + spill.seconds + Self.removalMarginSeconds))
+                spills.append((spill.generation, LiveHost.now() + spill.seconds))
+            }
+            let ringing = spills.filter { !SetlistSpill.fades($0.generation, in: session.graph).contains(where: \.hasEnded) }
+            for old in ringing.dropLast(Self.maximumSpills) {
+                SetlistSpill.fades(old.generation, in: session.graph).forEach { $0.cut() }
+                if let position = spills.firstIndex(where: { $0.generation == old.generation }) {
+                    spills[position].endsAt = LiveHost.now()
+                }
             }
         }
         return [.patchSwitched(name: entry.name, index: target)] + changes
@@ -81,22 +90,34 @@ package final class LiveSetlist {
     /// When the next spill is due to be taken out (host seconds), if any.
     var nextSpillEnd: Double? { spills.map(\.endsAt).min() }
 
-    /// Takes out of the graph every spill whose spillover is over (its
-    /// fades at 0 for good): one graph edit each, after which its units are
-    /// freed off the realtime thread with the retired plan. One the session
-    /// refuses now (a bounce under way) is tried again a little later.
+    /// Takes out of the graph every spill whose spillover is over: its
+    /// deadline passed and the audio has played each of its fades to 0
+    /// (`isOver`); one graph edit each, after which its units are freed off
+    /// the realtime thread with the retired plan. One not over yet, or that
+    /// the session refuses now (a bounce under way), is looked at again a little later.
     func endSpills(now: Double, session: LiveSession) {
         for (position, spill) in spills.enumerated() where spill.endsAt <= now {
+            guard Self.isOver(deadline: spill.endsAt, now: now, fades: SetlistSpill.fades(spill.generation, in: session.graph)) else {
+                spills[position].endsAt = now + Self.recheckSeconds
+                continue
+            }
             do {
                 if let graph = try SetlistSpill.removed(spill.generation, from: session.graph) {
                     try session.replaceGraph(with: graph, newUnits: [])
                 }
                 spills[position].endsAt = .infinity
             } catch {
-                spills[position].endsAt = now + Self.removalMarginSeconds
+                spills[position].endsAt = now + Self.recheckSeconds
             }
         }
         spills.removeAll { $0.endsAt == .infinity }
+    }
+
+    /// Whether a spill may go: its deadline (host clock) passed and every
+    /// fade of it has played to its end (the audio's frames), so a stalled
+    /// server's ringing tail is never cut by the clock alone.
+    static func isOver(deadline: Double, now: Double, fades: [SpilloverFadeUnit]) -> Bool {
+        deadline <= now && fades.allSatisfy(\.hasEnded)
     }
 }
 
