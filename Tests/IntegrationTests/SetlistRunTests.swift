@@ -362,7 +362,8 @@ final class SetlistRunTests: XCTestCase {
         XCTAssertFalse(run.stdout.contains("spill1.amp"), "nothing announced about the spill: \(run.stdout)")
     }
 
-    /// Three program changes in one JACK cycle (solo, verse, solo) make one
+    /// Three program changes in one JACK cycle (solo, verse, solo, on three
+    /// channels: the callback keeps only the last per channel) make one
     /// switch, to the last: `setlist: playing solo (2)` is announced once,
     /// verse never, and the take has two runs (verse's 0.5, then solo's).
     func testABurstOfProgramChangesSwitchesOnceToTheLast() throws {
@@ -372,7 +373,8 @@ final class SetlistRunTests: XCTestCase {
         let take = folder.appendingPathComponent("take.wav").path
         let run = try LiveRun(["run", show, "--server", server.name, "--quiet"], console: true)
         XCTAssertTrue(run.waitForTap(take, seconds: 0.3), run.stderr)
-        try MIDISender.send([.program(2), .program(1), .program(2)], server: server.name, to: "fxhost:midi_control", perCycle: 3)
+        try MIDISender.send([.program(2, channel: 1), .program(1, channel: 2), .program(2, channel: 3)],
+                           server: server.name, to: "fxhost:midi_control", perCycle: 3)
         XCTAssertTrue(run.waitForRuns(take, count: 2, lastAtLeast: 24_000), run.stderr)
         run.type("quit")
         XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
