@@ -66,8 +66,32 @@ struct LiveMIDIControl {
     /// `node:param` a `learn` waits for a controller to map, if any.
     var learningDestination: String? { learning.map { "\($0.node):\($0.target)" } }
 
-    /// A reloaded patch's mappings and scenes.
-    mutating func replace(_ control: MIDIControl) { self.control = control }
+    /// What `replace` took, for `undo` when the engine refused the new table.
+    struct Replaced {
+        fileprivate let control: MIDIControl
+        fileprivate let learning: (node: String, target: String)?
+        fileprivate let scene: String?
+        /// Whether a `learn` was waiting (the engine's learning is then turned off).
+        var wasLearning: Bool { learning != nil }
+    }
+
+    /// Another patch's mappings and scenes (a setlist's switch): a `learn`
+    /// waiting for the old patch's node, and the old patch's scene, go with
+    /// the old patch; neither may outlive it.
+    mutating func replace(_ control: MIDIControl) -> Replaced {
+        let replaced = Replaced(control: self.control, learning: learning, scene: currentScene)
+        self.control = control
+        learning = nil
+        currentScene = nil
+        return replaced
+    }
+
+    /// Puts back what a refused `replace` took.
+    mutating func undo(_ replaced: Replaced) {
+        control = replaced.control
+        learning = replaced.learning
+        currentScene = replaced.scene
+    }
 
     mutating func learn(node: String, parameter: String) { learning = (node, parameter) }
 

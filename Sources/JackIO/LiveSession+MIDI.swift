@@ -43,8 +43,14 @@ extension LiveSession {
     /// Replaces the mappings and scenes (a reloaded patch), and has the
     /// realtime thread take them at the next block.
     package func replaceMIDIControl(_ control: MIDIControl) throws(LiveSessionError) {
-        midi.replace(control)
-        try publishMIDIChange()
+        let replaced = midi.replace(control)
+        do {
+            try publishMIDIChange()
+        } catch {
+            midi.undo(replaced)  // refused: the table playing stays the one remembered
+            throw error
+        }
+        if replaced.wasLearning { engine.setMIDILearning(false) }
     }
 
     // MARK: Learn
@@ -200,7 +206,7 @@ extension LiveSession {
 
     /// Gives `live` (a program for `plan`) its MIDI table, whose memory the
     /// program's owner keeps.
-    func attachMIDI(to live: inout LiveProgram, plan: RenderPlan) {
+    func attachMIDI(to live: inout LiveProgram, plan: RenderPlan, graph: AudioGraph) {
         guard let owner = live.owner, let storage = midi.makeTable(for: plan, graph: graph) else { return }
         owner.midi = storage
         live.midi = storage.table

@@ -454,7 +454,8 @@ public final class LiveSession {
     // MARK: Programs
 
     /// A program for `plan` over this session's players, recorders and meters.
-    func makeProgram(for plan: RenderPlan) -> LiveProgram {
+    /// `graph`: the graph `plan` was compiled from, when not yet the running one.
+    func makeProgram(for plan: RenderPlan, graph: AudioGraph? = nil) -> LiveProgram {
         // The crash report names a node from the plan that runs; for the
         // block or two until this one runs, the old one's ops share its
         // numbering unless the graph itself changed.
@@ -466,7 +467,7 @@ public final class LiveSession {
         var live = LivePlanOwner.makeProgram(for: plan, players: players, recorders: liveTaps.recorders,
                                              tapMeters: liveTaps.meters,
                                              peaks: meterPeaks.peaks, midiPlayers: midiFilePlayers)
-        attachMIDI(to: &live, plan: plan)
+        attachMIDI(to: &live, plan: plan, graph: graph ?? self.graph)
         publishMeterLayout(outputsOf: plan)
         return live
     }
@@ -522,8 +523,12 @@ public final class LiveSession {
     /// A reload's new graph (`--watch`): `newGraph` replaces the running one
     /// as `replaceGraph` does, and the nodes in `newUnits` (kept names, new
     /// plugins) have their recorded values read from their new units.
-    package func replaceGraph(with newGraph: AudioGraph, newUnits: [String]) throws(LiveSessionError) {
-        try replaceGraph(with: newGraph)
+    /// With `midiControl` (a setlist's switch), the new patch's mappings and
+    /// scenes ride in the same program: one publish, so no failure between
+    /// them leaves the new graph under the old table (or the reverse).
+    package func replaceGraph(with newGraph: AudioGraph, newUnits: [String],
+                              midiControl: MIDIControl? = nil) throws(LiveSessionError) {
+        try replaceGraph(with: newGraph, midiControl: midiControl)
         for node in newUnits {
             if case .unit(let unit, _)? = graph.node(named: node)?.kind { parameterRecord.reread(node, from: unit) }
         }
@@ -533,7 +538,7 @@ public final class LiveSession {
     /// compiles it, opens recorders for new taps, swaps it in at a block
     /// boundary, then finalises the taps it no longer has. On failure the
     /// old graph keeps playing, unchanged.
-    func replaceGraph(with newGraph: AudioGraph) throws(LiveSessionError) {
+    func replaceGraph(with newGraph: AudioGraph, midiControl: MIDIControl? = nil) throws(LiveSessionError) {
         guard !serverHasShutDown else { throw .serverGone }
         try requireNoBounce()
         let newPlan: RenderPlan
@@ -543,13 +548,16 @@ public final class LiveSession {
             throw .graph(error)
         }
         let opened = try openRecorders(for: newPlan)
+        let replaced = midiControl.map { midi.replace($0) }
         do {
-            try publishAndWait(makeProgram(for: newPlan))
+            try publishAndWait(makeProgram(for: newPlan, graph: newGraph))
         } catch {
+            if let replaced { midi.undo(replaced) }
             liveTaps.abort(opened)
             publishMeterLayout()
             throw error
         }
+        if replaced?.wasLearning == true { engine.setMIDILearning(false) }
         graph = newGraph
         plan = newPlan
         parameterRecord.follow(newGraph)

@@ -37,8 +37,16 @@ extension RunCommand {
 
         let plugins = Plugins()
         // A setlist plays its first patch, or after a crash the one the engine had switched to.
-        let setlist = try source.patch.flatMap { try Self.setlist(at: $0) }
-        let setlistIndex = setlist.flatMap { list in engineSetlistPatch.flatMap { list.index(named: $0) } } ?? 0
+        let read = try source.patch.flatMap { try Self.setlist(at: $0) }
+        let setlist = read?.setlist
+        var setlistIndex = 0
+        if let setlist, let name = engineSetlistPatch {
+            // Never another patch's file under this name: `save` would write there.
+            guard let index = setlist.index(named: name) else {
+                throw CommandLineError("--engine-setlist-patch names `\(TerminalText.escaped(name))`, which the setlist no longer has")
+            }
+            setlistIndex = index
+        }
         let patchPath = setlist.map { $0.entries[setlistIndex].path } ?? source.patch
         // The patch's own path, even for a snapshot: `save` writes there, and relative paths resolve from its folder.
         let path = patchPath ?? FileManager.default.currentDirectoryPath + "/--chain"
@@ -134,8 +142,8 @@ extension RunCommand {
         // Always: the takes a crash broke go on once this step is done, whether it connects anything or not.
         hostOptions.connectPorts = true
         engine.dispatcher.remoteFolder = files
-        if let setlist {
-            engine.dispatcher.setlist = LiveSetlist(setlist: setlist, index: setlistIndex)
+        if let read {
+            engine.dispatcher.setlist = LiveSetlist(setlist: read.setlist, first: read.first, index: setlistIndex)
             engine.session.reportMIDIPrograms(true)  // program changes no scene takes switch patches
         }
         let host = LiveHost(engine: engine, notifier: notifier, signals: nil, options: hostOptions)
@@ -156,10 +164,11 @@ extension RunCommand {
     /// The setlist at `path`, with every patch it lists read and checked
     /// (so a mistake in a later patch stops the run before it plays), or
     /// nil when the file is a patch.
-    static func setlist(at path: String) throws -> Setlist? {
+    static func setlist(at path: String) throws -> (setlist: Setlist, first: Patch)? {
         guard SetlistParser.isSetlist(text: try PatchFileReader.read(path: path)) else { return nil }
         let setlist = try SetlistParser.load(path: path)
-        _ = try setlist.readPatches()
-        return setlist
+        let patches = try setlist.readPatches()
+        guard let first = patches.first else { throw CommandLineError("the setlist `\(path)` lists no patch") }
+        return (setlist, first)
     }
 }

@@ -93,4 +93,32 @@ final class SetlistParserTests: XCTestCase {
             XCTAssertTrue("\(error)".hasPrefix("\(path)/show.yaml:4:13: "), "\(error)")
         }
     }
+
+    /// A later patch's `clock:` must be the first's (its ports are made once,
+    /// at start): one that differs, or is missing, is refused at that patch.
+    func testPatchesMustDeclareTheSameClock() throws {
+        let folder = try TestFolders.make(name, prefix: "fxhost-setlist")
+        func write(_ name: String, _ text: String) throws {
+            try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        let body = "fxhost: 1\nnodes:\n  in: { input: 2 }\n  out: { output: 2 }\nchain: [in, out]\n"
+        try write("a.yaml", body + "clock: { input: [system:midi_capture_1] }\n")
+        try write("b.yaml", body + "clock: { input: [system:midi_capture_1] }\n")
+        try write("c.yaml", body + "clock: { output: [system:midi_playback_1] }\n")
+        try write("d.yaml", body)
+        func setlist(_ names: String...) throws -> Setlist {
+            let text = "fxhost-setlist: 1\npatches:\n" + names.map { "  - { name: \($0), patch: \($0).yaml }" }.joined(separator: "\n")
+            let path = folder.appendingPathComponent("show.yaml").path
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            return try SetlistParser.load(path: path)
+        }
+        XCTAssertEqual(try setlist("a", "b").readPatches().count, 2)
+        let path = folder.path
+        XCTAssertThrowsError(try setlist("a", "c").readPatches()) { error in
+            XCTAssertTrue("\(error)".hasPrefix("\(path)/c.yaml:6:8: `clock:` differs from the first patch's"), "\(error)")
+        }
+        XCTAssertThrowsError(try setlist("a", "d").readPatches()) { error in
+            XCTAssertTrue("\(error)".hasPrefix("\(path)/d.yaml:1:1: `clock:` differs from the first patch's"), "\(error)")
+        }
+    }
 }

@@ -68,7 +68,7 @@ final class SetlistRealtimeTests: XCTestCase {
             reference throws(UnitError) in try units.makeUnit(reference)
         }
         let engine = InProcessEngine(session: try LiveSession(graph: graph, options: sessionOptions), patchFile: patchFile)
-        engine.dispatcher.setlist = LiveSetlist(setlist: setlist)
+        engine.dispatcher.setlist = LiveSetlist(setlist: setlist, first: patch)
         engine.makesPatchConnections = false
         var hostOptions = LiveHost.Options()
         hostOptions.duration = 120  // A bound only: the switcher ends the run.

@@ -270,6 +270,252 @@ final class SetlistRunTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(runs.last?.count ?? 0, 48_000, "\(runs.map { ($0.value, $0.count) })")
     }
 
+    /// solo's plugin crashes in its first block, so the engine dies right
+    /// after a MIDI program switch, before or after the supervisor took the
+    /// running state: either way the restarted engine plays one patch under
+    /// that patch's own name. The oracle is the two files: `status --json`
+    /// names a patch, and `show --json` and the take's level must be that
+    /// patch's (verse: `amp`, 0.5; solo: `trim`, 0.5 × 0.501187), never one
+    /// patch's graph under the other's name (which `save` would write over
+    /// the other's file).
+    func testACrashRightAfterAProgramSwitchComesBackWithNameAndTextOfOnePatch() throws {
+        let server = try startJackServer(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder()
+        let plugins = try CrashingPlugins.install(in: folder.appendingPathComponent("lv2"))
+        let show = try Self.writeShow(folder)
+        let solo = folder.appendingPathComponent("solo.yaml").path
+        try String(contentsOfFile: solo, encoding: .utf8)
+            .replacingOccurrences(of: "  main: { output: 1 }", with: "  bad: { plugin: \"\(CrashingPlugins.crashInRun)\", params: { after: 0 } }\n  main: { output: 1 }")
+            .replacingOccurrences(of: "chain: [dc, trim, main]", with: "chain: [dc, trim, bad, main]")
+            .write(toFile: solo, atomically: true, encoding: .utf8)
+        let take = folder.appendingPathComponent("take.wav").path
+        let run = try LiveRun(["run", show, "--server", server.name, "--quiet"], console: true,
+                              environment: ["LV2_PATH": plugins.path + ":/usr/lib/lv2", "TMPDIR": folder.path])
+        XCTAssertTrue(run.waitForTap(take, seconds: 0.3), run.stderr)
+        try MIDISender.send([.program(2)], server: server.name, to: "fxhost:midi_control")
+        XCTAssertTrue(eventually(within: 60) { run.stderr.contains("fxhost: error: node `bad` ") }, run.stderr)
+        let atCrash = LiveRun.frames(take)
+        XCTAssertTrue(eventually(within: 60) { LiveRun.frames(take) >= atCrash + 48_000 }, "a second after the restart")
+        let before = LiveRun.prettyJSONDocuments(in: run.stdout).count
+        run.type("status --json")
+        run.type("show --json")
+        XCTAssertTrue(eventually(within: 60) { LiveRun.prettyJSONDocuments(in: run.stdout).count >= before + 2 }, run.stdout)
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+        let documents = LiveRun.prettyJSONDocuments(in: run.stdout).dropFirst(before).map {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] ?? [:]
+        }
+        let name = (documents.first?["setlist"] as? [String: Any])?["name"] as? String
+        let names = (documents.last?["nodes"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        let runs = LiveRunTests.runs(of: try Audio.read(take).channels[0])
+        switch name {
+        case "verse":
+            XCTAssertTrue(names.contains("amp") && !names.contains("trim"), "verse's name over \(names)")
+            XCTAssertEqual(runs.last?.value ?? 0, 0.5, accuracy: 1e-6, "\(runs.map { ($0.value, $0.count) })")
+        case "solo":
+            XCTAssertTrue(names.contains("trim") && !names.contains("amp"), "solo's name over \(names)")
+            XCTAssertEqual(runs.last?.value ?? 0, 0.5 * Self.minus6, accuracy: 1e-6, "\(runs.map { ($0.value, $0.count) })")
+        default:
+            XCTFail("no setlist patch named: \(documents)")
+        }
+    }
+
+    /// With a 30 s spillover, `next` leaves verse's `amp` ringing as
+    /// `spill1.amp`: no front end may address it. The console's `bypass`
+    /// and `set`, OSC's `/fxhost/set` and a JSON `bypass` (python-osc)
+    /// are each refused with the spill's sentence, and none is announced.
+    func testNoFrontEndAddressesASpillsNodes() throws {
+        let server = try startJackServer(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder()
+        let show = try Self.writeShow(folder, spillover: "30s")
+        let take = folder.appendingPathComponent("take.wav").path
+        let port = try OSCRunTests.freeUDPPort()
+        let run = try LiveRun(["run", show, "--server", server.name, "--quiet", "--osc", "\(port)"], console: true)
+        XCTAssertTrue(run.waitForTap(take, seconds: 0.3), run.stderr)
+        run.type("next")
+        XCTAssertTrue(eventually(within: 60) { run.stdout.contains("setlist: playing solo (2)") }, run.stdout + run.stderr)
+        run.type("bypass spill1.amp on")
+        run.type("set spill1.amp gain -20")
+        let sentence = "is the previous patch ringing out after a setlist switch, and takes no commands"
+        XCTAssertTrue(eventually(within: 60) { run.stderr.components(separatedBy: sentence).count == 3 }, run.stderr)
+        let client = try Tools.run("python3", ["-c", OSCRunTests.clientStart + """
+            send("/fxhost/set", "spill1.amp", "gain", -20.0)
+            message = OscMessage(sock.recvfrom(65536)[0])
+            print(json.dumps([message.address] + list(message.params)), flush=True)
+            send("/fxhost/json", '{"v": 1, "cmd": "bypass", "node": "spill1.amp", "on": true}')
+            message = OscMessage(sock.recvfrom(65536)[0])
+            print(json.dumps([message.address] + list(message.params)), flush=True)
+            """, "\(port)"])
+        XCTAssertEqual(client.status, 0, client.stderr)
+        let replies = client.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [Any]
+        }
+        XCTAssertEqual(replies.count, 2, client.stdout)
+        guard replies.count == 2 else { return }
+        XCTAssertEqual(replies[0].first as? String, "/fxhost/error", "\(replies[0])")
+        XCTAssertTrue(replies[0].contains { ($0 as? String)?.contains(sentence) == true }, "\(replies[0])")
+        let reply = (replies[1].last as? String).flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        XCTAssertEqual(reply?["ok"] as? Bool, false, "\(replies[1])")
+        XCTAssertTrue("\(reply ?? [:])".contains(sentence), "\(replies[1])")
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+        XCTAssertFalse(run.stdout.contains("spill1.amp"), "nothing announced about the spill: \(run.stdout)")
+    }
+
+    /// Three program changes in one JACK cycle (solo, verse, solo, on three
+    /// channels: the callback keeps only the last per channel) make one
+    /// switch, to the last: `setlist: playing solo (2)` is announced once,
+    /// verse never, and the take has two runs (verse's 0.5, then solo's).
+    func testABurstOfProgramChangesSwitchesOnceToTheLast() throws {
+        let server = try startJackServer(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder()
+        let show = try Self.writeShow(folder)
+        let take = folder.appendingPathComponent("take.wav").path
+        let run = try LiveRun(["run", show, "--server", server.name, "--quiet"], console: true)
+        XCTAssertTrue(run.waitForTap(take, seconds: 0.3), run.stderr)
+        try MIDISender.send([.program(2, channel: 1), .program(1, channel: 2), .program(2, channel: 3)],
+                           server: server.name, to: "fxhost:midi_control", perCycle: 3)
+        XCTAssertTrue(run.waitForRuns(take, count: 2, lastAtLeast: 24_000), run.stderr)
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+        XCTAssertEqual(run.stdout.components(separatedBy: "setlist: playing solo (2)\n").count, 2, run.stdout)
+        XCTAssertFalse(run.stdout.contains("setlist: playing verse (1)"), run.stdout)
+        let runs = LiveRunTests.runs(of: try Audio.read(take).channels[0])
+        XCTAssertEqual(runs.count, 2, "verse, then solo: \(runs.map { ($0.value, $0.count) })")
+        XCTAssertEqual(runs.last?.value ?? 0, 0.5 * Self.minus6, accuracy: 1e-6)
+    }
+
+    /// show.yaml with verse in `a/` and solo in `b/` (no spillover), each
+    /// a constant through eg-amp at 0 dB, tapping `main` to its own folder's take.wav.
+    private static func writeShowInTwoFolders(_ folder: URL) throws -> String {
+        let dc = folder.appendingPathComponent("dc.wav").path
+        try Audio.constant([0.5], frames: 48_000 * 60).write(dc)
+        for (sub, name, node) in [("a", "verse", "amp"), ("b", "solo", "trim")] {
+            let subfolder = folder.appendingPathComponent(sub)
+            try FileManager.default.createDirectory(at: subfolder, withIntermediateDirectories: true)
+            try """
+                fxhost: 1
+                nodes:
+                  dc: { file: \(dc) }
+                  \(node): { plugin: \(amp), params: { gain: 0 } }
+                  main: { output: 1 }
+                chain: [dc, \(node), main]
+                taps:
+                  - { at: main, file: take.wav }
+
+                """.write(to: subfolder.appendingPathComponent("\(name).yaml"), atomically: true, encoding: .utf8)
+        }
+        let show = folder.appendingPathComponent("show.yaml").path
+        try "fxhost-setlist: 1\nspillover: 0s\npatches:\n  - { name: verse, patch: a/verse.yaml }\n  - { name: solo, patch: b/solo.yaml }\n"
+            .write(toFile: show, atomically: true, encoding: .utf8)
+        return show
+    }
+
+    /// With verse in `a/` and solo in `b/`, a remote front end's relative
+    /// path means the setlist's folder before and after a switch: a JSON
+    /// `tap` over OSC after `next` records remote.wav beside show.yaml, not in b/.
+    func testRemotePathsStayInTheSetlistsFolderAcrossASwitch() throws {
+        let server = try startJackServer(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder()
+        let show = try Self.writeShowInTwoFolders(folder)
+        let port = try OSCRunTests.freeUDPPort()
+        let run = try LiveRun(["run", show, "--server", server.name, "--quiet", "--osc", "\(port)"], console: true)
+        XCTAssertTrue(run.waitForTap(folder.appendingPathComponent("a/take.wav").path, seconds: 0.3), run.stderr)
+        run.type("next")
+        XCTAssertTrue(eventually(within: 60) { run.stdout.contains("setlist: playing solo (2)") }, run.stdout + run.stderr)
+        let client = try Tools.run("python3", ["-c", OSCRunTests.clientStart + """
+            send("/fxhost/json", '{"v": 1, "cmd": "tap", "at": "main", "file": "remote.wav"}')
+            message = OscMessage(sock.recvfrom(65536)[0])
+            print(json.dumps([message.address] + list(message.params)), flush=True)
+            """, "\(port)"])
+        XCTAssertEqual(client.status, 0, client.stderr)
+        let reply = client.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [Any] }
+            .first.flatMap { ($0.last as? String).flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] } }
+        XCTAssertEqual(reply?["ok"] as? Bool, true, client.stdout)
+        let remote = folder.appendingPathComponent("remote.wav").path
+        XCTAssertTrue(run.waitForTap(remote, seconds: 0.1), "remote.wav beside show.yaml: \(run.stdout)\(run.stderr)")
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: remote))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("b/remote.wav").path))
+    }
+
+    /// verse lives in `a/` and solo in `b/`, each tapping `main` to its own
+    /// folder's take.wav. After `next`, `status --json` has a/take.wav
+    /// finished and b/take.wav recording: the old patch's tap is known as
+    /// its own (resolved from a/), not kept on as if typed at the console.
+    func testATapOfAPatchInAnotherFolderEndsWithIt() throws {
+        let server = try startJackServer(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder()
+        let show = try Self.writeShowInTwoFolders(folder)
+        let first = folder.appendingPathComponent("a/take.wav").path, second = folder.appendingPathComponent("b/take.wav").path
+        let run = try LiveRun(["run", show, "--server", server.name, "--quiet"], console: true)
+        XCTAssertTrue(run.waitForTap(first, seconds: 0.3), run.stderr)
+        run.type("next")
+        XCTAssertTrue(eventually(within: 60) { run.stdout.contains("setlist: playing solo (2)") }, run.stdout + run.stderr)
+        let before = LiveRun.prettyJSONDocuments(in: run.stdout).count
+        run.type("status --json")
+        XCTAssertTrue(eventually(within: 60) { LiveRun.prettyJSONDocuments(in: run.stdout).count > before }, run.stdout)
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+        let status = LiveRun.prettyJSONDocuments(in: run.stdout).dropFirst(before).first ?? ""
+        let taps = ((try? JSONSerialization.jsonObject(with: Data(status.utf8))) as? [String: Any])?["taps"] as? [[String: Any]] ?? []
+        func state(_ file: String) -> String? {
+            taps.last { ($0["file"] as? String).map { URL(fileURLWithPath: $0).standardizedFileURL.path } == URL(fileURLWithPath: file).standardizedFileURL.path }?["state"] as? String
+        }
+        XCTAssertEqual(state(second), "recording", "\(taps)")
+        XCTAssertNotEqual(state(first), "recording", "verse's take goes on after the switch: \(taps)")
+    }
+
+    /// solo.yaml is edited mid-show to drop `midi-control:` (another MIDI
+    /// port than the run made): `next` is refused with the setlist's
+    /// sentence, and verse plays on (the take stays one run at 0.5).
+    func testAPatchEditedMidShowToOtherPortsIsRefused() throws {
+        let server = try startJackServer(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder()
+        let show = try Self.writeShow(folder)
+        let take = folder.appendingPathComponent("take.wav").path
+        let run = try LiveRun(["run", show, "--server", server.name, "--quiet"], console: true)
+        XCTAssertTrue(run.waitForTap(take, seconds: 0.3), run.stderr)
+        let solo = folder.appendingPathComponent("solo.yaml").path
+        try String(contentsOfFile: solo, encoding: .utf8).replacingOccurrences(of: "midi-control:\n", with: "")
+            .write(toFile: solo, atomically: true, encoding: .utf8)
+        run.type("next")
+        XCTAssertTrue(eventually(within: 60) { run.stderr.contains("`midi-control:`'s `input` and `output` differ from the first patch's") },
+                      run.stderr)
+        XCTAssertTrue(run.waitForTap(take, seconds: 1), run.stderr)
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+        XCTAssertFalse(run.stdout.contains("setlist: playing solo"), run.stdout)
+        let runs = LiveRunTests.runs(of: try Audio.read(take).channels[0])
+        XCTAssertEqual(runs.map(\.value), [0.5], "verse plays on: \(runs.map { ($0.value, $0.count) })")
+    }
+
+    /// `learn amp gain` waits on verse when `next` switches to solo (which
+    /// has no `amp`): the switch announces `unmapped amp:gain` (the waiting
+    /// learn went with verse), and after a controller moved, `map` lists
+    /// nothing mapped and no learn waiting.
+    func testALearnWaitingGoesWithTheOldPatch() throws {
+        let server = try startJackServer(sampleRate: 48_000, bufferFrames: 256)
+        let folder = try Tools.temporaryFolder()
+        let show = try Self.writeShow(folder)
+        let take = folder.appendingPathComponent("take.wav").path
+        let run = try LiveRun(["run", show, "--server", server.name, "--quiet"], console: true)
+        XCTAssertTrue(run.waitForTap(take, seconds: 0.3), run.stderr)
+        run.type("learn amp gain")
+        XCTAssertTrue(eventually(within: 60) { run.stdout.contains("learning amp:gain") }, run.stdout + run.stderr)
+        run.type("next")
+        XCTAssertTrue(eventually(within: 60) { run.stdout.contains("setlist: playing solo (2)") }, run.stdout + run.stderr)
+        XCTAssertTrue(eventually(within: 60) { run.stdout.contains("unmapped amp:gain") }, run.stdout + run.stderr)
+        try MIDISender.send([.controller(7, value: 100)], server: server.name, to: "fxhost:midi_control")
+        run.type("map")
+        XCTAssertTrue(eventually(within: 60) { run.stdout.contains("  nothing mapped") || run.stdout.contains("cc: 7") }, run.stdout)
+        run.type("quit")
+        XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+        XCTAssertFalse(run.stdout.contains("learning amp:gain: move a controller"), "the learn outlived verse: \(run.stdout)")
+        XCTAssertFalse(run.stdout.contains("to: amp:gain"), "the learn outlived verse: \(run.stdout)")
+    }
+
     /// A node that is the same plugin under the same name in both patches
     /// keeps its instance: the switch is no graph edit (nothing is
     /// announced as reloaded), only solo's value sent to it, and the take

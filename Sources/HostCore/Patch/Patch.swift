@@ -20,6 +20,8 @@ public struct Patch: Sendable, Equatable {
     package var tempo = Tempo()
     /// `clock:`: MIDI clock followed and sent (used live).
     package var clock = MIDIClockPorts()
+    /// Where `clock:` is written, if it is (a setlist names it when it differs).
+    package var clockLocation: SourceLocation?
     /// The file the patch came from (for resolving relative paths), or nil.
     package var sourcePath: String?
 

@@ -57,6 +57,7 @@ struct PatchDocumentReader {
         patch.midiControl = try readMIDIControl(value("midi-control"), scenes: value("scenes"), nodeNames: names)
         patch.tempo = try readTempo(value("tempo"), meter: value("meter"))
         patch.clock = try readClock(value("clock"))
+        patch.clockLocation = value("clock").map { yaml.location($0.value) }
         return patch
     }
 

@@ -2,8 +2,10 @@
 /// switch keeps the JACK ports, the file sources and the MIDI control ports
 /// the run started with (they are made once, at start), so every patch must
 /// declare the same inputs, outputs, file sources and MIDI ports as the
-/// first; what lies between them (plugins, wiring, taps, mappings, scenes)
-/// is each patch's own.
+/// first, and the same `clock:` (its ports are made once too); what lies
+/// between them (plugins, wiring, taps, mappings, scenes) is each patch's
+/// own. The tempo and meter carry on from the first patch: a later patch's
+/// `tempo:` is not applied by a switch.
 extension Setlist {
     /// Every patch, read as `PatchParser` reads one (errors at the patch
     /// file's own `file:line:column`; a file that cannot be read at the
@@ -25,7 +27,7 @@ extension Setlist {
         return patches
     }
 
-    /// Refuses `patch` when its inputs, outputs, file sources or MIDI ports differ from `first`'s.
+    /// Refuses `patch` when its inputs, outputs, file sources, MIDI ports or `clock:` differ from `first`'s.
     package static func requireSameEnds(_ patch: Patch, as first: Patch, firstName: String) throws(GraphError) {
         let rule = "every patch of a setlist declares the inputs, outputs, file sources and MIDI ports of the first"
             + " (`\(firstName)`), as it wrote them: they are made once, when the run starts"
@@ -42,6 +44,11 @@ extension Setlist {
         if mine.isDeclared != theirs.isDeclared || mine.inputs != theirs.inputs || mine.outputs != theirs.outputs {
             throw GraphError("`midi-control:`'s `input` and `output` differ from the first patch's; \(rule)",
                              at: patch.sourcePath.map { SourceLocation(file: $0, line: 1, column: 1) })
+        }
+        if patch.clock != first.clock {
+            throw GraphError("`clock:` differs from the first patch's; every patch of a setlist declares the first's"
+                             + " (`\(firstName)`) `clock:`, as it wrote it: its ports are made once, when the run starts",
+                             at: patch.clockLocation ?? patch.sourcePath.map { SourceLocation(file: $0, line: 1, column: 1) })
         }
     }
 

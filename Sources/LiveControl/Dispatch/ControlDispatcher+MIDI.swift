@@ -9,10 +9,10 @@ extension ControlDispatcher {
         announce(changes)
         // A program change no scene took, in a setlist run: the patch with
         // that program (one the setlist lacks is refused, and that announced).
-        guard setlist != nil else { return changes }
-        for program in session.takeMIDIPrograms() {
-            if case .changed(let made)? = try? dispatch(.loadPatch(.program(program)), from: .midi) { changes += made }
-        }
+        // Only the last of a burst: a controller scrolling through programs
+        // must not make a full switch (and a spill) for each one it passes.
+        guard setlist != nil, let program = session.takeMIDIPrograms().last else { return changes }
+        if case .changed(let made)? = try? dispatch(.loadPatch(.program(program)), from: .midi) { changes += made }
         return changes
     }
 }

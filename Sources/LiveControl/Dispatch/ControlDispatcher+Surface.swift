@@ -33,6 +33,7 @@ extension ControlDispatcher: ControlSurface {
     package var taps: [LiveStatus.Tap] { session.taps }
     package var sourceOrigins: [String: Int?] { session.sourceOrigins }
     package var runningText: String? { patchFile?.runningText(session) }
+    package var setlistPatch: String? { setlist?.position.name }
 
     package func draftSave(_ command: ControlCommand, from source: ControlSource) throws(ControlError) -> PatchSaveDraft {
         do throws(ControlError.Reason) {

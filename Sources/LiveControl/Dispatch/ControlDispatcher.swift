@@ -75,6 +75,7 @@ package final class ControlDispatcher {
     package func dispatch(_ command: ControlCommand, from source: ControlSource) throws(ControlError) -> ControlResult {
         let kinds: [ControlChange.Kind]
         do throws(ControlError.Reason) {
+            try refuseSpillNodes(command)
             switch command {
             case .status:
                 var status = session.status()
@@ -108,6 +109,13 @@ package final class ControlDispatcher {
         let changes = kinds.map { ControlChange($0, from: source) }
         announce(changes)
         return .changed(changes)
+    }
+
+    /// A setlist's spill is the old patch ringing out until its fade ends:
+    /// no front end may address its nodes (they vanish at the fade's end).
+    private func refuseSpillNodes(_ command: ControlCommand) throws(ControlError.Reason) {
+        guard setlist != nil, let node = command.namedNodes.first(where: SetlistSpill.isSpillNode) else { return }
+        throw .refused("node `\(node)` is the previous patch ringing out after a setlist switch, and takes no commands")
     }
 
     /// A setlist run's position, and its spill left out: a spill is the old
@@ -154,9 +162,12 @@ package final class ControlDispatcher {
         return changes
     }
 
-    /// The folder remote paths are confined to, now.
+    /// The folder remote paths are confined to, now: a setlist's own folder
+    /// (the same for every patch, and for the supervisor, which fixes it once).
     package var remotePaths: RemotePaths {
-        RemotePaths(folder: remoteFolder ?? patchFile?.path.map(LivePatchFile.folder(of:))
+        RemotePaths(folder: remoteFolder
+            ?? setlist.map { LivePatchFile.folder(of: LivePatchFile.absolute($0.setlist.path)) }
+            ?? patchFile?.path.map(LivePatchFile.folder(of:))
             ?? FileManager.default.currentDirectoryPath)
     }
 

@@ -46,6 +46,8 @@ package protocol ControlSurface: AnyObject {
     var sourceOrigins: [String: Int?] { get }
     /// The running state as `save` would write it (nil: no patch to write).
     var runningText: String? { get }
+    /// The setlist's patch playing, whose text `runningText` is (nil: no setlist).
+    var setlistPatch: String? { get }
     /// `save`'s first half, for a patch file another process writes: what
     /// to write where, checked (and confined, from a remote front end) as
     /// `save` is; a refusal is announced and thrown.

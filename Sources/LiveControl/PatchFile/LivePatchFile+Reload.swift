@@ -42,7 +42,9 @@ extension LivePatchFile {
     /// the same file going on), its MIDI mappings and scenes taking over.
     /// A patch that does not read or fit is refused, and nothing changes.
     /// With `spill`, the old patch's nodes the new one does not keep ring on (`SetlistSpill`).
-    func switchPatch(_ session: LiveSession, to newPath: String, spill: SetlistSpill?) throws(ControlError.Reason)
+    /// `check` refuses a patch that does not fit the run (other ports than the first's).
+    func switchPatch(_ session: LiveSession, to newPath: String, spill: SetlistSpill?,
+                     check: (Patch) throws(GraphError) -> Void = { _ in }) throws(ControlError.Reason)
         -> [ControlChange.Kind] {
         let newPatch: Patch
         let newText: String
@@ -52,29 +54,45 @@ extension LivePatchFile {
         } catch {
             throw .refused(error.description)
         }
+        do {
+            try check(newPatch)
+        } catch {
+            throw .refused(error.description)
+        }
+        // What `learn` made and did not save, and a `learn` waiting: they go with the old patch, and are announced so.
+        let learned = session.midiControl.mappings.filter { !patch.midiControl.mappings.contains($0) }
+        let waiting = session.midiLearning
         let result: Result<[ControlChange.Kind], GraphError>
         do {
-            result = try apply(newPatch, text: newText, path: newPath, session: session, spill: spill)
-            if case .success = result, newPatch.midiControl != session.midiControl {
-                try session.replaceMIDIControl(newPatch.midiControl)
-            }
+            result = try apply(newPatch, text: newText, path: newPath, session: session, spill: spill, midiControl: newPatch.midiControl)
         } catch {
             throw .session(error)
         }
         switch result {
-        case .success(let changes): return changes
+        case .success(let changes):
+            let dropped = (learned.map(\.destination) + (waiting.map { [$0] } ?? [])).compactMap { destination -> ControlChange.Kind? in
+                let parts = destination.split(separator: ":", maxSplits: 1).map(String.init)
+                return parts.count == 2 ? .unmapped(node: parts[0], parameter: parts[1]) : nil
+            }
+            return changes + dropped
         case .failure(let error): throw .refused(error.description)
         }
     }
 
     /// The difference between the running graph and `newPatch` (read from
     /// `path`), applied; `.failure` when the patch does not fit, and then
-    /// nothing changed. Throws only what the session itself refuses.
+    /// nothing changed. Throws only what the session itself refuses before
+    /// anything changed: once the new graph plays, the patch is remembered
+    /// (`save` writes it where it came from) and a value the session then
+    /// refuses is announced as a `.patchRefused` sentence. `midiControl`
+    /// (a setlist's switch) reaches the engine with the new graph.
     private func apply(_ newPatch: Patch, text newText: String, path: String, session: LiveSession,
-                       spill: SetlistSpill? = nil) throws(LiveSessionError) -> Result<[ControlChange.Kind], GraphError> {
+                       spill: SetlistSpill? = nil, midiControl: MIDIControl? = nil)
+        throws(LiveSessionError) -> Result<[ControlChange.Kind], GraphError> {
         let plan: ReloadPlan
         do {
-            plan = try ReloadPlan(from: patch, to: newPatch, running: session, folder: Self.folder(of: path), makeUnit: makeUnit)
+            plan = try ReloadPlan(from: patch, to: newPatch, running: session, folder: Self.folder(of: path),
+                                  oldFolder: folder, makeUnit: makeUnit)
         } catch {
             return .failure(error)
         }
@@ -89,7 +107,7 @@ extension LivePatchFile {
             let keeping = try? SetlistSpill.keepingSpills(graph, running: running)
             for candidate in [spilling, keeping].compactMap({ $0 }) + [graph] {
                 do {
-                    try session.replaceGraph(with: candidate, newUnits: renewed)
+                    try session.replaceGraph(with: candidate, newUnits: renewed, midiControl: midiControl)
                     break
                 } catch {
                     guard case .graph(let error) = error else { throw error }
@@ -98,24 +116,31 @@ extension LivePatchFile {
             }
             changes.append(.patchReloaded(added: plan.added, removed: plan.removed.filter { !SetlistSpill.isSpillNode($0) },
                                           rewired: plan.rewired))
+        } else if let midiControl {
+            try session.replaceMIDIControl(midiControl)
         }
-        for (node, preset) in plan.presets {
-            try session.applyPreset(node: node, name: preset)
-            changes.append(.presetApplied(node: node, name: preset))
-        }
-        for change in plan.parameters {
-            let stored = try session.setParameter(node: change.node, symbol: change.symbol, value: .number(Double(change.value)))
-            changes.append(.parameter(node: change.node, parameter: change.symbol, value: stored))
-        }
-        for change in plan.messages {
-            let sent = try session.setMessageParameter(node: change.node, name: change.name, value: change.value)
-            changes.append(.property(node: change.node, property: change.name, value: sent))
-        }
-        for (node, on) in plan.bypasses {
-            try session.setBypass(node: node, on)
-            changes.append(.bypass(node: node, on: on))
-        }
+        // The new graph plays: from here the file is the one playing, whatever a value then meets.
         remember(plan.patch, text: newText, path: path)
+        do throws(LiveSessionError) {
+            for (node, preset) in plan.presets {
+                try session.applyPreset(node: node, name: preset)
+                changes.append(.presetApplied(node: node, name: preset))
+            }
+            for change in plan.parameters {
+                let stored = try session.setParameter(node: change.node, symbol: change.symbol, value: .number(Double(change.value)))
+                changes.append(.parameter(node: change.node, parameter: change.symbol, value: stored))
+            }
+            for change in plan.messages {
+                let sent = try session.setMessageParameter(node: change.node, name: change.name, value: change.value)
+                changes.append(.property(node: change.node, property: change.name, value: sent))
+            }
+            for (node, on) in plan.bypasses {
+                try session.setBypass(node: node, on)
+                changes.append(.bypass(node: node, on: on))
+            }
+        } catch {
+            changes.append(.patchRefused(reason: "\(Self.absolute(path)) plays, but not all of its values and presets were set: \(error.description)"))
+        }
         return .success(changes)
     }
 }
@@ -135,7 +160,8 @@ struct ReloadPlan {
     /// Message parameters to send (a path already made absolute from the patch's folder).
     private(set) var messages: [(node: String, name: String, value: ParameterValue)] = []
 
-    init(from old: Patch, to new: Patch, running session: LiveSession, folder: String?,
+    /// `folder`: the new patch's; `oldFolder`: the old one's, when a setlist's patches live apart.
+    init(from old: Patch, to new: Patch, running session: LiveSession, folder: String?, oldFolder: String? = nil,
          makeUnit: LivePatchFile.UnitMaker) throws(GraphError) {
         patch = new
         let running = session.graph
@@ -180,7 +206,7 @@ struct ReloadPlan {
             default: removed.append(node.name)
             }
         }
-        let taps = Self.taps(of: new, old: old, running: running, folder: folder)
+        let taps = Self.taps(of: new, old: old, running: running, folder: folder, oldFolder: oldFolder ?? folder)
         rewired = !Self.same(running.connectionDeclarations, new.connections)
         let retapped = running.tapDeclarations.map(\.description) != taps.map(\.description)
         guard !added.isEmpty || !removed.isEmpty || rewired || retapped else { return }
@@ -254,8 +280,9 @@ struct ReloadPlan {
     /// The file's taps (paths resolved as `PatchLoader` does), then the taps
     /// started from the console or the command line, which the file never
     /// had, on nodes that are still there.
-    private static func taps(of new: Patch, old: Patch, running: AudioGraph, folder: String?) -> [TapDeclaration] {
-        let declared = Set(old.taps.map { PatchLoader.resolve($0.file, in: folder) })
+    private static func taps(of new: Patch, old: Patch, running: AudioGraph, folder: String?, oldFolder: String?) -> [TapDeclaration] {
+        // The old patch's taps as they were resolved: from its own folder.
+        let declared = Set(old.taps.map { PatchLoader.resolve($0.file, in: oldFolder) })
         var taps = new.taps.map { TapDeclaration(at: $0.at, file: PatchLoader.resolve($0.file, in: folder), location: $0.location) }
         for tap in running.tapDeclarations where !declared.contains(tap.file) && new.node(named: tap.at.node) != nil
             && !taps.contains(where: { $0.file == tap.file }) {

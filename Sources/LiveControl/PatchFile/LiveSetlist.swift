@@ -9,6 +9,9 @@ import JackIO
 /// Used on the thread that owns the session (through `ControlDispatcher`).
 package final class LiveSetlist {
     package let setlist: Setlist
+    /// The first patch as the run started: every patch switched to must keep
+    /// its ends (the JACK ports, file sources and clock made once, at start).
+    let first: Patch
     /// The entry playing.
     package private(set) var index: Int
     /// The last spill made (`SetlistSpill.generation`), and the spills still
@@ -21,8 +24,9 @@ package final class LiveSetlist {
     /// Spills ringing at once, the newest included: a switch past this cuts the oldest's fade short.
     static let maximumSpills = 2
 
-    package init(setlist: Setlist, index: Int = 0) {
+    package init(setlist: Setlist, first: Patch, index: Int = 0) {
         self.setlist = setlist
+        self.first = first
         self.index = setlist.entries.indices.contains(index) ? index : 0
     }
 
@@ -66,7 +70,10 @@ package final class LiveSetlist {
         let target = try target(of: move)
         let entry = setlist.entries[target]
         let spill = setlist.spilloverSeconds > 0 ? SetlistSpill(generation: generation + 1, seconds: setlist.spilloverSeconds) : nil
-        let changes = try patchFile.switchPatch(session, to: entry.path, spill: spill)
+        let changes = try patchFile.switchPatch(session, to: entry.path, spill: spill) { patch throws(GraphError) in
+            // A patch edited mid-show to other ports is refused: the old one plays on.
+            try Setlist.requireSameEnds(patch, as: first, firstName: setlist.entries[0].name)
+        }
         index = target
         // What the graph now spills: this switch's, and the ones before; past the bound, the oldest
         // fade out over `SpilloverFadeUnit.cutSeconds` and go (never dropped ringing).

@@ -81,3 +81,23 @@ extension ControlCommand {
         }
     }
 }
+
+extension ControlCommand {
+    /// Every node the command names, for checks that confine them (a
+    /// setlist's spill nodes take no command).
+    package var namedNodes: [String] {
+        switch self {
+        case .set(let node, _, _), .bypass(let node, _), .restore(let node), .preset(let node, _),
+             .savePreset(let node, _), .learn(let node, _), .unlearn(let node, _):
+            [node]
+        case .tap(let port, _), .untap(let port), .pauseTap(let port), .resumeTap(let port):
+            [port.node]
+        case .connect(let from, let to, _), .disconnect(let from, let to):
+            [from.node, to.node]
+        case .state(let node?):
+            [node]
+        default:
+            []
+        }
+    }
+}

@@ -109,7 +109,7 @@ package final class EngineLinkFrontEnd: LiveFrontEnd {
             return .activity(EngineActivity(dspLoadPercent: activity.dspLoadPercent, xruns: activity.xruns, bounce: activity.bounce))
         case .taps: return .taps(surface.taps)
         case .sourceOrigins: return .sourceOrigins(surface.sourceOrigins)
-        case .snapshot: return .snapshot(surface.runningText)
+        case .snapshot: return .snapshot(surface.runningText, setlistPatch: surface.setlistPatch)
         case .draftSave(let command, let source):
             do {
                 return .draft(try surface.draftSave(command, from: source))

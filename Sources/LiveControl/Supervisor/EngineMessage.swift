@@ -46,8 +46,10 @@ package enum EngineReply: Codable, Sendable {
     case activity(EngineActivity)
     case taps([LiveStatus.Tap])
     case sourceOrigins([String: Int?])
-    /// nil: a session with no patch text (a `--chain`).
-    case snapshot(String?)
+    /// nil: a session with no patch text (a `--chain`). A setlist run's
+    /// patch name comes in the same reply: a restart must never pair one
+    /// patch's text with another's name (and so its file).
+    case snapshot(String?, setlistPatch: String?)
     case draft(PatchSaveDraft)
     case done
 }

@@ -53,8 +53,9 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
     private var rolling: Bool?
     /// The scene last switched to, which the patch text does not keep either.
     private var scene: String?
-    /// The setlist's patch last switched to: a restarted engine plays it (from the snapshot of it).
-    private var setlistPatch: String?
+    /// The setlist's patch whose text `snapshot` is: set only with it, so a
+    /// restart never plays one patch's text under another's name.
+    package private(set) var setlistPatch: String?
     /// Every connection of the engine's ports as it last reported them (anyone's), remade after a restart.
     private var connections: JackConnections?
     private var crashes: [LiveStatus.Crash] = []
@@ -793,7 +794,10 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
     private func takeSnapshot() {
         snapshotTaken = LiveHost.now()
         snapshotStale = false
-        if case .snapshot(let text)? = try? request(.snapshot), let text { snapshot = text }
+        if case .snapshot(let text, let name)? = try? request(.snapshot), let text {
+            snapshot = text
+            setlistPatch = name
+        }
     }
 
     /// Sends `request` and waits for its answer, handling the events that
@@ -863,8 +867,8 @@ package final class SupervisedEngine: HostedEngine, ControlSurface {
         case .tempo(let beatsPerMinute): tempo = beatsPerMinute
         case .transport(let value): rolling = value
         case .sceneApplied(let name): scene = name
-        case .patchSwitched(let name, _):
-            setlistPatch = name
+        case .patchSwitched:
+            // The name is taken with the next snapshot, never before its text.
             scene = nil  // the new patch's scenes are its own
         // A stand-in stays out (its plugin was never made) until `restore` makes it again.
         case .bypass(let node, false) where leftOut.contains(node) && !standIns.contains(node): leftOut.removeAll { $0 == node }
