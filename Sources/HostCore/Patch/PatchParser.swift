@@ -17,16 +17,7 @@ public enum PatchParser {
 
     /// Parses patch text; `path` is used in error locations and as `sourcePath`.
     public static func parse(text: String, path: String) throws(GraphError) -> Patch {
-        try PatchFileReader.check(text: text, path: path)
-        // A byte-order mark is not part of the text (editors do not count it as a column).
-        let text = text.unicodeScalars.first == "\u{FEFF}" ? String(text.unicodeScalars.dropFirst()) : text
-        try YAMLShapeGuard(path: path).check(text)
-        let root: Node?
-        do {
-            root = try Yams.compose(yaml: text)
-        } catch {
-            throw YAMLErrorTranslation.graphError(from: error, path: path)
-        }
+        let root = try YAMLDocument.compose(text: text, path: path)
         let yaml = YAMLReader(path: path)
         guard let root, !yaml.isNull(root) else {
             throw GraphError("patch file is empty; it needs at least `fxhost: \(formatVersion)` and some nodes",

@@ -29,15 +29,7 @@ package enum SetlistParser {
 
     /// Parses setlist text; `path` is used in error locations and to resolve the patches' paths.
     package static func parse(text: String, path: String) throws(GraphError) -> Setlist {
-        try PatchFileReader.check(text: text, path: path)
-        let text = text.unicodeScalars.first == "\u{FEFF}" ? String(text.unicodeScalars.dropFirst()) : text
-        try YAMLShapeGuard(path: path).check(text)
-        let root: Node?
-        do {
-            root = try Yams.compose(yaml: text)
-        } catch {
-            throw YAMLErrorTranslation.graphError(from: error, path: path)
-        }
+        let root = try YAMLDocument.compose(text: text, path: path)
         let yaml = YAMLReader(path: path)
         guard let root, !yaml.isNull(root) else {
             throw GraphError("setlist file is empty; it needs `fxhost-setlist: \(formatVersion)` and `patches:`",
