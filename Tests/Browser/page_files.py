@@ -122,9 +122,14 @@ try:
     client.activate()
     target = wait(lambda: client.get_ports('midi_control', is_midi=True, is_input=True), 30, "fxhost's MIDI input")[0]
     client.connect(out, target)
-    pending.set()
-    wait(lambda: learn_button(first)['pressed'] == 'false' and learn_button(second)['pressed'] == 'false', 30,
-         'learn to end in both pages')
+
+    def learned():
+        # Sent again at each look until learn ends: a message in the cycle before JACK's graph has
+        # the new connection reaches no one (seen once in a whole run), and a repeat only maps the same CC.
+        pending.set()
+        return learn_button(first)['pressed'] == 'false' and learn_button(second)['pressed'] == 'false'
+
+    wait(learned, 30, 'learn to end in both pages')
     done = {'first': learn_button(first), 'second': learn_button(second),
             'learning': state(run.url).get('learning'), 'mappings': state(run.url)['mappings']}
     run.type('map')
