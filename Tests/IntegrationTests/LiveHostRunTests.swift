@@ -62,16 +62,12 @@ final class LiveHostRunTests: XCTestCase {
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
         let client = try Tools.run("python3", ["-c", OSCRunTests.clientStart + """
             send("/fxhost/set", "amp", "gian", 3.0)
-            message = OscMessage(sock.recvfrom(65536)[0])
-            print(json.dumps([message.address] + list(message.params)), flush=True)
+            reply()
             send("/fxhost/json", '{"v": 1, "cmd": "set", "node": "amp", "param": "gain", "value": -6}')
-            message = OscMessage(sock.recvfrom(65536)[0])
-            print(json.dumps([message.address] + list(message.params)), flush=True)
+            reply()
             """, "\(port)"])
         XCTAssertEqual(client.status, 0, client.stderr)
-        let replies = client.stdout.split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [Any]
-        }
+        let replies = OSCRunTests.replies(client.stdout)
         XCTAssertEqual(replies.count, 2, client.stdout)
         guard replies.count == 2 else { return }
         XCTAssertEqual(replies[0].first as? String, "/fxhost/error")

@@ -34,9 +34,7 @@ final class OSCRunTests: XCTestCase {
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
         let client = try Tools.run("python3", ["-c", Self.pythonClient, "\(port)"])
         XCTAssertEqual(client.status, 0, "python-osc (scripts/install-deps.sh) must be installed: \(client.stderr)")
-        let replies = client.stdout.split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [Any]
-        }
+        let replies = Self.replies(client.stdout)
         XCTAssertEqual(replies.count, 7, client.stdout)
         guard replies.count == 7 else { return }
         func reply(_ index: Int) -> (String, String) {
@@ -221,16 +219,22 @@ final class OSCRunTests: XCTestCase {
             for argument in arguments:
                 builder.add_arg(argument)
             sock.sendto(builder.build().dgram, fxhost)
+        def reply():
+            message = OscMessage(sock.recvfrom(65536)[0])
+            print(json.dumps([message.address] + list(message.params)), flush=True)
 
         """
+
+    /// What a client built on `clientStart` printed with `reply()`: each
+    /// reply as an array, the address first, then the arguments.
+    static func replies(_ output: String) -> [[Any]] {
+        output.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [Any] }
+    }
 
     /// Messages built and replies read by python-osc; a plain UDP socket
     /// carries them so the replies come back to it. Prints each reply as a
     /// JSON array: the address, then the arguments.
     private static let pythonClient = clientStart + """
-        def reply():
-            message = OscMessage(sock.recvfrom(65536)[0])
-            print(json.dumps([message.address] + list(message.params)), flush=True)
         send("/fxhost/subscribe")
         sock.sendto(b"/fxhost/set\\0,ss", fxhost)  # cut short inside its type tags
         reply()

@@ -340,16 +340,12 @@ final class SetlistRunTests: XCTestCase {
         XCTAssertTrue(eventually(within: 60) { run.stderr.components(separatedBy: sentence).count == 3 }, run.stderr)
         let client = try Tools.run("python3", ["-c", OSCRunTests.clientStart + """
             send("/fxhost/set", "spill1.amp", "gain", -20.0)
-            message = OscMessage(sock.recvfrom(65536)[0])
-            print(json.dumps([message.address] + list(message.params)), flush=True)
+            reply()
             send("/fxhost/json", '{"v": 1, "cmd": "bypass", "node": "spill1.amp", "on": true}')
-            message = OscMessage(sock.recvfrom(65536)[0])
-            print(json.dumps([message.address] + list(message.params)), flush=True)
+            reply()
             """, "\(port)"])
         XCTAssertEqual(client.status, 0, client.stderr)
-        let replies = client.stdout.split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [Any]
-        }
+        let replies = OSCRunTests.replies(client.stdout)
         XCTAssertEqual(replies.count, 2, client.stdout)
         guard replies.count == 2 else { return }
         XCTAssertEqual(replies[0].first as? String, "/fxhost/error", "\(replies[0])")
@@ -425,12 +421,10 @@ final class SetlistRunTests: XCTestCase {
         XCTAssertTrue(eventually(within: 60) { run.stdout.contains("setlist: playing solo (2)") }, run.stdout + run.stderr)
         let client = try Tools.run("python3", ["-c", OSCRunTests.clientStart + """
             send("/fxhost/json", '{"v": 1, "cmd": "tap", "at": "main", "file": "remote.wav"}')
-            message = OscMessage(sock.recvfrom(65536)[0])
-            print(json.dumps([message.address] + list(message.params)), flush=True)
+            reply()
             """, "\(port)"])
         XCTAssertEqual(client.status, 0, client.stderr)
-        let reply = client.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [Any] }
-            .first.flatMap { ($0.last as? String).flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] } }
+        let reply = OSCRunTests.replies(client.stdout).first.flatMap { ($0.last as? String).flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] } }
         XCTAssertEqual(reply?["ok"] as? Bool, true, client.stdout)
         let remote = folder.appendingPathComponent("remote.wav").path
         XCTAssertTrue(run.waitForTap(remote, seconds: 0.1), "remote.wav beside show.yaml: \(run.stdout)\(run.stderr)")
