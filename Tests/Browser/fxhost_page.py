@@ -187,6 +187,17 @@ def touch_element(driver, element):
     touch(driver, *centre(driver, element))
 
 
+def touch_found(driver, find, what):
+    """A finger down and up on the middle of the element `find()` returns, found anew when the page redrew
+    it (a read of the state after another change) between finding and scrolling to it."""
+    touch(driver, *wait(lambda: centre(driver, find()), 30, f'{what} on the page'))
+
+
+def touch_control(driver, name):
+    """A finger on the control named `name`, found anew as `touch_found` says."""
+    touch_found(driver, lambda: control(driver, name), name)
+
+
 def hold(driver, x, y, until, what):
     """A finger held at (x, y) until `until()` is true (a long press), then lifted; `until()`'s value."""
     driver.execute_cdp_cmd('Input.dispatchTouchEvent', {'type': 'touchStart', 'touchPoints': [{'x': x, 'y': y}]})

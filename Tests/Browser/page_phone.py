@@ -21,7 +21,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from fxhost_page import (Fxhost, browser, centre, control, hold, lv2_default, open_page, report, settled, state, status, tap_state,
-                         touch, touch_element, wait)
+                         touch, touch_control, touch_element, touch_found, wait)
 
 fxhost_path, server, folder, originals = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 
@@ -54,17 +54,17 @@ def shows(driver, name):
 def session(run, phone, patch, first):
     """The session's controls and a node's preset menu and tap, each by touch; after each, the server's account."""
     seen = {}
-    touch_element(phone, control(phone, 'scene phone'))
+    touch_control(phone, 'scene phone')
     wait(lambda: control(phone, f'bypass {first}').get_attribute('aria-checked') == 'true', 30, 'the scene in the page')
     seen['scene'] = bypassed(run.url, first)
     take = f'{first}-take.wav'
     states = []
     for name, after in [(f'{first} record', f'pause tap {first}'), (f'pause tap {first}', f'resume tap {first}'),
                         (f'resume tap {first}', f'pause tap {first}')]:
-        touch_element(phone, control(phone, name))
+        touch_control(phone, name)
         wait(lambda: shows(phone, after), 30, f'{after} shown')
         states.append(tap_state(run.url, take))
-    touch_element(phone, control(phone, f'stop tap {first}'))
+    touch_control(phone, f'stop tap {first}')
     wait(lambda: not shows(phone, f'stop tap {first}'), 30, 'the tap stopped')
     states.append(tap_state(run.url, take) or 'gone')
     seen['tap'] = states
@@ -85,19 +85,18 @@ def session(run, phone, patch, first):
                'the tapped tempo')
     seen['tempo'] = dict(before=before, bpm=bpm, taps=phone.execute_script('return window.clicks'))
     rolling = state(run.url)['tempo']['rolling']
-    transport = phone.find_element(By.ID, 'transport')
-    touch_element(phone, transport)
-    wait(lambda: transport.get_attribute('aria-checked') != ('true' if rolling else 'false'), 30, 'the transport in the page')
+    touch_found(phone, lambda: phone.find_element(By.ID, 'transport'), 'transport')
+    wait(lambda: phone.find_element(By.ID, 'transport').get_attribute('aria-checked') != ('true' if rolling else 'false'), 30, 'the transport in the page')
     seen['transport'] = [rolling, state(run.url)['tempo']['rolling']]
     # Save: the file is written anew with the scene's bypass in it.
     text = open(patch).read()
-    touch_element(phone, phone.find_element(By.ID, 'save'))
+    touch_found(phone, lambda: phone.find_element(By.ID, 'save'), 'save')
     saved = wait(lambda: open(patch).read() != text and open(patch).read(), 30, 'the save')
     seen['save'] = dict(before=text, after=saved)
     # Bounce: these patches play live inputs, no file: the bounce is the tail alone, silence (the inputs are
     # not connected); its file is judged by the Swift test.
     file = phone.find_element(By.ID, 'bounce-file').get_attribute('value')
-    touch_element(phone, phone.find_element(By.ID, 'bounce'))
+    touch_found(phone, lambda: phone.find_element(By.ID, 'bounce'), 'bounce')
     wait(lambda: 'bounce.finished' in phone.find_element(By.ID, 'log').text, 60, 'the bounce to finish')
     seen['bounce'] = os.path.join(os.path.dirname(patch), file)
     # A node's preset menu, by touch: the server's values before and after.

@@ -37,9 +37,13 @@ final class LiveHostTests: XCTestCase {
         let recorded = try Audio.read(take).channels[0]
         let expected = Float(pow(10, -6.0 / 20))
         XCTAssertGreaterThanOrEqual(recorded.count, 48_000, "at least a second of the 1.5 s it ran")
+        // The loopback client late on a loaded machine (an xrun the server tells every client of) leaves
+        // its cycle silent; nothing else may differ.
         let settled = recorded.drop { $0 != expected }
-        XCTAssertGreaterThanOrEqual(settled.count, 48_000)
-        XCTAssertTrue(settled.allSatisfy { $0 == expected }, "the amp's gain on the constant, exactly")
+        XCTAssertGreaterThanOrEqual(settled.filter { $0 == expected }.count, 48_000)
+        let others = Dictionary(grouping: settled.filter { $0 != expected }, by: { $0 }).mapValues(\.count)
+        XCTAssertTrue(others.isEmpty || (status.xruns > 0 && others.keys.allSatisfy { $0 == 0 }),
+                      "the amp's gain on the constant, exactly; else \(others) (value: frames) with \(status.xruns) xruns")
         withExtendedLifetime(loopback) {}
     }
 }
