@@ -39,11 +39,14 @@ final class SupervisedEngineRunTests: XCTestCase {
 
         // What plays after the restart: the same level, on the tap the snapshot kept
         // (continued or in a new file, but never over the take made before the crash).
-        XCTAssertTrue(eventually(within: 60) { Self.heldFrames(in: folder) >= held + 48_000 },
-                      "a second of sound after the restart: \(Self.takes(in: folder))")
-        // What a loaded machine may put in the take: the file player's underruns (its reader thread
-        // starved) and the server's xruns, as the engine counted them.
+        // Two seconds written since the crash: the gap no engine recorded (a few hundred ms) and then sound.
+        XCTAssertTrue(eventually(within: 60) { Self.heldFrames(in: folder) >= held + 2 * 48_000 },
+                      "two seconds after the restart: \(Self.takes(in: folder))")
+        // Silence the take may hold besides: the gaps the status names, the file player's underruns (its
+        // reader starved on a loaded machine) and the server's xruns, as the engine counted them.
         let closing = try XCTUnwrap(ask(run, "status --json"), run.stdout)
+        let gaps = (closing["taps"] as? [[String: Any]] ?? []).flatMap { $0["gaps"] as? [[String: Any]] ?? [] }
+            .compactMap { $0["frames"] as? Int }.reduce(0, +)
         let underruns = (closing["files"] as? [[String: Any]] ?? []).compactMap { $0["underrunFrames"] as? Int }.reduce(0, +)
         let xruns = closing["xruns"] as? Int ?? 0
         run.type("quit")
@@ -51,18 +54,19 @@ final class SupervisedEngineRunTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(LiveRun.frames(path("take.wav", in: folder)), heldBefore,
                                     "the take made before the crash keeps what it held")
         // The take that grew after the restart ends in a second or more of the level the changes make;
-        // silence among it only as long as the underruns counted (or where the server had an xrun).
+        // silence among it only as long as the gaps and underruns counted (or where the server had an xrun).
         let level = 0.5 * Float(pow(10, -15.0 / 20))
         let grown = Self.takes(in: folder).filter { LiveRun.frames($0) >= (framesAtCrash[$0] ?? 0) + 48_000 }
         XCTAssertFalse(grown.isEmpty, "\(Self.takes(in: folder)) from \(framesAtCrash)")
         for file in grown {
             let runs = LiveRunTests.runs(of: try Audio.read(file).channels[0])
-            let shown = "\(file): \(runs.map { ($0.value, $0.count) }), \(underruns) frames underrun, \(xruns) xruns"
-            let tail = runs.reversed().prefix { abs($0.value - level) <= 1e-6 || $0.value == 0 }
+            let shown = "\(file): \(runs.map { ($0.value, $0.count) }), gaps of \(gaps) frames, \(underruns) underrun, \(xruns) xruns"
+            // From the level's first run on (the disconnect's silence before it is not the restart's).
+            let tail = runs.reversed().prefix { abs($0.value - level) <= 1e-6 || $0.value == 0 }.reversed().drop { $0.value == 0 }
             XCTAssertEqual(runs.last?.value ?? 0, level, accuracy: 1e-6, shown)
             XCTAssertGreaterThanOrEqual(tail.filter { $0.value != 0 }.map(\.count).reduce(0, +), 48_000, shown)
             let silent = tail.filter { $0.value == 0 }.map(\.count).reduce(0, +)
-            XCTAssertTrue(silent <= underruns || xruns > 0, shown)
+            XCTAssertTrue(silent <= gaps + underruns || xruns > 0, shown)
         }
     }
 
