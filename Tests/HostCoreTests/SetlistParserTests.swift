@@ -27,6 +27,10 @@ final class SetlistParserTests: XCTestCase {
             """
         XCTAssertTrue(SetlistParser.isSetlist(text: "# a show\n\n" + text))
         XCTAssertFalse(SetlistParser.isSetlist(text: "fxhost: 1\nnodes: {}\n"))
+        // Flow style, a byte-order mark, a document marker: the same setlist.
+        XCTAssertTrue(SetlistParser.isSetlist(text: "{ fxhost-setlist: 1, patches: [{ name: a, patch: a.yaml }] }"))
+        XCTAssertTrue(SetlistParser.isSetlist(text: "\u{FEFF}---\n\"fxhost-setlist\": 1\npatches: []\n"))
+        XCTAssertFalse(SetlistParser.isSetlist(text: "fxhost-setlist: [1\n"), "not YAML: the patch reader says where")
         // Given where a patch is expected (`render`), a setlist is named for what it is.
         XCTAssertEqual(patchFailure(text), "p.yaml:1:1: this is a setlist, not a patch; `fxhost run` and `fxhost check`"
                        + " take a setlist, and the other commands one of its patches")

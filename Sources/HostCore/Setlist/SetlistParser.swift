@@ -11,15 +11,13 @@ package enum SetlistParser {
     static let topLevelKeys = ["fxhost-setlist", "spillover", "patches"]
     static let entryKeys = ["name", "patch", "program"]
 
-    /// Whether `text` is a setlist rather than a patch: its first key is
-    /// `fxhost-setlist` (a patch's is refused by the patch reader anyway).
+    /// Whether `text` is a setlist rather than a patch: a mapping, in block
+    /// or flow style, with an `fxhost-setlist` key, the rule by which the
+    /// patch reader refuses it. Text that does not compose is not one (the
+    /// patch reader then says why at its `file:line:column`).
     package static func isSetlist(text: String) -> Bool {
-        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            let trimmed = line.drop { $0 == " " || $0 == "\u{FEFF}" }
-            if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasPrefix("---") { continue }
-            return trimmed.hasPrefix("fxhost-setlist:")
-        }
-        return false
+        guard let root = try? YAMLDocument.compose(text: text, path: ""), case .mapping(let mapping) = root else { return false }
+        return mapping.keys.contains { $0.string == "fxhost-setlist" }
     }
 
     /// Reads and parses the setlist file at `path`.
