@@ -52,6 +52,46 @@ final class MIDIClockTempoTests: XCTestCase {
         XCTAssertGreaterThan(widest, 5, "the input's single intervals must be jittery for this to test smoothing")
     }
 
+    /// Pulse 40 of a clock 800 frames a pulse lost in an xrun. Told of the
+    /// missed cycles, the 1600-frame interval is two held intervals: two
+    /// pulses, 150 bpm exactly throughout. Not told, it counts as it is: 25
+    /// held pulses (24 to 49 but 40) span 20000 frames for 24 intervals,
+    /// 48000 × 60 × 24 / (24 × 20000) = 144.
+    func testAPulseLostInAnXrunCountsWhenToldAndOnlyThen() {
+        var told = MIDIClockTempo(), untold = MIDIClockTempo()
+        var lastTold: Double?, lastUntold: Double?
+        for pulse in 0..<50 where pulse != 40 {
+            lastTold = told.pulse(atFrame: UInt32(800 * pulse), sampleRate: 48_000, cyclesMissed: pulse == 41)
+            XCTAssertEqual(told.lastPulses, pulse == 41 ? 2 : 1, "pulse \(pulse)")
+            if pulse > 0 { XCTAssertEqual(lastTold, 150, "pulse \(pulse)") }
+            lastUntold = untold.pulse(atFrame: UInt32(800 * pulse), sampleRate: 48_000)
+        }
+        XCTAssertEqual(lastTold, 150)
+        XCTAssertEqual(lastUntold, 144)
+    }
+
+    /// Three lost (an interval of 3200 = 4 × 800) count as four pulses; an
+    /// interval that is no whole number of held ones (1200, 1.5 ×) counts
+    /// as it is, told or not: 24 intervals of which one is 1200 span
+    /// 19600 frames, 48000 × 60 × 24 / (24 × 19600) = 146.938…
+    func testOnlyWholeMultiplesOfTheHeldIntervalCountAsLostPulses() {
+        var tempo = MIDIClockTempo()
+        for pulse in 0..<30 { _ = tempo.pulse(atFrame: UInt32(800 * pulse), sampleRate: 48_000) }
+        XCTAssertEqual(tempo.pulse(atFrame: UInt32(800 * 29 + 3_200), sampleRate: 48_000, cyclesMissed: true), 150)
+        XCTAssertEqual(tempo.lastPulses, 4)
+        var other = MIDIClockTempo()
+        for pulse in 0..<30 { _ = other.pulse(atFrame: UInt32(800 * pulse), sampleRate: 48_000) }
+        var frame = 800 * 29 + 1_200
+        _ = other.pulse(atFrame: UInt32(frame), sampleRate: 48_000, cyclesMissed: true)
+        XCTAssertEqual(other.lastPulses, 1)
+        var latest: Double?
+        for _ in 0..<23 {
+            frame += 800
+            latest = other.pulse(atFrame: UInt32(frame), sampleRate: 48_000)
+        }
+        XCTAssertEqual(latest ?? 0, 48_000 * 60 / 19_600.0, accuracy: 1e-9)
+    }
+
     func testASilenceOfMoreThanASecondStartsAfresh() {
         var tempo = MIDIClockTempo()
         for pulse in 0..<30 { _ = tempo.pulse(atFrame: UInt32(800 * pulse), sampleRate: 48_000) }

@@ -11,17 +11,27 @@ final class LiveTransportClockTests: XCTestCase {
         var transport = LiveTransport(tempo: Tempo(beatsPerMinute: 150), sampleRate: 48_000)
         var tempo = MIDIClockTempo()
         var cycle = 0
+        /// A cycle was skipped since the last pulse (as `readMIDIClock` notes from the frame times).
+        var missed = false
 
         /// One cycle: the pulses at `pulseFrames` inside it, then its position.
         mutating func run(pulses pulseFrames: [Int], start: Bool = false) -> TransportPosition {
             let first = cycle * 256
             if start { transport.clockStart() }
             for frame in pulseFrames where frame >= first && frame < first + 256 {
-                let bpm = tempo.pulse(atFrame: UInt32(frame), sampleRate: 48_000)
-                transport.clockPulse(quarterNotesPerMinute: bpm, offset: frame - first)
+                let bpm = tempo.pulse(atFrame: UInt32(frame), sampleRate: 48_000, cyclesMissed: missed)
+                transport.clockPulse(quarterNotesPerMinute: bpm, offset: frame - first, pulses: tempo.lastPulses,
+                                     afterMissedCycles: missed)
+                missed = false
             }
             cycle += 1
             return transport.position(frames: 256, sampleRate: 48_000)
+        }
+
+        /// A cycle the server ran without fxhost (an xrun): its pulses never come, its frames are not played.
+        mutating func skip() {
+            cycle += 1
+            missed = true
         }
     }
 
@@ -88,6 +98,35 @@ final class LiveTransportClockTests: XCTestCase {
         }
         XCTAssertEqual(errors.count, 240 - 48 + 1)
         XCTAssertLessThanOrEqual(errors.map(\.magnitude).max() ?? .infinity, 2, "frames off, pulse by pulse: \(errors)")
+    }
+
+    /// An xrun skips the cycle holding pulse 100 (frame 80000 + 2592, in
+    /// cycle 322: 82432…82687). The transport, which counts the frames it
+    /// plays, is 256 frames behind, and the pulse is lost. The next pulse
+    /// counts for two and the transport is placed on it: from then on pulse
+    /// k falls where the beat is k / 24 (within 2 frames, the tempo's
+    /// rounding), and the tempo stays 150 exactly.
+    func testAnXrunThatLosesAPulseLeavesTheBeatsOnThePulses() {
+        var rig = Rig()
+        let pulses = (0...200).map { 10 * 256 + 32 + $0 * 800 }
+        var errors: [Double] = [], tempos: Set<Double> = []
+        while rig.cycle * 256 < pulses.last! + 256 {
+            let first = rig.cycle * 256
+            if first <= pulses[100], pulses[100] < first + 256 {
+                rig.skip()
+                continue
+            }
+            let position = rig.run(pulses: pulses, start: rig.cycle == 10)
+            guard first > pulses[100] else { continue }
+            tempos.insert(position.beatsPerMinute)
+            for (index, frame) in pulses.enumerated() where frame >= first && frame < first + 256 {
+                let beat = position.beat + Double(frame - first) / 19_200
+                errors.append((beat - Double(index) / 24) * 19_200)
+            }
+        }
+        XCTAssertEqual(errors.count, 100)
+        XCTAssertLessThanOrEqual(errors.map(\.magnitude).max() ?? .infinity, 2, "frames off, pulse by pulse: \(errors)")
+        XCTAssertEqual(tempos, [150])
     }
 
     /// Beat 0 falls on the clock's first pulse after its start (0xFA), here

@@ -8,7 +8,10 @@
 /// mean by at most 2j/24 frames, so a jittery clock's tempo wobbles 24
 /// times less than one interval's. The frames are JACK's frame time (32
 /// bits): an interval is a wrapping difference, right across the wrap. A
-/// new sample rate starts the count afresh.
+/// new sample rate starts the count afresh. Pulses in cycles the server ran
+/// without fxhost (an xrun) never arrive: told so, an interval of k held
+/// intervals counts as k pulses (see `pulse`), so one xrun moves neither
+/// the tempo nor the beat count.
 package struct MIDIClockTempo: Sendable {
     // Computed, not stored: a static's first use may lock, and the realtime thread uses these.
     @inlinable package static var pulsesPerQuarter: Int { 24 }
@@ -20,6 +23,8 @@ package struct MIDIClockTempo: Sendable {
     @usableFromInline var frames = InlineArray<25, UInt32>(repeating: 0)
     @usableFromInline var count = 0
     @usableFromInline var newest = 0
+    /// The pulses the last `pulse` counted: 1, or more when it filled in lost ones.
+    package var lastPulses = 1
     /// The rate the held frames were counted at: frames at another (JACK's
     /// rate changed) are no interval with them.
     @usableFromInline var heldRate: Double = 0
@@ -34,9 +39,15 @@ package struct MIDIClockTempo: Sendable {
 
     /// Counts a pulse at frame `frame`; returns the tempo in quarter notes a
     /// minute the held pulses give (within the bounds), or nil before a second pulse.
+    /// `cyclesMissed`: the server ran cycles without fxhost since the last
+    /// pulse, whose pulses were lost. Then an interval within an eighth of an
+    /// interval of k = 2…24 held (mean) intervals counts as k pulses, the
+    /// lost ones evenly between; `lastPulses` says k. Without it an interval
+    /// counts as it is: a clock that slows to half speed is half the tempo.
     @inlinable @_noLocks
-    package mutating func pulse(atFrame frame: UInt32, sampleRate: Double) -> Double? {
+    package mutating func pulse(atFrame frame: UInt32, sampleRate: Double, cyclesMissed: Bool = false) -> Double? {
         let capacity = frames.count
+        lastPulses = 1
         if sampleRate != heldRate {
             heldRate = sampleRate
             count = 0
@@ -45,12 +56,32 @@ package struct MIDIClockTempo: Sendable {
             let gap = frame &- frames[newest]
             // Two at one frame are no interval; keep the first.
             if gap == 0 { return tempo(sampleRate: sampleRate) }
-            if Double(gap) > Self.forgetSeconds * sampleRate { count = 0 }
+            if Double(gap) > Self.forgetSeconds * sampleRate {
+                count = 0
+            } else if cyclesMissed, count >= 2 {
+                let oldest = (newest - (count - 1) + capacity) % capacity
+                let interval = Double(frames[newest] &- frames[oldest]) / Double(count - 1)
+                let ratio = Double(gap) / interval
+                // Bounded before converting (rounding by hand: `rounded()` may take locks).
+                let multiple = ratio >= 1.5 && ratio < 24.5 ? Double(Int(ratio + 0.5)) : 1
+                if multiple >= 2, (Double(gap) - multiple * interval).magnitude <= interval / 8 {
+                    let last = frames[newest], lost = Int(multiple) - 1
+                    for index in 1...lost {
+                        append(last &+ UInt32(Double(gap) * Double(index) / multiple + 0.5))
+                    }
+                    lastPulses = lost + 1
+                }
+            }
         }
-        newest = count == 0 ? 0 : (newest + 1) % capacity
-        frames[newest] = frame
-        if count < capacity { count += 1 }
+        append(frame)
         return tempo(sampleRate: sampleRate)
+    }
+
+    @inlinable @_noLocks
+    mutating func append(_ frame: UInt32) {
+        newest = count == 0 ? 0 : (newest + 1) % frames.count
+        frames[newest] = frame
+        if count < frames.count { count += 1 }
     }
 
     /// The held pulses' tempo, or nil with fewer than two.

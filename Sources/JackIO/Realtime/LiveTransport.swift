@@ -164,11 +164,13 @@ struct LiveTransport: ~Copyable {
     }
 
     /// A pulse arrived `offset` frames into the cycle; `quarterNotesPerMinute`
-    /// is the tempo the pulses give so far (nil before a second pulse: the tempo stays).
+    /// is the tempo the pulses give so far (nil before a second pulse: the tempo stays);
+    /// `pulses`: how many it counts for (more when an xrun lost some just before);
+    /// `afterMissedCycles`: the server ran cycles without fxhost since the last pulse.
     @_noLocks
-    mutating func clockPulse(quarterNotesPerMinute: Double?, offset: Int = 0) {
+    mutating func clockPulse(quarterNotesPerMinute: Double?, offset: Int = 0, pulses: Int = 1, afterMissedCycles: Bool = false) {
         beginFollowing()
-        follower.pulse(estimate: quarterNotesPerMinute, offset: offset)
+        follower.pulse(estimate: quarterNotesPerMinute, offset: offset, pulses: pulses, afterMissedCycles: afterMissedCycles)
         if follower.tempo > 0 { clockGivesTempo.store(true, ordering: .relaxed) }
     }
 

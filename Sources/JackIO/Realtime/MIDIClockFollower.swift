@@ -27,22 +27,28 @@ struct MIDIClockFollower {
     var placeOnPulse = false
 
     /// A pulse `offset` frames into the cycle; `estimate` is the tempo the
-    /// pulses give so far (nil before a second pulse).
+    /// pulses give so far (nil before a second pulse); `pulses` more than 1:
+    /// that many counted, the others lost in an xrun just before it.
+    /// `afterMissedCycles`: the server ran cycles without fxhost since the
+    /// last pulse, so the transport (counting the frames it played) is
+    /// behind: it is placed on this pulse, as after a jump.
     @_noLocks
-    mutating func pulse(estimate: Double?, offset: Int) {
-        var adopted = false
-        if let estimate { adopted = follow(estimate) }
+    mutating func pulse(estimate: Double?, offset: Int, pulses: Int = 1, afterMissedCycles: Bool = false) {
+        var adopted = afterMissedCycles
+        var lost = max(pulses - 1, 0)
+        if let estimate, follow(estimate) { adopted = true }
         if waitsForPulse {
             waitsForPulse = false
             startsRolling = true
             counting = true
             adopted = true
+            lost = 0  // the start's own first pulse: none before it counts
         }
         guard counting, let quarter = nextQuarter else { return }
         pulseOffset = max(offset, 0)
-        pulseQuarter = quarter
+        pulseQuarter = quarter + Double(lost) / 24
         placeOnPulse = placeOnPulse || adopted
-        nextQuarter = quarter + 1.0 / 24
+        nextQuarter = pulseQuarter + 1.0 / 24
     }
 
     /// Follows a new tempo estimate through a dead-band, since every change

@@ -12,6 +12,11 @@ struct MIDIClockInput {
     /// The JACK MIDI input (nil: the patch has no `clock: { input }`), set before the client is activated.
     var port: OpaquePointer? = nil
     var tempo = MIDIClockTempo()
+    /// The JACK frame time of the cycle last read (nil: none yet), and
+    /// whether a cycle since the last pulse came more than a cycle after
+    /// the one before (the server ran cycles without fxhost: their pulses were lost).
+    var lastCycleTime: UInt32? = nil
+    var cyclesMissed = false
 }
 
 /// The cycle's clock messages, in order: a pulse (0xF8) counts at its frame
@@ -22,10 +27,17 @@ struct MIDIClockInput {
 func readMIDIClock(_ state: UnsafeMutablePointer<LiveEngineState>, frames: UInt32) {
     guard let port = state.pointee.clockInput.port,
           let buffer = _unsafePerformance({ jack_port_get_buffer(port, frames) }) else { return }
+    // Every cycle's frame time, to tell a cycle the server ran without fxhost (its pulses never come).
+    var cycleTime: UInt32 = 0
+    if let client = state.pointee.client {
+        cycleTime = _unsafePerformance { jack_last_frame_time(client) }
+        if let last = state.pointee.clockInput.lastCycleTime, cycleTime &- last > frames {
+            state.pointee.clockInput.cyclesMissed = true
+        }
+        state.pointee.clockInput.lastCycleTime = cycleTime
+    }
     let count = _unsafePerformance { jack_midi_get_event_count(buffer) }
     guard count > 0 else { return }
-    var cycleTime: UInt32 = 0
-    if let client = state.pointee.client { cycleTime = _unsafePerformance { jack_last_frame_time(client) } }
     let sampleRate = Double(state.pointee.sampleRate.load(ordering: .relaxed))
     var event = jack_midi_event_t()
     for index in 0..<count {
@@ -33,8 +45,12 @@ func readMIDIClock(_ state: UnsafeMutablePointer<LiveEngineState>, frames: UInt3
         guard read == 0, event.size >= 1, let bytes = event.buffer else { continue }
         switch bytes[0] {
         case 0xF8:
-            let tempo = state.pointee.clockInput.tempo.pulse(atFrame: cycleTime &+ event.time, sampleRate: sampleRate)
-            state.pointee.transport.clockPulse(quarterNotesPerMinute: tempo, offset: Int(event.time))
+            let missed = state.pointee.clockInput.cyclesMissed
+            state.pointee.clockInput.cyclesMissed = false
+            let tempo = state.pointee.clockInput.tempo.pulse(atFrame: cycleTime &+ event.time, sampleRate: sampleRate,
+                                                             cyclesMissed: missed)
+            state.pointee.transport.clockPulse(quarterNotesPerMinute: tempo, offset: Int(event.time),
+                                               pulses: state.pointee.clockInput.tempo.lastPulses, afterMissedCycles: missed)
         case 0xFA:
             state.pointee.transport.clockStart()
         case 0xFB:
