@@ -17,8 +17,21 @@ final class MIDIClockRunTests: XCTestCase {
     /// again with its pulses (beat 0 falls on the first) brings them back,
     /// still 19200 apart (the last tempo is held after the pulses end).
     func testPulsesEvery800FramesGiveClicksEvery19200AndStartAndStopMoveTheTransport() throws {
+        // An xrun drops a cycle from the take (the transport is then placed on the clock's next pulse,
+        // so the take's interval there is a cycle short): the run is made again, up to three times.
+        for attempt in 1...3 {
+            let (clicks, stopped, restarted, xruns) = try clockInRun(attempt: attempt)
+            guard xruns == 0 || attempt == 3 else { continue }
+            return try judgeClockIn(clicks: clicks, stopped: stopped, restarted: restarted,
+                                    note: "\(xruns) xruns in the last of \(attempt) runs")
+        }
+    }
+
+    /// One run of the clock-in scenario above: the take's path, its length at
+    /// the stop and at the second start, and the xruns the status counted at the end.
+    private func clockInRun(attempt: Int) throws -> (clicks: String, stopped: Int, restarted: Int, xruns: Int) {
         let server = try startJackServer(sampleRate: 48_000, bufferFrames: 256)
-        let folder = try Tools.temporaryFolder(#function)
+        let folder = try Tools.temporaryFolder(#function + "-\(attempt)")
         let clicks = folder.appendingPathComponent("clicks.wav").path
         try """
         fxhost: 1
@@ -34,18 +47,19 @@ final class MIDIClockRunTests: XCTestCase {
         let run = try LiveRun(["run", folder.appendingPathComponent("metro.yaml").path, "--server", server.name, "--quiet"],
                               console: true)
         XCTAssertTrue(run.waitForTap(clicks, seconds: 2), run.stderr)
-        func transport() -> LiveStatus.Transport? {
+        func status() -> LiveStatus? {
             let before = LiveTapPauseRunTests.statuses(in: run.stdout).count
             run.type("status --json")
             guard eventually(within: 30, { LiveTapPauseRunTests.statuses(in: run.stdout).count > before }) else { return nil }
-            return LiveTapPauseRunTests.statuses(in: run.stdout).last?.transport
+            return LiveTapPauseRunTests.statuses(in: run.stdout).last
         }
+        func transport() -> LiveStatus.Transport? { status()?.transport }
         XCTAssertEqual(transport()?.source, "fxhost", "no clock message yet")
 
         // 12 beats of clock.
         let pulses = [(frame: 0, message: MIDISender.Message.raw([0xFA]))]
             + (0..<(12 * 24)).map { (frame: $0 * 800, message: MIDISender.Message.raw([0xF8])) }
-        try TimedMIDISender.send(pulses, server: server.name, to: "fxhost:clock_in")
+        try TimedMIDISender.send(pulses, server: server.name, to: "fxhost:clock_in", triesWhenLate: 5)
         let following = transport()
         XCTAssertEqual(following?.source, "clock", run.stdout)
         XCTAssertEqual(following?.beatsPerMinute, 150, "48000 × 60 / (24 × 800), exactly")
@@ -63,12 +77,16 @@ final class MIDIClockRunTests: XCTestCase {
         let restarted = LiveRun.frames(clicks)
         let again = [(frame: 0, message: MIDISender.Message.raw([0xFA]))]
             + (0..<(2 * 24)).map { (frame: $0 * 800, message: MIDISender.Message.raw([0xF8])) }
-        try TimedMIDISender.send(again, server: server.name, to: "fxhost:clock_in")
+        try TimedMIDISender.send(again, server: server.name, to: "fxhost:clock_in", triesWhenLate: 5)
         XCTAssertEqual(transport()?.rolling, true, run.stdout)
         XCTAssertTrue(eventually(within: 60) { LiveRun.frames(clicks) >= restarted + 5 * 19_200 + 48_000 }, run.stderr)
+        let xruns = status()?.xruns ?? 0
         run.type("quit")
         XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
+        return (clicks, stopped, restarted, xruns)
+    }
 
+    private func judgeClockIn(clicks: String, stopped: Int, restarted: Int, note: String) throws {
         let onsets = TimePositionRenderTests.clickOnsets(try Audio.read(clicks).channels[0])
         let before = onsets.filter { $0 < stopped }, after = onsets.filter { $0 >= restarted }
         func intervals(_ onsets: [Int]) -> [Int] { zip(onsets.dropFirst(), onsets).map { $0 - $1 } }
@@ -76,10 +94,10 @@ final class MIDIClockRunTests: XCTestCase {
         // Settled: the last eight beats before the stop (12 from the clock, then held).
         let settled = intervals(before).suffix(8)
         XCTAssertEqual(settled.count, 8, "\(onsets)")
-        XCTAssertTrue(settled.allSatisfy { abs($0 - 19_200) <= 1 }, "150 bpm from the clock: \(Array(settled)) in \(onsets)")
+        XCTAssertTrue(settled.allSatisfy { abs($0 - 19_200) <= 1 }, "150 bpm from the clock: \(Array(settled)) in \(onsets); \(note)")
         XCTAssertEqual(onsets.filter { $0 >= stopped + 48_000 && $0 < restarted }, [], "stopped: no clicks, \(onsets)")
         XCTAssertGreaterThanOrEqual(after.count, 5, "\(onsets)")
-        XCTAssertTrue(intervals(after).allSatisfy { abs($0 - 19_200) <= 1 }, "started again at the held 150 bpm: \(after)")
+        XCTAssertTrue(intervals(after).allSatisfy { abs($0 - 19_200) <= 1 }, "started again at the held 150 bpm: \(after); \(note)")
     }
 
     /// `clock: { output: … }` at 120 bpm: a JACK MIDI input sees a pulse
@@ -88,10 +106,22 @@ final class MIDIClockRunTests: XCTestCase {
     /// stop (0xFC) and no pulse follows; `transport start` sends the song
     /// position and continue (0xF2, 0xFB), and pulses every 800 frames again.
     func testTheTransportsClockIsSentAtExactFrames() throws {
+        // An xrun leaves the transport, which counts the frames it plays, a cycle behind (one longer
+        // interval), or the receiver a cycle late: the run is made again, up to three times, until one had none.
+        for attempt in 1...3 {
+            let (messages, output, xruns) = try clockOutRun(attempt: attempt)
+            guard xruns == 0 || attempt == 3 else { continue }
+            return judgeClockOut(messages, output: output + "\n\(xruns) xruns in the last of \(attempt) runs")
+        }
+    }
+
+    /// One run of the clock-out scenario above: what the receiver took, its
+    /// text, and the xruns the run's status counted at its end.
+    private func clockOutRun(attempt: Int) throws -> (messages: [(frame: Int, bytes: [Int])], output: String, xruns: Int) {
         let server = try startJackServer(sampleRate: 48_000, bufferFrames: 256)
         let receiver = try MIDIReceiver(server: server.name)
         defer { receiver.stop() }
-        let folder = try Tools.temporaryFolder(#function)
+        let folder = try Tools.temporaryFolder(#function + "-\(attempt)")
         try LiveRunTests.writeAmpPatch(folder, seconds: 60)
         let patch = folder.appendingPathComponent("amp.yaml").path
         try (String(contentsOfFile: patch, encoding: .utf8) + """
@@ -115,6 +145,9 @@ final class MIDIClockRunTests: XCTestCase {
         run.type("set amp gain -3")
         run.type("save")
         XCTAssertTrue(eventually(within: 30) { run.stdout.contains("saved the running patch to \(patch)") }, run.stdout + run.stderr)
+        run.type("status --json")
+        XCTAssertTrue(eventually(within: 30) { !LiveTapPauseRunTests.statuses(in: run.stdout).isEmpty }, run.stdout)
+        let xruns = LiveTapPauseRunTests.statuses(in: run.stdout).last?.xruns ?? 0
         run.type("quit")
         XCTAssertEqual(run.waitForExit(seconds: 60), 0, run.stderr)
         let saved = try PatchParser.parse(text: String(contentsOfFile: patch, encoding: .utf8), path: patch)
@@ -123,10 +156,12 @@ final class MIDIClockRunTests: XCTestCase {
             guard case .plugin(let spec) = node.kind else { return nil }
             return spec.parameters.first { $0.symbol == "gain" }?.value
         }, .number(-3))
+        return (receiver.messages, receiver.output, xruns)
+    }
 
-        let messages = receiver.messages
+    private func judgeClockOut(_ messages: [(frame: Int, bytes: [Int])], output: String) {
         guard let stop = messages.firstIndex(where: { $0.bytes == [0xFC] }),
-              let resume = messages.firstIndex(where: { $0.bytes == [0xFB] }) else { return XCTFail(receiver.output) }
+              let resume = messages.firstIndex(where: { $0.bytes == [0xFB] }) else { return XCTFail(output) }
         func pulseIntervals(_ range: Range<Int>) -> [Int] {
             let frames = messages[range].filter { $0.bytes == [0xF8] }.map(\.frame)
             return zip(frames.dropFirst(), frames).map { $0 - $1 }
@@ -139,17 +174,17 @@ final class MIDIClockRunTests: XCTestCase {
         let thousands = rolling.prefix { $0 == 1_000 }
         let rest = rolling.dropFirst(thousands.count)
         let eights = rest.drop { $0 != 800 }
-        XCTAssertGreaterThanOrEqual(thousands.count, 30, "\(rolling)")
-        XCTAssertLessThanOrEqual(rest.count - eights.count, 1, "one interval where the tempo changed: \(rolling)")
-        XCTAssertTrue(rest.prefix(rest.count - eights.count).allSatisfy { (800...1_000).contains($0) }, "\(rolling)")
-        XCTAssertGreaterThanOrEqual(eights.count, 30, "\(rolling)")
-        XCTAssertTrue(eights.allSatisfy { $0 == 800 }, "\(rolling)")
+        XCTAssertGreaterThanOrEqual(thousands.count, 30, "\(rolling); \(output)")
+        XCTAssertLessThanOrEqual(rest.count - eights.count, 1, "one interval where the tempo changed: \(rolling); \(output)")
+        XCTAssertTrue(rest.prefix(rest.count - eights.count).allSatisfy { (800...1_000).contains($0) }, "\(rolling); \(output)")
+        XCTAssertGreaterThanOrEqual(eights.count, 30, "\(rolling); \(output)")
+        XCTAssertTrue(eights.allSatisfy { $0 == 800 }, "\(rolling); \(output)")
         XCTAssertEqual(messages[stop..<resume].filter { $0.bytes == [0xF8] }.count, 0, "no pulse while stopped")
         XCTAssertEqual(messages[resume - 1].bytes.first, 0xF2, "the song position before continue: \(messages[(resume - 1)...])")
         XCTAssertEqual(messages[resume - 1].frame, messages[resume].frame)
         let resumed = pulseIntervals(resume..<messages.count)
         XCTAssertGreaterThanOrEqual(resumed.count, 19)
-        XCTAssertTrue(resumed.allSatisfy { $0 == 800 }, "\(resumed)")
+        XCTAssertTrue(resumed.allSatisfy { $0 == 800 }, "\(resumed); \(output)")
     }
 
     /// `fxhost check` names the clock's ports as `run` will connect them,

@@ -40,7 +40,7 @@ final class MIDIClockLiveTests: XCTestCase {
         // Four beats of clock from the start, then a song position (beat 2) and stop.
         let clock = [(frame: 0, message: MIDISender.Message.raw([0xFA]))]
             + (0..<96).map { (frame: $0 * 800, message: MIDISender.Message.raw([0xF8])) }
-        try TimedMIDISender.send(clock, server: server.name, to: "\(session.client.name):clock_in")
+        try TimedMIDISender.send(clock, server: server.name, to: "\(session.client.name):clock_in", triesWhenLate: 5)
         XCTAssertEqual(session.transportStatus.source, "clock")
         // The clock's start moved the rolling transport back to the top: sent on as a start.
         XCTAssertTrue(eventually(within: 30) { receiver.messages.contains { $0.bytes == [0xFA] } }, receiver.output)
@@ -48,11 +48,19 @@ final class MIDIClockLiveTests: XCTestCase {
         XCTAssertThrowsError(try session.setTempo(100)) { error in
             XCTAssertEqual("\(error)", "the MIDI clock followed sets the tempo (150 bpm now); change it there")
         }
-        let atEnd = pulses().count
-        XCTAssertTrue(eventually(within: 30) { pulses().count >= atEnd + 50 }, receiver.output)
-        let held = pulses().suffix(49)
+        // Fifty pulses sent on, judged in a stretch no xrun crossed (an xrun leaves the transport, which
+        // counts the frames it plays, a cycle behind: one longer interval), retaken up to five times.
+        var held: [Int] = [], xruns = 0
+        for _ in 0..<5 {
+            xruns = session.status().xruns
+            let atEnd = pulses().count
+            XCTAssertTrue(eventually(within: 30) { pulses().count >= atEnd + 50 }, receiver.output)
+            held = Array(pulses().suffix(49))
+            xruns = session.status().xruns - xruns
+            if xruns == 0 { break }
+        }
         XCTAssertEqual(zip(held.dropFirst(), held).map { $0 - $1 }, Array(repeating: 800, count: 48),
-                       "the clock's 150 bpm held after its pulses ended")
+                       "the clock's 150 bpm held after its pulses ended (\(xruns) xruns in the last try)")
 
         try TimedMIDISender.send([(0, .raw([0xF2, 8, 0])), (0, .raw([0xFC]))], server: server.name,
                                  to: "\(session.client.name):clock_in")
@@ -83,7 +91,7 @@ final class MIDIClockLiveTests: XCTestCase {
         let clock = [(frame: 0, message: MIDISender.Message.raw([0xFA]))]
             + (0..<48).map { (frame: $0 * 800, message: MIDISender.Message.raw([0xF8])) }
             + [(frame: 48 * 800, message: MIDISender.Message.raw([0xFC]))]
-        try TimedMIDISender.send(clock, server: server.name, to: "\(session.client.name):clock_in")
+        try TimedMIDISender.send(clock, server: server.name, to: "\(session.client.name):clock_in", triesWhenLate: 5)
         XCTAssertTrue(eventually(within: 30) { !session.transportStatus.rolling }, "the clock's stop")
         XCTAssertEqual(session.transportStatus.source, "clock")
         session.setTransportRolling(true)

@@ -73,4 +73,6 @@ public enum MIDISender {
 
 public struct MIDISenderError: Error, CustomStringConvertible {
     public var description: String
+    /// The python client's exit status, when it exited with one.
+    public var status: Int32? = nil
 }

@@ -16,7 +16,8 @@ enum PythonJackClient {
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw MIDISenderError(description: "\(what) (scripts/install-deps.sh installs JACK-Client) exited with status \(process.terminationStatus): \(text)")
+            throw MIDISenderError(description: "\(what) (scripts/install-deps.sh installs JACK-Client) exited with status \(process.terminationStatus): \(text)",
+                                   status: process.terminationStatus)
         }
     }
 }
