@@ -21,7 +21,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from fxhost_page import (Fxhost, browser, centre, control, hold, lv2_default, open_page, report, settled, state, status, tap_state,
-                         touch, touch_control, touch_element, touch_found, wait)
+                         touch, touch_control, touch_found, wait)
 
 fxhost_path, server, folder, originals = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 
@@ -39,11 +39,16 @@ def accessible(driver):
             for e in driver.find_elements(By.CSS_SELECTOR, '[tabindex], button, select, input, [role]')]
 
 
-def choose(driver, element):
-    """A menu opened by a finger, the option next to the chosen one taken in the picker it opened (headless
-    Chromium draws the native picker outside the page, where no touch event reaches: its own keys do)."""
-    last = element.get_property('selectedIndex') == len(element.find_elements(By.TAG_NAME, 'option')) - 1
-    touch_element(driver, element)
+def choose(driver, find):
+    """A menu (the element `find()` returns, found anew if the page redrew it) opened by a finger, the option
+    next to the chosen one taken in the picker it opened (headless Chromium draws the native picker outside
+    the page, where no touch event reaches: its own keys do)."""
+    def place():
+        element = find()
+        last = element.get_property('selectedIndex') == len(element.find_elements(By.TAG_NAME, 'option')) - 1
+        return last, centre(driver, element)
+    last, point = wait(place, 30, 'the menu on the page')
+    touch(driver, *point)
     ActionChains(driver).send_keys(Keys.ARROW_UP if last else Keys.ARROW_DOWN).send_keys(Keys.ENTER).perform()
 
 
@@ -72,10 +77,13 @@ def session(run, phone, patch, first):
     # Four taps of a finger about 400 ms apart: the server's tempo, and when the browser delivered each tap's
     # click (noted by a listener of the script's own, not the page's clock).
     before = state(run.url)['tempo']['beatsPerMinute']
-    button, times = phone.find_element(By.ID, 'tap-tempo'), []
+    # The listener is the document's, so a redraw of the button between taps loses none of them.
+    times = []
     phone.execute_script('''window.clicks = [];
-        arguments[0].addEventListener('click', () => window.clicks.push(performance.now()), true);''', button)
-    x, y = centre(phone, button)
+        document.addEventListener('click', event => {
+            if (event.target.closest('#tap-tempo')) window.clicks.push(performance.now());
+        }, true);''')
+    x, y = wait(lambda: centre(phone, phone.find_element(By.ID, 'tap-tempo')), 30, 'tap tempo on the page')
     for _ in range(4):
         if times:
             time.sleep(max(0, times[-1] + 0.4 - time.monotonic()))  # the rhythm played, not a wait for a result
@@ -99,13 +107,16 @@ def session(run, phone, patch, first):
     touch_found(phone, lambda: phone.find_element(By.ID, 'bounce'), 'bounce')
     wait(lambda: 'bounce.finished' in phone.find_element(By.ID, 'log').text, 60, 'the bounce to finish')
     seen['bounce'] = os.path.join(os.path.dirname(patch), file)
-    # A node's preset menu, by touch: the server's values before and after.
-    menus = phone.find_elements(By.CSS_SELECTOR, '#nodes select[aria-label$=" preset"]')
+    # A node's preset menu, by touch: the server's values before and after. The names are read again
+    # when the page redraws under the reading (the bounce's end is a change it draws).
+    menus = wait(lambda: ([m.get_attribute('aria-label')
+                           for m in phone.find_elements(By.CSS_SELECTOR, '#nodes select[aria-label$=" preset"]')],),
+                 30, 'the preset menus')[0]
     if menus:
-        node = menus[0].get_attribute('aria-label')[:-len(' preset')]
+        node = menus[0][:-len(' preset')]
         values = lambda: {p['symbol']: p['value'] for n in state(run.url)['nodes'] if n['name'] == node for p in n['parameters']}
         earlier = values()
-        choose(phone, menus[0])
+        choose(phone, lambda: control(phone, f'{node} preset'))
         seen['preset'] = dict(node=node, before=earlier, after=wait(lambda: values() != earlier and values(), 30, 'the preset'))
     return seen
 
@@ -193,7 +204,8 @@ for index, original in enumerate(originals):
             except TimeoutError as error:
                 unused.append([name, str(error)])
         for element in phone.find_elements(By.CSS_SELECTOR, '#nodes .param select'):
-            node, symbol = element.get_attribute('aria-label').split(' ', 1)
+            label = element.get_attribute('aria-label')
+            node, symbol = label.split(' ', 1)
             # A slider's scale points (symbols have no spaces): the menu sets the slider's parameter and
             # shows its title again; the slider shows the value.
             points = symbol.endswith(' points')
@@ -202,16 +214,16 @@ for index, original in enumerate(originals):
             options = [float(o.get_attribute('value')) for o in element.find_elements(By.TAG_NAME, 'option')
                        if o.get_attribute('value') != '']
             if points:  # from the title, the first point, or the second when the first is the value now
-                touch_element(phone, element)
+                touch_control(phone, label)
                 steps = [Keys.ARROW_DOWN] * (2 if abs(options[0] - before) <= 1e-6 * max(1, abs(before)) else 1)
                 ActionChains(phone).send_keys(*steps).send_keys(Keys.ENTER).perform()
             else:
-                choose(phone, element)
+                choose(phone, lambda: control(phone, label))
             try:
                 wait(lambda: parameter(run.url, node, symbol)['value'] != before, 30, f'the server to take {node} {symbol}')
                 after = parameter(run.url, node, symbol)['value']
                 shown = float(control(phone, f'{node} {symbol}').get_attribute('aria-valuenow') if points
-                              else element.get_attribute('value'))
+                              else control(phone, label).get_attribute('value'))
                 if any(abs(after - o) <= 1e-6 * max(1, abs(o)) for o in options) and abs(shown - after) <= 1e-6 * max(1, abs(after)):
                     used['menu'] += 1
                 else:
