@@ -27,7 +27,7 @@ final class SceneGlideTests: XCTestCase {
         .init(node: "trim", bypass: true),
     ])
 
-    /// Checks what the loopback heard from `from` on: before the glide the
+    /// Checks a take of `trim` (`heard`): before the glide the
     /// rig's level, then block k = 1, 2, … (the first block that differs
     /// is k = 1: block 0 plays the ramp at its first frame, the old value)
     /// at the ramp's value, then the scene's level: every block of the
