@@ -30,17 +30,37 @@ final class EnabledPortBypassTests: XCTestCase {
         let boosted = Float(0.25 * pow(10, 6.0 / 20))
         XCTAssertTrue(eventually(within: 60) { abs((loopback.latestFrame?.first ?? 0) - boosted) < 1e-3 },
                       "\(String(describing: loopback.latestFrame))")
-        let before = loopback.recordedFrames
-        try session.setBypass(node: "eq", true)
-        XCTAssertTrue(eventually(within: 60) { loopback.latestFrame?.first == 0.25 }, "bypassed: exactly the input")
-        let settled = loopback.recordedFrames
+        // The samples fading (between the levels) and the largest step between samples.
+        func judge(_ samples: ArraySlice<Float>) -> (fading: Int, largestStep: Float) {
+            (samples.filter { $0 < boosted - 1e-3 && $0 > 0.25 }.count,
+             zip(samples, samples.dropFirst()).map { abs($0 - $1) }.max() ?? 0)
+        }
+        let passes = { (samples: ArraySlice<Float>) in
+            let (fading, largestStep) = judge(samples)
+            return fading > 64 && largestStep < (boosted - 0.25) / 8
+        }
+        // The fade, heard again from the boosted level while it fails and the
+        // server reported an xrun during it (see `retakingOnXruns`: a missed
+        // cycle records a cycle of zeros, a step of the whole level and more).
+        let (samples, note) = try retakingOnXruns({ attempt in
+            if attempt > 1 {
+                try session.setBypass(node: "eq", false)
+                XCTAssertTrue(eventually(within: 60) { abs((loopback.latestFrame?.first ?? 0) - boosted) < 1e-3 },
+                              "\(String(describing: loopback.latestFrame))")
+            }
+            let xruns = session.status().xruns, before = loopback.recordedFrames
+            try session.setBypass(node: "eq", true)
+            XCTAssertTrue(eventually(within: 60) { loopback.latestFrame?.first == 0.25 }, "bypassed: exactly the input")
+            let settled = loopback.recordedFrames
+            // A few cycles more, for an xrun late in the fade to be reported.
+            XCTAssertTrue(eventually(within: 30) { loopback.recordedFrames > settled + 8 * 256 })
+            return (loopback.recording()[0][before..<settled], session.status().xruns - xruns)
+        }, passes: passes)
         try session.finish()
 
-        let samples = loopback.recording()[0][before..<settled]
-        let fade = samples.filter { $0 < boosted - 1e-3 && $0 > 0.25 }
-        XCTAssertGreaterThan(fade.count, 64, "the plugin fades itself over many samples, no step")
-        let largestStep = zip(samples, samples.dropFirst()).map { abs($0 - $1) }.max() ?? 0
-        XCTAssertLessThan(largestStep, (boosted - 0.25) / 8, "no click: no jump of the whole difference at once")
+        let (fading, largestStep) = judge(samples)
+        XCTAssertGreaterThan(fading, 64, "the plugin fades itself over many samples, no step" + note)
+        XCTAssertLessThan(largestStep, (boosted - 0.25) / 8, "no click: no jump of the whole difference at once" + note)
         XCTAssertEqual(session.isBypassed(node: "eq"), true)
     }
 }

@@ -82,29 +82,40 @@ final class LiveSessionTests: XCTestCase {
         let folder = try temporaryFolder()
         let clip = folder.appendingPathComponent("ramp.wav").path
         try Audio(channels: [(0..<48_000 * 10).map { Float($0 + 1) / Float(1 << 24) }]).write(clip)
-        let tapFile = folder.appendingPathComponent("tap.wav").path
-        let graph = AudioGraph()
-        let player = try graph.addFilePlayer("ramp", file: FilePlayerSource(
-            path: clip, channels: 1, sampleRate: 48_000, frames: 48_000 * 10))
-        let main = try graph.addOutput("main", channels: 1)
-        try graph.connect(player, to: main)
-        try graph.installTap(on: main, file: tapFile)
-        let clock = try JackClient(name: "clock", server: server.name)
-        let origin = (try XCTUnwrap(clock.frameTime) - 48_000) & 0xFFFF_FFFF
-        var options = LiveSession.Options(server: server)
-        options.resumedSources = ["ramp": origin]
-        let session = try LiveSession(graph: graph, options: options)
-        try session.start()
-        XCTAssertTrue(eventually(within: 60) { session.taps.first!.seconds >= 0.3 })
-        let start = try XCTUnwrap(session.taps.first?.startFrame)
-        try session.finish()
-
-        let recorded = try Audio.read(tapFile).channels[0]
-        let frame = (start - origin) & 0xFFFF_FFFF
-        XCTAssertGreaterThanOrEqual(frame, 48_000, "a second or more into the file")
-        XCTAssertEqual(recorded.first, Float(frame + 1) / Float(1 << 24), "the file at its origin's frame")
-        XCTAssertEqual(recorded.prefix(1000).enumerated().filter { $0.element != Float(frame + $0.offset + 1) / Float(1 << 24) }.count, 0,
-                       "and on from there, frame by frame")
+        // The tap's samples that are not the ramp's frame from `frame` on.
+        func wrong(_ recorded: [Float], from frame: Int) -> Int {
+            recorded.prefix(1000).enumerated().filter { (offset: Int, sample: Float) in
+                sample != Float(frame + offset + 1) / Float(1 << 24)
+            }.count
+        }
+        // A new session while the take fails and the server reported xruns
+        // (see `retakingOnXruns`: a skipped cycle moves the clock on under the tap).
+        let ((recorded, frame), note) = try retakingOnXruns({ (attempt: Int) throws -> (([Float], Int), xruns: Int) in
+            let tapFile = folder.appendingPathComponent("tap-\(attempt).wav").path
+            let graph = AudioGraph()
+            let player = try graph.addFilePlayer("ramp", file: FilePlayerSource(
+                path: clip, channels: 1, sampleRate: 48_000, frames: 48_000 * 10))
+            let main = try graph.addOutput("main", channels: 1)
+            try graph.connect(player, to: main)
+            try graph.installTap(on: main, file: tapFile)
+            let clock = try JackClient(name: "clock", server: server.name)
+            let origin = (try XCTUnwrap(clock.frameTime) - 48_000) & 0xFFFF_FFFF
+            var options = LiveSession.Options(server: server)
+            options.resumedSources = ["ramp": origin]
+            let session = try LiveSession(graph: graph, options: options)
+            try session.start()
+            XCTAssertTrue(eventually(within: 60) { session.taps.first!.seconds >= 0.3 })
+            let start = try XCTUnwrap(session.taps.first?.startFrame)
+            let xruns = session.status().xruns
+            try session.finish()
+            // Closed now: the next try's clients take the same names.
+            session.client.close()
+            clock.close()
+            return ((try Audio.read(tapFile).channels[0], (start - origin) & 0xFFFF_FFFF), xruns)
+        }, passes: { (take: ([Float], Int)) in take.1 >= 48_000 && wrong(take.0, from: take.1) == 0 })
+        XCTAssertGreaterThanOrEqual(frame, 48_000, "a second or more into the file" + note)
+        XCTAssertEqual(recorded.first, Float(frame + 1) / Float(1 << 24), "the file at its origin's frame" + note)
+        XCTAssertEqual(wrong(recorded, from: frame), 0, "and on from there, frame by frame" + note)
     }
 
     /// With no tap, a resumed file source still plays where its origin puts
@@ -113,35 +124,55 @@ final class LiveSessionTests: XCTestCase {
     /// cycle nothing needs it (fails if the clock's task is not asked for).
     func testAResumedFileSourceWithNoTapPlaysWhereItsOriginPutsTheClock() throws {
         let server = try JackServerProcess(sampleRate: 48_000, bufferFrames: 256)
-        let loopback = try LoopbackClient(server: server.name, channels: 1, capacity: 48_000 * 30)
         let folder = try temporaryFolder()
         let clip = folder.appendingPathComponent("ramp.wav").path
         try Audio(channels: [(0..<48_000 * 10).map { Float($0 + 1) / Float(1 << 24) }]).write(clip)
-        let graph = AudioGraph()
-        let player = try graph.addFilePlayer("ramp", file: FilePlayerSource(
-            path: clip, channels: 1, sampleRate: 48_000, frames: 48_000 * 10))
-        let main = try graph.addOutput("main", channels: 1, ports: ["loopback:record_1"])
-        try graph.connect(player, to: main)
-        let clock = try JackClient(name: "clock", server: server.name)
-        let origin = (try XCTUnwrap(clock.frameTime) - 48_000) & 0xFFFF_FFFF
-        var options = LiveSession.Options(server: server)
-        options.resumedSources = ["ramp": origin]
-        let session = try LiveSession(graph: graph, options: options)
-        try session.start()
-        try session.connectPorts()
-        XCTAssertTrue(eventually(within: 60) { (loopback.latestFrame?[0] ?? 0) > 0 })
-        let mark = loopback.recordedFrames
-        XCTAssertTrue(eventually(within: 60) { loopback.recordedFrames >= mark + 8192 })
-        let recorded = loopback.recording()[0], times = loopback.frameTimes()
-        try session.finish()
+        // The first frame heard and the first 2048 heard, their times since
+        // the origin, and those that are not the file's frame at that time.
+        func heard(_ recorded: [Float], _ times: [Int], _ origin: Int) -> (first: Int?, heard: [Int], since: (Int) -> Int, wrong: [Int]) {
+            let since = { (index: Int) in (times[index] - origin) & 0xFFFF_FFFF }
+            guard let first = recorded.firstIndex(where: { $0 > 0 }) else { return (nil, [], since, []) }
+            let heard = Array(recorded.indices.filter { $0 >= first && recorded[$0] > 0 }.prefix(2048))
+            return (first, heard, since, heard.filter { recorded[$0] != Float(since($0) + 1) / Float(1 << 24) })
+        }
+        // A new session while the take fails and the server reported xruns
+        // (see `retakingOnXruns`: a skipped cycle moves the clock on while the file plays on).
+        let ((recorded, times, origin), note) = try retakingOnXruns({ (_: Int) throws -> (([Float], [Int], Int), xruns: Int) in
+            let loopback = try LoopbackClient(server: server.name, channels: 1, capacity: 48_000 * 30)
+            let graph = AudioGraph()
+            let player = try graph.addFilePlayer("ramp", file: FilePlayerSource(
+                path: clip, channels: 1, sampleRate: 48_000, frames: 48_000 * 10))
+            let main = try graph.addOutput("main", channels: 1, ports: ["loopback:record_1"])
+            try graph.connect(player, to: main)
+            let clock = try JackClient(name: "clock", server: server.name)
+            let origin = (try XCTUnwrap(clock.frameTime) - 48_000) & 0xFFFF_FFFF
+            var options = LiveSession.Options(server: server)
+            options.resumedSources = ["ramp": origin]
+            let session = try LiveSession(graph: graph, options: options)
+            try session.start()
+            try session.connectPorts()
+            XCTAssertTrue(eventually(within: 60) { (loopback.latestFrame?[0] ?? 0) > 0 })
+            let mark = loopback.recordedFrames
+            XCTAssertTrue(eventually(within: 60) { loopback.recordedFrames >= mark + 8192 })
+            let recorded = loopback.recording()[0], times = loopback.frameTimes()
+            let xruns = session.status().xruns
+            try session.finish()
+            // Closed now: the next try's clients take the same names.
+            session.client.close()
+            clock.close()
+            loopback.client.close()
+            return ((recorded, times, origin), xruns)
+        }, passes: { (take: ([Float], [Int], Int)) in
+            let (first, heard, since, wrong) = heard(take.0, take.1, take.2)
+            return first.map { since($0) >= 48_000 } == true && heard.count == 2048 && wrong.isEmpty
+        })
 
-        let first = try XCTUnwrap(recorded.firstIndex { $0 > 0 })
-        let heard = Array(recorded.indices.filter { $0 >= first && recorded[$0] > 0 }.prefix(2048))
-        XCTAssertEqual(heard.count, 2048, "the file was heard")
-        XCTAssertGreaterThanOrEqual(((times[first] - origin) & 0xFFFF_FFFF), 48_000, "a second or more into the file")
-        let wrong = heard.filter { recorded[$0] != Float(((times[$0] - origin) & 0xFFFF_FFFF) + 1) / Float(1 << 24) }
+        let (first, played, since, wrong) = heard(recorded, times, origin)
+        let start = try XCTUnwrap(first, "the file was heard" + note)
+        XCTAssertEqual(played.count, 2048, "the file was heard" + note)
+        XCTAssertGreaterThanOrEqual(since(start), 48_000, "a second or more into the file" + note)
         XCTAssertEqual(wrong.count, 0, "every frame heard is the file's frame at its time since the origin; first wrong: "
-                       + (wrong.first.map { "\(recorded[$0] * Float(1 << 24) - 1) at \((times[$0] - origin) & 0xFFFF_FFFF)" } ?? "none"))
+                       + (wrong.first.map { "\(recorded[$0] * Float(1 << 24) - 1) at \(since($0))" } ?? "none") + note)
     }
 
     func testABufferSizeChangeRebuildsThePlanAtTheNewSize() throws {

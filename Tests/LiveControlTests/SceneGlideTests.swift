@@ -27,59 +27,76 @@ final class SceneGlideTests: XCTestCase {
         .init(node: "trim", bypass: true),
     ])
 
-    /// Checks what the loopback heard from `from` on: before the glide the
+    /// Checks a take of `trim` (`heard`): before the glide the
     /// rig's level, then block k = 1, 2, … (the first block that differs
     /// is k = 1: block 0 plays the ramp at its first frame, the old value)
-    /// at the ramp's value, then the scene's level. Returns the blocks checked.
-    private func checkRamp(_ heard: ArraySlice<Float>, frames: Int, file: StaticString = #filePath, line: UInt = #line) -> Int {
+    /// at the ramp's value, then the scene's level: every block of the
+    /// glide, and four after it on the scene's level. Nil when all match,
+    /// else what did not.
+    private static func rampMismatch(_ heard: ArraySlice<Float>, frames: Int) -> String? {
         let block = 128
         let before = Float(Self.linear(-6))
-        guard let first = heard.firstIndex(where: { abs($0 - before) > 1e-6 }) else {
-            XCTFail("the level never moved", file: file, line: line)
-            return 0
-        }
-        var blocks = 0
-        // Every block of the glide, and four after it on the scene's level.
+        guard let first = heard.firstIndex(where: { abs($0 - before) > 1e-6 }) else { return "the level never moved" }
         for k in 1...((frames + block - 1) / block + 4) {
             let start = first + (k - 1) * block
-            guard start + block <= heard.endIndex else {
-                XCTFail("the recording ends at block \(k)", file: file, line: line)
-                return blocks
-            }
+            guard start + block <= heard.endIndex else { return "the recording ends at block \(k)" }
             let elapsed = k * block
             let expected = elapsed >= frames ? Self.linear(-24) : Self.linear(-24 * Double(elapsed) / Double(frames) - 6)
             for index in start..<(start + block) where abs(Double(heard[index]) - expected) > 2e-5 * expected {
-                XCTFail("block \(k) frame \(index - start): heard \(heard[index]), the ramp is \(expected)", file: file, line: line)
-                return blocks
+                return "block \(k) frame \(index - start): heard \(heard[index]), the ramp is \(expected)"
             }
-            blocks += 1
         }
-        return blocks
+        return nil
     }
 
-    /// Records a tap on `trim` while `act` runs and the level settles on `settled`, four blocks more, and returns it.
-    private func take(_ rig: MIDIRig, settled: Double, _ act: () throws -> Void) throws -> [Float] {
+    /// Records a tap on `trim` while `act` runs and the level settles on
+    /// `settled`, four blocks more, and returns it, and whether it settled
+    /// (a cycle's MIDI lost in an xrun never moves it).
+    private func take(_ rig: MIDIRig, settled: Double, _ act: () throws -> Void) throws -> (heard: [Float], settled: Bool) {
         let file = try makeScratchFolder(prefix: "glide").appendingPathComponent("take.wav").path
         try rig.dispatcher.dispatch(.tap(PortReference(node: "trim"), file: file), from: .console)
         try act()
-        XCTAssertTrue(rig.waitForLevel(settled), "heard \(String(describing: rig.level))")
+        let isSettled = rig.waitForLevel(settled)
         let end = rig.loopback.recordedFrames
         XCTAssertTrue(eventually(within: 30) { rig.loopback.recordedFrames > end + 8 * 128 })
         try rig.dispatcher.dispatch(.untap(PortReference(node: "trim")), from: .console)
-        return try Audio.read(file).channels[0]
+        return (try Audio.read(file).channels[0], isSettled)
+    }
+
+    /// `take` on a rig from `makeRig`, again on a new rig (a glide plays
+    /// once) while the take fails `passes` or does not settle and the server
+    /// reported xruns during it (see `retakingOnXruns`: a late cycle puts a
+    /// block of zeros in the tap, or loses the MIDI). Asserts it settled;
+    /// returns the rig, its take and the note for the failures.
+    private func takeClearOfXruns(_ makeRig: () throws -> MIDIRig, settled: Double, passes: ([Float]) -> Bool,
+                                  file: StaticString = #filePath, line: UInt = #line,
+                                  _ act: (MIDIRig) throws -> Void) throws -> (rig: MIDIRig, heard: [Float], note: String) {
+        let ((rig, heard, isSettled), note) = try retakingOnXruns({ _ in
+            let rig = try makeRig()
+            let xruns = rig.session.status().xruns
+            let (heard, isSettled) = try take(rig, settled: settled) { try act(rig) }
+            // A few cycles more, for an xrun late in the take to be reported.
+            let end = rig.loopback.recordedFrames
+            XCTAssertTrue(eventually(within: 30) { rig.loopback.recordedFrames > end + 8 * 128 })
+            return ((rig, heard, isSettled), rig.session.status().xruns - xruns)
+        }, passes: { $0.2 && passes($0.1) })
+        XCTAssertTrue(isSettled, "heard \(String(describing: rig.level))" + note, file: file, line: line)
+        return (rig, heard, note)
     }
 
     /// `scene quiet --glide 1s`, typed at the console: 48000 frames, 375
     /// blocks: blocks 1...374 on the ramp, block 375 on -24 dB with the trim bypassed.
     func testAGlideFollowsTheRampBlockByBlockAndEndsOnTheScene() throws {
         XCTAssertEqual(fxhost_rtsan_available(), 1, "the realtime check needs the sanitizer linked")
-        let rig = try MIDIRig(control: MIDIControl(scenes: [Self.quiet]), trimDecibels: -6)
         guard case .control(let command, _)? = try ConsoleCommand.parse("scene quiet --glide 1s") else {
             return XCTFail("the console did not read the command")
         }
         XCTAssertEqual(command, .scene("quiet", glide: 1))
-        let heard = try take(rig, settled: Self.linear(-24)) { try rig.dispatcher.dispatch(command, from: .console) }
-        XCTAssertEqual(checkRamp(heard[...], frames: 48_000), 375 + 4)
+        let (rig, heard, note) = try takeClearOfXruns({ try MIDIRig(control: MIDIControl(scenes: [Self.quiet]), trimDecibels: -6) },
+                                                      settled: Self.linear(-24), passes: { Self.rampMismatch($0[...], frames: 48_000) == nil }) {
+            try $0.dispatcher.dispatch(command, from: .console)
+        }
+        XCTAssertNil(Self.rampMismatch(heard[...], frames: 48_000).map { $0 + note })
         XCTAssertEqual(rig.session.isBypassed(node: "trim"), true)
         XCTAssertEqual(Double(rig.session.parameterValues(node: "amp")["gain"] ?? .nan), -24)
         XCTAssertTrue(rig.heard.changes.contains(ControlChange(.sceneApplied("quiet"), from: .console)))
@@ -91,9 +108,11 @@ final class SceneGlideTests: XCTestCase {
     func testAProgramChangeWithAGlideGlides() throws {
         let control = MIDIControl(mappings: [MIDIMapping(trigger: .program(3), target: .scene("quiet"), glide: 0.5)],
                                   scenes: [Self.quiet])
-        let rig = try MIDIRig(control: control, trimDecibels: -6)
-        let heard = try take(rig, settled: Self.linear(-24)) { try rig.send([.program(3)]) }
-        XCTAssertEqual(checkRamp(heard[...], frames: 24_000), 188 + 4)
+        let (rig, heard, note) = try takeClearOfXruns({ try MIDIRig(control: control, trimDecibels: -6) },
+                                                      settled: Self.linear(-24), passes: { Self.rampMismatch($0[...], frames: 24_000) == nil }) {
+            try $0.send([.program(3)])
+        }
+        XCTAssertNil(Self.rampMismatch(heard[...], frames: 24_000).map { $0 + note })
         XCTAssertEqual(rig.session.isBypassed(node: "trim"), true)
         try rig.session.finish()
     }
@@ -102,15 +121,15 @@ final class SceneGlideTests: XCTestCase {
     /// of the map: the same plan with a new MIDI table) leave it gliding:
     /// every block of the 1 s ramp is still on it, none lands early.
     func testNewMappingsDuringAGlideLeaveItGliding() throws {
-        let rig = try MIDIRig(control: MIDIControl(scenes: [Self.quiet]), trimDecibels: -6)
-        let heard = try take(rig, settled: Self.linear(-24)) {
+        let (rig, heard, note) = try takeClearOfXruns({ try MIDIRig(control: MIDIControl(scenes: [Self.quiet]), trimDecibels: -6) },
+                                                      settled: Self.linear(-24), passes: { Self.rampMismatch($0[...], frames: 48_000) == nil }) { rig in
             try rig.dispatcher.dispatch(.scene("quiet", glide: 1), from: .console)
             XCTAssertTrue(eventually(within: 30) { (rig.level ?? 1) < Float(Self.linear(-10)) }, "the glide is under way")
             let mapping = MIDIMapping(trigger: .controller(7), target: .parameter(node: "amp", symbol: "gain", range: nil, curve: .linear))
             try rig.session.replaceMIDIControl(MIDIControl(mappings: [mapping], scenes: [Self.quiet]))
             XCTAssertGreaterThan(rig.level ?? 0, Float(Self.linear(-24 - 6)), "still under way after the publish")
         }
-        XCTAssertEqual(checkRamp(heard[...], frames: 48_000), 375 + 4)
+        XCTAssertNil(Self.rampMismatch(heard[...], frames: 48_000).map { $0 + note })
         try rig.session.finish()
     }
 
@@ -126,11 +145,16 @@ final class SceneGlideTests: XCTestCase {
         XCTAssertTrue(rig.waitForLevel(Self.linear(3 - 6)), "heard \(String(describing: rig.level))")
         // The bypass switches when the 2 s end: then 3 dB alone.
         XCTAssertTrue(rig.waitForLevel(Self.linear(3)), "heard \(String(describing: rig.level))")
-        let settled = rig.loopback.recordedFrames
-        XCTAssertTrue(eventually(within: 30) { rig.loopback.recordedFrames > settled + 48_000 / 4 })
-        let after = rig.loopback.recording()[0][settled...]
-        XCTAssertTrue(after.allSatisfy { abs(Double($0) - Self.linear(3)) <= 1e-5 * Self.linear(3) },
-                      "the glide no longer moves the gain: \(Set(after).sorted())")
+        // A quarter second heard, again while an xrun put a cycle of zeros in
+        // it (see `retakingOnXruns`; the glide has ended: a later quarter
+        // judges the same), and a few cycles more, for the xruns to be reported.
+        let onTheSet = { (after: ArraySlice<Float>) in after.allSatisfy { abs(Double($0) - Self.linear(3)) <= 1e-5 * Self.linear(3) } }
+        let (after, note) = retakingOnXruns({ _ in
+            let xruns = rig.session.status().xruns, settled = rig.loopback.recordedFrames
+            XCTAssertTrue(eventually(within: 30) { rig.loopback.recordedFrames > settled + 48_000 / 4 + 8 * 128 })
+            return (rig.loopback.recording()[0][settled..<(settled + 48_000 / 4)], rig.session.status().xruns - xruns)
+        }, passes: onTheSet)
+        XCTAssertTrue(onTheSet(after), "the glide no longer moves the gain: \(Set(after).sorted())" + note)
         try rig.session.finish()
     }
 
@@ -146,24 +170,31 @@ final class SceneGlideTests: XCTestCase {
             .init(node: "amp", parameters: [ParameterSetting(symbol: "gain", value: .number(0))]),
             .init(node: "trim", bypass: false),
         ])
-        let rig = try MIDIRig(control: MIDIControl(scenes: [Self.quiet, loud]), trimDecibels: -6)
-        let file = try makeScratchFolder(prefix: "glide").appendingPathComponent("take.wav").path
-        try rig.dispatcher.dispatch(.tap(PortReference(node: "trim"), file: file), from: .console)
-        try rig.dispatcher.dispatch(.scene("quiet", glide: 2), from: .console)
-        XCTAssertTrue(eventually(within: 30) { (rig.level ?? 1) < Float(Self.linear(-12)) }, "the glide is under way")
-        try rig.dispatcher.dispatch(.scene("loud", glide: 0.5), from: .console)
-        XCTAssertTrue(rig.waitForLevel(Self.linear(-6)), "heard \(String(describing: rig.level))")
-        // Past where `quiet`'s 2 s would have ended and switched the bypass.
-        let settled = rig.loopback.recordedFrames
-        XCTAssertTrue(eventually(within: 30) { rig.loopback.recordedFrames > settled + 96_000 })
-        try rig.dispatcher.dispatch(.untap(PortReference(node: "trim")), from: .console)
-        let heard = try Audio.read(file).channels[0]
-        let decibels = heard.map { 20 * log10(Double($0)) }
-        let largest = zip(decibels, decibels.dropFirst()).map { abs($1 - $0) }.max() ?? 0
-        XCTAssertLessThanOrEqual(largest, 24 * 128 / 24_000 + 1e-3, "a jump of \(largest) dB between blocks")
-        XCTAssertLessThan(decibels.min() ?? 0, -12, "the first glide went below -12 dB before the second took over")
-        let tail = heard.suffix(48_000)
-        XCTAssertTrue(tail.allSatisfy { abs(Double($0) - Self.linear(-6)) <= 1e-5 }, "ends and stays on loud's level: \(Set(tail).sorted().prefix(5))")
+        // In dB: the largest step between samples, the lowest level, and whether the last second is on loud's level.
+        func judge(_ heard: [Float]) -> (largest: Double, lowest: Double, ends: Bool) {
+            let decibels = heard.map { 20 * log10(Double($0)) }
+            return (zip(decibels, decibels.dropFirst()).map { abs($1 - $0) }.max() ?? 0, decibels.min() ?? 0,
+                    heard.suffix(48_000).allSatisfy { abs(Double($0) - Self.linear(-6)) <= 1e-5 })
+        }
+        let largestStep = 24 * 128 / 24_000 + 1e-3
+        let passes = { (heard: [Float]) in
+            let (largest, lowest, ends) = judge(heard)
+            return largest <= largestStep && lowest < -12 && ends
+        }
+        let (rig, heard, note) = try takeClearOfXruns({ try MIDIRig(control: MIDIControl(scenes: [Self.quiet, loud]), trimDecibels: -6) },
+                                                      settled: Self.linear(-6), passes: passes) { rig in
+            try rig.dispatcher.dispatch(.scene("quiet", glide: 2), from: .console)
+            XCTAssertTrue(eventually(within: 30) { (rig.level ?? 1) < Float(Self.linear(-12)) }, "the glide is under way")
+            try rig.dispatcher.dispatch(.scene("loud", glide: 0.5), from: .console)
+            XCTAssertTrue(rig.waitForLevel(Self.linear(-6)), "heard \(String(describing: rig.level))")
+            // Past where `quiet`'s 2 s would have ended and switched the bypass.
+            let settled = rig.loopback.recordedFrames
+            XCTAssertTrue(eventually(within: 30) { rig.loopback.recordedFrames > settled + 96_000 })
+        }
+        let (largest, lowest, ends) = judge(heard)
+        XCTAssertLessThanOrEqual(largest, largestStep, "a jump of \(largest) dB between blocks" + note)
+        XCTAssertLessThan(lowest, -12, "the first glide went below -12 dB before the second took over" + note)
+        XCTAssertTrue(ends, "ends and stays on loud's level: \(Set(heard.suffix(48_000)).sorted().prefix(5))" + note)
         XCTAssertEqual(rig.session.isBypassed(node: "trim"), false)
         try rig.session.finish()
     }
