@@ -48,19 +48,15 @@ final class MIDIClockLiveTests: XCTestCase {
         XCTAssertThrowsError(try session.setTempo(100)) { error in
             XCTAssertEqual("\(error)", "the MIDI clock followed sets the tempo (150 bpm now); change it there")
         }
-        // Fifty pulses sent on, judged in a stretch no xrun crossed (an xrun leaves the transport, which
-        // counts the frames it plays, a cycle behind: one longer interval), retaken up to five times.
-        var held: [Int] = [], xruns = 0
-        for _ in 0..<5 {
-            xruns = session.status().xruns
-            let atEnd = pulses().count
+        // Fifty pulses sent on; an xrun leaves the transport, which counts the frames it plays, a
+        // cycle behind (one longer interval): a stretch that fails with xruns is taken again.
+        func intervals(_ frames: [Int]) -> [Int] { zip(frames.dropFirst(), frames).map { $0 - $1 } }
+        let (held, note) = retakingOnXruns({ _ in
+            let xruns = session.status().xruns, atEnd = pulses().count
             XCTAssertTrue(eventually(within: 30) { pulses().count >= atEnd + 50 }, receiver.output)
-            held = Array(pulses().suffix(49))
-            xruns = session.status().xruns - xruns
-            if xruns == 0 { break }
-        }
-        XCTAssertEqual(zip(held.dropFirst(), held).map { $0 - $1 }, Array(repeating: 800, count: 48),
-                       "the clock's 150 bpm held after its pulses ended (\(xruns) xruns in the last try)")
+            return (Array(pulses().suffix(49)), session.status().xruns - xruns)
+        }, passes: { intervals($0) == Array(repeating: 800, count: 48) })
+        XCTAssertEqual(intervals(held), Array(repeating: 800, count: 48), "the clock's 150 bpm held after its pulses ended" + note)
 
         try TimedMIDISender.send([(0, .raw([0xF2, 8, 0])), (0, .raw([0xFC]))], server: server.name,
                                  to: "\(session.client.name):clock_in")
