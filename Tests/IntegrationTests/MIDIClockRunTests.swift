@@ -86,7 +86,7 @@ final class MIDIClockRunTests: XCTestCase {
 
     /// An xrun leaves its cycles out of the take (its tap counts them as
     /// skipped), and the transport is placed on the clock's next pulse: the
-    /// interval around it is short by those whole cycles (256 frames). Every
+    /// interval around it is off by those whole cycles (256 frames). Every
     /// interval is 19200 ± 1 but for such cycles, no more than were skipped.
     private func judgeClockIn(clicks: String, stopped: Int, restarted: Int, skipped: Int) throws {
         let onsets = TimePositionRenderTests.clickOnsets(try Audio.read(clicks).channels[0])
@@ -96,17 +96,17 @@ final class MIDIClockRunTests: XCTestCase {
         // Settled: the last eight beats before the stop (12 from the clock, then held).
         let settled = intervals(before).suffix(8)
         XCTAssertEqual(settled.count, 8, "\(onsets)")
-        func cyclesShort(_ interval: Int) -> Int? {
-            let deficit = 19_200 - interval, cycles = (deficit + 128) / 256
-            return deficit >= -1 && abs(deficit - cycles * 256) <= 1 ? cycles * 256 : nil
+        func cyclesOff(_ interval: Int) -> Int? {
+            let deficit = abs(19_200 - interval), cycles = (deficit + 128) / 256
+            return abs(deficit - cycles * 256) <= 1 ? cycles * 256 : nil
         }
-        let shorts = (Array(settled) + intervals(after)).map(cyclesShort)
-        XCTAssertTrue(settled.allSatisfy { cyclesShort($0) != nil }, "150 bpm from the clock: \(Array(settled)) in \(onsets)")
+        let offs = (Array(settled) + intervals(after)).map(cyclesOff)
+        XCTAssertTrue(settled.allSatisfy { cyclesOff($0) != nil }, "150 bpm from the clock: \(Array(settled)) in \(onsets)")
         XCTAssertEqual(onsets.filter { $0 >= stopped + 48_000 && $0 < restarted }, [], "stopped: no clicks, \(onsets)")
         XCTAssertGreaterThanOrEqual(after.count, 5, "\(onsets)")
-        XCTAssertTrue(intervals(after).allSatisfy { cyclesShort($0) != nil }, "started again at the held 150 bpm: \(after)")
-        XCTAssertLessThanOrEqual(shorts.compactMap { $0 }.reduce(0, +), skipped,
-                                 "short only by cycles the tap skipped: \(Array(settled)), \(intervals(after)), \(skipped) skipped")
+        XCTAssertTrue(intervals(after).allSatisfy { cyclesOff($0) != nil }, "started again at the held 150 bpm: \(after)")
+        XCTAssertLessThanOrEqual(offs.compactMap { $0 }.reduce(0, +), skipped,
+                                 "off only by cycles the tap skipped: \(Array(settled)), \(intervals(after)), \(skipped) skipped")
     }
 
     /// `clock: { output: … }` at 120 bpm: a JACK MIDI input sees a pulse

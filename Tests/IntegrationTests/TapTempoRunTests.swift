@@ -86,6 +86,7 @@ final class TapTempoRunTests: XCTestCase {
         }
         XCTAssertTrue(eventually(within: 30) { run.stdout.contains("tempo tap 1: tap again for a tempo") }, run.stdout + run.stderr)
         XCTAssertTrue(eventually(within: 30) { run.stdout.components(separatedBy: " bpm\n").count >= 4 }, run.stdout + run.stderr)
+        let fourthAnswered = Date()  // the host carried out the fourth tap before this
         let tempos = run.stdout.split(separator: "\n").compactMap { line -> Double? in
             guard line.hasPrefix("tempo "), line.hasSuffix(" bpm") else { return nil }
             return Double(line.dropFirst("tempo ".count).dropLast(" bpm".count))
@@ -93,8 +94,8 @@ final class TapTempoRunTests: XCTestCase {
         XCTAssertEqual(tempos.count, 3, "a tempo from the second, third and fourth tap: \(run.stdout)")
         XCTAssertEqual(tempos.last ?? 0, 120, accuracy: 12, run.stdout)
 
-        // OSC: after the pause (more than 2 s by now), a tap starts a new count.
-        Thread.sleep(until: start.addingTimeInterval(4))
+        // OSC: after a pause of more than 2 s from the fourth tap as the host timed it, a tap starts a new count.
+        Thread.sleep(until: fourthAnswered.addingTimeInterval(2.5))
         let sent = try Tools.run("oscsend", ["127.0.0.1", "\(port)", "/fxhost/tempo/tap"])
         XCTAssertEqual(sent.status, 0, "oscsend (liblo-tools) must be installed: \(sent.stderr)")
         XCTAssertTrue(eventually(within: 30) { run.stdout.components(separatedBy: "tempo tap 1: tap again").count == 3 },
