@@ -22,10 +22,21 @@ package final class JackTransportClient {
         for command in commands { input.fileHandleForWriting.write(Data((command + "\n").utf8)) }
     }
 
+    /// `quit`, and time to close its client; then SIGTERM, then SIGKILL, each
+    /// after a bounded wait: terminated at once, it once hung for good in its
+    /// signal handler closing the client, and the whole suite with it.
     package func stop() {
         send("quit")
         try? input.fileHandleForWriting.close()
-        if process.isRunning { process.terminate() }
+        func exits(within seconds: Double) -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while process.isRunning && Date() < deadline { usleep(20_000) }
+            return !process.isRunning
+        }
+        if !exits(within: 10) {
+            process.terminate()
+            if !exits(within: 5) { kill(process.processIdentifier, SIGKILL) }
+        }
         process.waitUntilExit()
     }
 }
