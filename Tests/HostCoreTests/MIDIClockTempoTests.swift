@@ -70,18 +70,23 @@ final class MIDIClockTempoTests: XCTestCase {
         XCTAssertEqual(lastUntold, 144)
     }
 
-    /// Three lost (an interval of 3200 = 4 × 800) count as four pulses; an
-    /// interval that is no whole number of held ones (1200, 1.5 ×) counts
-    /// as it is, told or not: 24 intervals of which one is 1200 span
-    /// 19600 frames, 48000 × 60 × 24 / (24 × 19600) = 146.938…
-    func testOnlyWholeMultiplesOfTheHeldIntervalCountAsLostPulses() {
-        var tempo = MIDIClockTempo()
-        for pulse in 0..<30 { _ = tempo.pulse(atFrame: UInt32(800 * pulse), sampleRate: 48_000) }
-        XCTAssertEqual(tempo.pulse(atFrame: UInt32(800 * 29 + 3_200), sampleRate: 48_000, cyclesMissed: true), 150)
-        XCTAssertEqual(tempo.lastPulses, 4)
+    /// Told of missed cycles, an interval counts as the nearest whole number
+    /// of held intervals (800), from 1.5 of them up: 3200 = 4 × 800 is four
+    /// pulses, 2300 (2.875 ×) three, 24000 (30 ×, more than the window
+    /// holds) thirty, at 150 bpm still but for 2300's own unevenness. 1120 (1.4 ×) counts as it is:
+    /// 24 intervals of which one is 1120 span 19520 frames, 48000 × 60 / 19520 = 147.54…
+    func testAnIntervalCountsAsTheNearestWholeNumberOfHeldOnes() {
+        for (gap, pulses) in [(3_200, 4), (2_300, 3), (24_000, 30)] {
+            var tempo = MIDIClockTempo()
+            for pulse in 0..<30 { _ = tempo.pulse(atFrame: UInt32(800 * pulse), sampleRate: 48_000) }
+            let estimate = tempo.pulse(atFrame: UInt32(800 * 29 + gap), sampleRate: 48_000, cyclesMissed: true)
+            XCTAssertEqual(tempo.lastPulses, pulses, "a gap of \(gap)")
+            // 2300: the window then spans pulse 8 (6400) to 23200 + 2300, 19100 frames for 24 intervals.
+            XCTAssertEqual(estimate ?? 0, gap == 2_300 ? 48_000 * 60 / 19_100.0 : 150, accuracy: 1e-9, "a gap of \(gap)")
+        }
         var other = MIDIClockTempo()
         for pulse in 0..<30 { _ = other.pulse(atFrame: UInt32(800 * pulse), sampleRate: 48_000) }
-        var frame = 800 * 29 + 1_200
+        var frame = 800 * 29 + 1_120
         _ = other.pulse(atFrame: UInt32(frame), sampleRate: 48_000, cyclesMissed: true)
         XCTAssertEqual(other.lastPulses, 1)
         var latest: Double?
@@ -89,7 +94,7 @@ final class MIDIClockTempoTests: XCTestCase {
             frame += 800
             latest = other.pulse(atFrame: UInt32(frame), sampleRate: 48_000)
         }
-        XCTAssertEqual(latest ?? 0, 48_000 * 60 / 19_600.0, accuracy: 1e-9)
+        XCTAssertEqual(latest ?? 0, 48_000 * 60 / 19_520.0, accuracy: 1e-9)
     }
 
     func testASilenceOfMoreThanASecondStartsAfresh() {

@@ -11,18 +11,24 @@ final class LiveTransportClockTests: XCTestCase {
         var transport = LiveTransport(tempo: Tempo(beatsPerMinute: 150), sampleRate: 48_000)
         var tempo = MIDIClockTempo()
         var cycle = 0
-        /// A cycle was skipped since the last pulse (as `readMIDIClock` notes from the frame times).
+        /// A cycle was skipped since the last pulse (as `readMIDIClock` notes
+        /// from the frame times), and before the start waiting for its first.
         var missed = false
+        var missedBeforeStart = false
 
         /// One cycle: the pulses at `pulseFrames` inside it, then its position.
         mutating func run(pulses pulseFrames: [Int], start: Bool = false) -> TransportPosition {
             let first = cycle * 256
-            if start { transport.clockStart() }
+            if start {
+                missedBeforeStart = missed
+                transport.clockStart()
+            }
             for frame in pulseFrames where frame >= first && frame < first + 256 {
                 let bpm = tempo.pulse(atFrame: UInt32(frame), sampleRate: 48_000, cyclesMissed: missed)
                 transport.clockPulse(quarterNotesPerMinute: bpm, offset: frame - first, pulses: tempo.lastPulses,
-                                     afterMissedCycles: missed)
+                                     afterMissedCycles: missed, lostBeforeStart: missedBeforeStart)
                 missed = false
+                missedBeforeStart = false
             }
             cycle += 1
             return transport.position(frames: 256, sampleRate: 48_000)
@@ -127,6 +133,30 @@ final class LiveTransportClockTests: XCTestCase {
         XCTAssertEqual(errors.count, 100)
         XCTAssertLessThanOrEqual(errors.map(\.magnitude).max() ?? .infinity, 2, "frames off, pulse by pulse: \(errors)")
         XCTAssertEqual(tempos, [150])
+    }
+
+    /// A start in cycle 108, then an xrun skips cycle 109, which holds the
+    /// start's first pulse (pulse 35, frame 28000: beat 0). The next, pulse
+    /// 36, counts for two: it is 1/24 of a quarter note, not beat 0, and
+    /// pulse k falls where the beat is (k − 35) / 24, within 2 frames.
+    func testAnXrunThatLosesTheStartsFirstPulseStillCountsFromIt() {
+        var rig = Rig()
+        let pulses = (0..<200).map { $0 * 800 }
+        var errors: [Double] = []
+        while rig.cycle * 256 < pulses.last! + 256 {
+            if rig.cycle == 109 {
+                rig.skip()
+                continue
+            }
+            let first = rig.cycle * 256
+            let position = rig.run(pulses: pulses, start: rig.cycle == 108)
+            for (index, frame) in pulses.enumerated() where index >= 36 && frame >= first && frame < first + 256 {
+                let beat = position.beat + Double(frame - first) / 19_200
+                errors.append((beat - Double(index - 35) / 24) * 19_200)
+            }
+        }
+        XCTAssertEqual(errors.count, 164)
+        XCTAssertLessThanOrEqual(errors.map(\.magnitude).max() ?? .infinity, 2, "frames off, pulse by pulse: \(errors)")
     }
 
     /// Beat 0 falls on the clock's first pulse after its start (0xFA), here

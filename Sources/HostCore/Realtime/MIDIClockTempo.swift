@@ -9,8 +9,8 @@
 /// times less than one interval's. The frames are JACK's frame time (32
 /// bits): an interval is a wrapping difference, right across the wrap. A
 /// new sample rate starts the count afresh. Pulses in cycles the server ran
-/// without fxhost (an xrun) never arrive: told so, an interval of k held
-/// intervals counts as k pulses (see `pulse`), so one xrun moves neither
+/// without fxhost (an xrun) never arrive: told so, an interval of about k
+/// held intervals counts as k pulses (see `pulse`), so an xrun moves neither
 /// the tempo nor the beat count.
 package struct MIDIClockTempo: Sendable {
     // Computed, not stored: a static's first use may lock, and the realtime thread uses these.
@@ -40,10 +40,12 @@ package struct MIDIClockTempo: Sendable {
     /// Counts a pulse at frame `frame`; returns the tempo in quarter notes a
     /// minute the held pulses give (within the bounds), or nil before a second pulse.
     /// `cyclesMissed`: the server ran cycles without fxhost since the last
-    /// pulse, whose pulses were lost. Then an interval within an eighth of an
-    /// interval of k = 2…24 held (mean) intervals counts as k pulses, the
-    /// lost ones evenly between; `lastPulses` says k. Without it an interval
-    /// counts as it is: a clock that slows to half speed is half the tempo.
+    /// pulse, whose pulses were lost. Then an interval of 1.5 or more held
+    /// (mean) intervals counts as the nearest whole number k of them: k
+    /// pulses, the lost ones evenly between; `lastPulses` says k. (Timestamps
+    /// quantised to a period make a single interval too uneven for a closer
+    /// match.) Without it an interval counts as it is: a clock that slows to
+    /// half speed is half the tempo.
     @inlinable @_noLocks
     package mutating func pulse(atFrame frame: UInt32, sampleRate: Double, cyclesMissed: Bool = false) -> Double? {
         let capacity = frames.count
@@ -63,13 +65,13 @@ package struct MIDIClockTempo: Sendable {
                 let interval = Double(frames[newest] &- frames[oldest]) / Double(count - 1)
                 let ratio = Double(gap) / interval
                 // Bounded before converting (rounding by hand: `rounded()` may take locks).
-                let multiple = ratio >= 1.5 && ratio < 24.5 ? Double(Int(ratio + 0.5)) : 1
-                if multiple >= 2, (Double(gap) - multiple * interval).magnitude <= interval / 8 {
-                    let last = frames[newest], lost = Int(multiple) - 1
-                    for index in 1...lost {
-                        append(last &+ UInt32(Double(gap) * Double(index) / multiple + 0.5))
+                if ratio >= 1.5, ratio < 1e9 {
+                    let multiple = Int(ratio + 0.5), last = frames[newest]
+                    // The lost pulses evenly between; the window keeps only its last `capacity`.
+                    for index in max(1, multiple - capacity + 1)..<multiple {
+                        append(last &+ UInt32(Double(gap) * Double(index) / Double(multiple) + 0.5))
                     }
-                    lastPulses = lost + 1
+                    lastPulses = multiple
                 }
             }
         }

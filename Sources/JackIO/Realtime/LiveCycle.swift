@@ -46,7 +46,7 @@ func runLiveCycle(_ state: UnsafeMutablePointer<LiveEngineState>, frameCount: In
             frames: frameCount, sampleRate: state.pointee.sampleRate.load(ordering: .relaxed))
         if state.pointee.clockOutput.port != nil { sendMIDIClock(state, position: position, frames: frames) }
         // The cycle's JACK frame time, for taps (a take's clock) and file
-        // sources whose clock has a task; read only then: libjack reads it
+        // sources whose clock has a task (and by readMIDIClock with clock_in); read only then: libjack reads it
         // from memory the server wrote this cycle, often on the other core
         // (a bare client's first read of a cycle took 0.12-0.17 µs more than a second).
         var cycleTime = -1

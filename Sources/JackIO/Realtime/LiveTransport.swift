@@ -166,11 +166,14 @@ struct LiveTransport: ~Copyable {
     /// A pulse arrived `offset` frames into the cycle; `quarterNotesPerMinute`
     /// is the tempo the pulses give so far (nil before a second pulse: the tempo stays);
     /// `pulses`: how many it counts for (more when an xrun lost some just before);
-    /// `afterMissedCycles`: the server ran cycles without fxhost since the last pulse.
+    /// `afterMissedCycles`: the server ran cycles without fxhost since the last pulse
+    /// (`lostBeforeStart`: before the start or continue this pulse is the first of).
     @_noLocks
-    mutating func clockPulse(quarterNotesPerMinute: Double?, offset: Int = 0, pulses: Int = 1, afterMissedCycles: Bool = false) {
+    mutating func clockPulse(quarterNotesPerMinute: Double?, offset: Int = 0, pulses: Int = 1,
+                             afterMissedCycles: Bool = false, lostBeforeStart: Bool = false) {
         beginFollowing()
-        follower.pulse(estimate: quarterNotesPerMinute, offset: offset, pulses: pulses, afterMissedCycles: afterMissedCycles)
+        follower.pulse(estimate: quarterNotesPerMinute, offset: offset, pulses: pulses, afterMissedCycles: afterMissedCycles,
+                       lostBeforeStart: lostBeforeStart)
         if follower.tempo > 0 { clockGivesTempo.store(true, ordering: .relaxed) }
     }
 

@@ -31,9 +31,12 @@ struct MIDIClockFollower {
     /// that many counted, the others lost in an xrun just before it.
     /// `afterMissedCycles`: the server ran cycles without fxhost since the
     /// last pulse, so the transport (counting the frames it played) is
-    /// behind: it is placed on this pulse, as after a jump.
+    /// behind: it is placed on this pulse, as after a jump. `lostBeforeStart`:
+    /// those cycles came before the start or continue waiting for this pulse,
+    /// so it is still that start's first; else the first was lost with them.
     @_noLocks
-    mutating func pulse(estimate: Double?, offset: Int, pulses: Int = 1, afterMissedCycles: Bool = false) {
+    mutating func pulse(estimate: Double?, offset: Int, pulses: Int = 1, afterMissedCycles: Bool = false,
+                        lostBeforeStart: Bool = false) {
         var adopted = afterMissedCycles
         var lost = max(pulses - 1, 0)
         if let estimate, follow(estimate) { adopted = true }
@@ -42,7 +45,7 @@ struct MIDIClockFollower {
             startsRolling = true
             counting = true
             adopted = true
-            lost = 0  // the start's own first pulse: none before it counts
+            if lostBeforeStart { lost = 0 }  // pulses lost before the start are none of its
         }
         guard counting, let quarter = nextQuarter else { return }
         pulseOffset = max(offset, 0)

@@ -12,11 +12,15 @@ struct MIDIClockInput {
     /// The JACK MIDI input (nil: the patch has no `clock: { input }`), set before the client is activated.
     var port: OpaquePointer? = nil
     var tempo = MIDIClockTempo()
-    /// The JACK frame time of the cycle last read (nil: none yet), and
-    /// whether a cycle since the last pulse came more than a cycle after
-    /// the one before (the server ran cycles without fxhost: their pulses were lost).
+    /// The JACK frame time and length of the cycle last read (nil: none
+    /// yet), and whether a cycle since the last pulse came later than that
+    /// one's end (the server ran cycles without fxhost: their pulses were
+    /// lost). `missedBeforeStart`: those cycles came before a start or
+    /// continue still waiting for its first pulse, so none of the lost pulses was its.
     var lastCycleTime: UInt32? = nil
+    var lastCycleFrames: UInt32 = 0
     var cyclesMissed = false
+    var missedBeforeStart = false
 }
 
 /// The cycle's clock messages, in order: a pulse (0xF8) counts at its frame
@@ -31,10 +35,12 @@ func readMIDIClock(_ state: UnsafeMutablePointer<LiveEngineState>, frames: UInt3
     var cycleTime: UInt32 = 0
     if let client = state.pointee.client {
         cycleTime = _unsafePerformance { jack_last_frame_time(client) }
-        if let last = state.pointee.clockInput.lastCycleTime, cycleTime &- last > frames {
+        // Against the last cycle's own length: a shorter period (a new buffer size) is no gap.
+        if let last = state.pointee.clockInput.lastCycleTime, cycleTime &- last > state.pointee.clockInput.lastCycleFrames {
             state.pointee.clockInput.cyclesMissed = true
         }
         state.pointee.clockInput.lastCycleTime = cycleTime
+        state.pointee.clockInput.lastCycleFrames = frames
     }
     let count = _unsafePerformance { jack_midi_get_event_count(buffer) }
     guard count > 0 else { return }
@@ -46,14 +52,19 @@ func readMIDIClock(_ state: UnsafeMutablePointer<LiveEngineState>, frames: UInt3
         switch bytes[0] {
         case 0xF8:
             let missed = state.pointee.clockInput.cyclesMissed
+            let beforeStart = state.pointee.clockInput.missedBeforeStart
             state.pointee.clockInput.cyclesMissed = false
+            state.pointee.clockInput.missedBeforeStart = false
             let tempo = state.pointee.clockInput.tempo.pulse(atFrame: cycleTime &+ event.time, sampleRate: sampleRate,
                                                              cyclesMissed: missed)
             state.pointee.transport.clockPulse(quarterNotesPerMinute: tempo, offset: Int(event.time),
-                                               pulses: state.pointee.clockInput.tempo.lastPulses, afterMissedCycles: missed)
+                                               pulses: state.pointee.clockInput.tempo.lastPulses, afterMissedCycles: missed,
+                                               lostBeforeStart: beforeStart)
         case 0xFA:
+            state.pointee.clockInput.missedBeforeStart = state.pointee.clockInput.cyclesMissed
             state.pointee.transport.clockStart()
         case 0xFB:
+            state.pointee.clockInput.missedBeforeStart = state.pointee.clockInput.cyclesMissed
             state.pointee.transport.clockRolling(true)
         case 0xFC:
             state.pointee.transport.clockRolling(false)
