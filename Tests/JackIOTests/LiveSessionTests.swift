@@ -92,18 +92,7 @@ final class LiveSessionTests: XCTestCase {
         // (see `retakingOnXruns`: a skipped cycle moves the clock on under the tap).
         let ((recorded, frame), note) = try retakingOnXruns({ (attempt: Int) throws -> (([Float], Int), xruns: Int) in
             let tapFile = folder.appendingPathComponent("tap-\(attempt).wav").path
-            let graph = AudioGraph()
-            let player = try graph.addFilePlayer("ramp", file: FilePlayerSource(
-                path: clip, channels: 1, sampleRate: 48_000, frames: 48_000 * 10))
-            let main = try graph.addOutput("main", channels: 1)
-            try graph.connect(player, to: main)
-            try graph.installTap(on: main, file: tapFile)
-            let clock = try JackClient(name: "clock", server: server.name)
-            let origin = (try XCTUnwrap(clock.frameTime) - 48_000) & 0xFFFF_FFFF
-            var options = LiveSession.Options(server: server)
-            options.resumedSources = ["ramp": origin]
-            let session = try LiveSession(graph: graph, options: options)
-            try session.start()
+            let (session, clock, origin) = try startResumedRamp(clip, server: server, tapFile: tapFile)
             XCTAssertTrue(eventually(within: 60) { session.taps.first!.seconds >= 0.3 })
             let start = try XCTUnwrap(session.taps.first?.startFrame)
             let xruns = session.status().xruns
@@ -139,18 +128,7 @@ final class LiveSessionTests: XCTestCase {
         // (see `retakingOnXruns`: a skipped cycle moves the clock on while the file plays on).
         let ((recorded, times, origin), note) = try retakingOnXruns({ (_: Int) throws -> (([Float], [Int], Int), xruns: Int) in
             let loopback = try LoopbackClient(server: server.name, channels: 1, capacity: 48_000 * 30)
-            let graph = AudioGraph()
-            let player = try graph.addFilePlayer("ramp", file: FilePlayerSource(
-                path: clip, channels: 1, sampleRate: 48_000, frames: 48_000 * 10))
-            let main = try graph.addOutput("main", channels: 1, ports: ["loopback:record_1"])
-            try graph.connect(player, to: main)
-            let clock = try JackClient(name: "clock", server: server.name)
-            let origin = (try XCTUnwrap(clock.frameTime) - 48_000) & 0xFFFF_FFFF
-            var options = LiveSession.Options(server: server)
-            options.resumedSources = ["ramp": origin]
-            let session = try LiveSession(graph: graph, options: options)
-            try session.start()
-            try session.connectPorts()
+            let (session, clock, origin) = try startResumedRamp(clip, server: server, ports: ["loopback:record_1"])
             XCTAssertTrue(eventually(within: 60) { (loopback.latestFrame?[0] ?? 0) > 0 })
             let mark = loopback.recordedFrames
             XCTAssertTrue(eventually(within: 60) { loopback.recordedFrames >= mark + 8192 })
@@ -173,6 +151,27 @@ final class LiveSessionTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(since(start), 48_000, "a second or more into the file" + note)
         XCTAssertEqual(wrong.count, 0, "every frame heard is the file's frame at its time since the origin; first wrong: "
                        + (wrong.first.map { "\(recorded[$0] * Float(1 << 24) - 1) at \(since($0))" } ?? "none") + note)
+    }
+
+    /// A session playing the 10 s ramp `clip`, resumed with its origin a
+    /// second before now (as JACK's clock, read by the `clock` client, says),
+    /// into `main`, tapped to `tapFile` or connected to `ports`: started.
+    private func startResumedRamp(_ clip: String, server: JackServerProcess, tapFile: String? = nil, ports: [String] = [])
+        throws -> (session: LiveSession, clock: JackClient, origin: Int) {
+        let graph = AudioGraph()
+        let player = try graph.addFilePlayer("ramp", file: FilePlayerSource(
+            path: clip, channels: 1, sampleRate: 48_000, frames: 48_000 * 10))
+        let main = try graph.addOutput("main", channels: 1, ports: ports)
+        try graph.connect(player, to: main)
+        if let tapFile { try graph.installTap(on: main, file: tapFile) }
+        let clock = try JackClient(name: "clock", server: server.name)
+        let origin = (try XCTUnwrap(clock.frameTime) - 48_000) & 0xFFFF_FFFF
+        var options = LiveSession.Options(server: server)
+        options.resumedSources = ["ramp": origin]
+        let session = try LiveSession(graph: graph, options: options)
+        try session.start()
+        if !ports.isEmpty { try session.connectPorts() }
+        return (session, clock, origin)
     }
 
     func testABufferSizeChangeRebuildsThePlanAtTheNewSize() throws {
